@@ -1,0 +1,1 @@
+"""The conformance harness: checks, strategies, adapters, runner, reports, CLI and pytest plugin."""

@@ -1,0 +1,1 @@
+"""Subcommands of ``bpe-conformance``; each module exposes ``register(subparsers)``."""

@@ -1,0 +1,60 @@
+"""Named hypothesis profiles, defined once for the tests and the harness.
+
+``dev`` is the everyday default, ``ci`` is what hypothesis loads by itself when ``CI`` is set,
+``thorough`` is for nightly runs and ``mutation`` for mutmut: derandomized, no deadline, no
+example database, so a mutant is killed or not the same way every time.
+
+>>> sorted(PROFILES)
+['ci', 'dev', 'mutation', 'thorough']
+>>> PROFILES["mutation"].database is None and PROFILES["mutation"].derandomize
+True
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+__all__ = ["PROFILES", "PROFILE_ENV_VAR", "active_profile_name", "register_profiles"]
+
+PROFILE_ENV_VAR = "BPE_HYPOTHESIS_PROFILE"
+
+# Subprocess implementations and long documents are slow by nature; that is not a bug in a strategy.
+_SLOW_IS_FINE = (HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example)
+
+PROFILES: dict[str, settings] = {
+    "dev": settings(max_examples=60, deadline=None, suppress_health_check=_SLOW_IS_FINE),
+    "ci": settings(
+        max_examples=100,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        print_blob=True,
+        suppress_health_check=_SLOW_IS_FINE,
+    ),
+    "thorough": settings(max_examples=2000, deadline=None, suppress_health_check=_SLOW_IS_FINE),
+    "mutation": settings(
+        max_examples=40,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=_SLOW_IS_FINE,
+    ),
+}
+
+
+def register_profiles() -> None:
+    """Register every profile; re-registering ``ci`` while it is active makes ours take effect."""
+    for name, profile in PROFILES.items():
+        settings.register_profile(name, profile)
+
+
+def active_profile_name() -> str:
+    """``$BPE_HYPOTHESIS_PROFILE`` if set, ``ci`` under CI, else ``dev``."""
+    chosen = os.environ.get(PROFILE_ENV_VAR)
+    if chosen:
+        if chosen not in PROFILES:
+            raise ValueError(f"{PROFILE_ENV_VAR}={chosen!r} is not a profile; choose one of {sorted(PROFILES)}")
+        return chosen
+    return "ci" if os.environ.get("CI") else "dev"

@@ -1,0 +1,82 @@
+"""Canonical JSON form and digest of a tokenizer (BPE-SER-JSON, BPE-SER-DIGEST, BPE-SER-LOAD).
+
+The digest is SHA-256 over an ASCII byte string any language can build: the header line
+``bpe-conformance.tokenizer/1 strict`` and then one line ``"<a> <b>"`` per rule in rank order,
+decimal without leading zeros, every line ending in ``\\n``.
+
+>>> digest_input([(97, 98), (97, 99)])
+b'bpe-conformance.tokenizer/1 strict\\n97 98\\n97 99\\n'
+>>> digest([])
+'sha256:79ba4ba61658c935ff24b1fad1905bd4aae01edc7f0ce40cf5910ff6ce164aa8'
+>>> dumps([(97, 98)]).endswith('"rules":[[97,98]],"version":1,"vocab_size":259}\\n')
+True
+>>> loads(dumps([(97, 98)]))
+[(97, 98)]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from reference.alphabet import vocab_size
+from reference.validation import check_rules
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "PROFILE", "digest", "digest_input", "dumps", "loads", "to_document"]
+
+FORMAT = "bpe-conformance.tokenizer"
+FORMAT_VERSION = 1
+PROFILE = "strict"
+_KEYS = {"digest", "format", "profile", "rules", "version", "vocab_size"}
+
+
+def digest_input(rules: list[tuple[int, int]]) -> bytes:
+    """The exact bytes the digest is computed over."""
+    lines = [f"{FORMAT}/{FORMAT_VERSION} {PROFILE}"] + [f"{first} {second}" for first, second in rules]
+    return "".join(line + "\n" for line in lines).encode("ascii")
+
+
+def digest(rules: list[tuple[int, int]]) -> str:
+    """``"sha256:"`` and the lowercase hex SHA-256 of :func:`digest_input`."""
+    return "sha256:" + hashlib.sha256(digest_input(rules)).hexdigest()
+
+
+def to_document(rules: list[tuple[int, int]]) -> dict[str, object]:
+    """The JSON object describing a tokenizer with these rules."""
+    checked = check_rules(rules)
+    return {
+        "digest": digest(checked),
+        "format": FORMAT,
+        "profile": PROFILE,
+        "rules": [[first, second] for first, second in checked],
+        "version": FORMAT_VERSION,
+        "vocab_size": vocab_size(checked),
+    }
+
+
+def dumps(rules: list[tuple[int, int]]) -> str:
+    """Canonical JSON: sorted keys, no spaces, ASCII only, one trailing newline."""
+    return json.dumps(to_document(rules), sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n"
+
+
+def loads(text: str | bytes) -> list[tuple[int, int]]:
+    """Parse and validate a tokenizer written by :func:`dumps`; anything malformed is a ValueError/TypeError."""
+    try:
+        document = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ValueError(f"tokenizer file is not valid JSON: {error}") from None
+    if not isinstance(document, dict):
+        raise ValueError(f"tokenizer file must hold a JSON object, not {type(document).__name__}")
+    missing, unknown = _KEYS - document.keys(), document.keys() - _KEYS
+    if missing or unknown:
+        raise ValueError(f"tokenizer file keys are wrong: missing {sorted(missing)}, unknown {sorted(unknown)}")
+    expected_header = {"format": FORMAT, "version": FORMAT_VERSION, "profile": PROFILE}
+    for key, expected in expected_header.items():
+        if document[key] != expected or type(document[key]) is not type(expected):
+            raise ValueError(f"tokenizer file {key} must be {expected!r}, got {document[key]!r}")
+    rules = check_rules(document["rules"])
+    if document["vocab_size"] != vocab_size(rules) or isinstance(document["vocab_size"], bool):
+        raise ValueError(f"tokenizer file vocab_size is {document['vocab_size']!r} but its rules give {vocab_size(rules)}")
+    if document["digest"] != digest(rules):
+        raise ValueError(f"tokenizer file digest {document['digest']!r} does not match its rules ({digest(rules)})")
+    return rules

@@ -1,0 +1,92 @@
+"""The plug-in contract, implemented by the reference itself.
+
+>>> tokenizer = LiteralTokenizer()
+>>> tokenizer.train(["abab", "acac"], 32)
+[(97, 98), (97, 99)]
+>>> tokenizer.encode("abac"), tokenizer.encode_document("abac")
+([258, 259], [256, 258, 259, 257])
+>>> tokenizer.decode([258, 259]), tokenizer.vocab_size
+('abac', 260)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from reference import decoding, encoding, serialization, training
+from reference.alphabet import BEGIN_ID, END_ID, vocab_size
+from reference.pieces import build_pieces
+from reference.validation import check_rules
+
+__all__ = ["LiteralTokenizer", "Tokenizer"]
+
+Rules = list[tuple[int, int]]
+
+
+class LiteralTokenizer:
+    """The literal algorithm of ``specs/bpe.md``, one rule at a time: obviously correct, O(merges x length)."""
+
+    name = "reference-literal"
+    _train: Callable[[list[str], int], Rules] = staticmethod(training.train)
+    _encode: Callable[[str, Rules], list[int]] = staticmethod(encoding.encode)
+
+    def __init__(self) -> None:
+        self._adopt([])
+
+    def _adopt(self, rules: Rules) -> Rules:
+        self._rules = list(rules)
+        self._pieces = build_pieces(self._rules)
+        return list(self._rules)
+
+    @property
+    def rules(self) -> Rules:
+        """The current rules in rank order (a copy)."""
+        return list(self._rules)
+
+    @property
+    def vocab_size(self) -> int:
+        """258 plus the number of rules (BPE-VOCAB-SIZE)."""
+        return vocab_size(self._rules)
+
+    def train(self, documents: list[str], max_merges: int) -> Rules:
+        """Learn rules from ``documents`` and adopt them; bad input leaves the model unchanged."""
+        return self._adopt(type(self)._train(documents, max_merges))
+
+    def load(self, rules: Rules) -> Rules:
+        """Adopt ``rules`` after validating them (BPE-INPUT-RULES)."""
+        return self._adopt(check_rules(rules))
+
+    def encode(self, text: str) -> list[int]:
+        """Body ids of ``text`` under the current rules."""
+        return type(self)._encode(text, self._rules)
+
+    def encode_document(self, text: str) -> list[int]:
+        """``[256, *encode(text), 257]`` (BPE-ENCODE-BOUNDARY)."""
+        return [BEGIN_ID, *self.encode(text), END_ID]
+
+    def decode_bytes(self, ids: list[int]) -> bytes:
+        """The bytes ``ids`` stand for, even when they split a character."""
+        return decoding.decode_bytes_with_pieces(ids, self._pieces)
+
+    def decode(self, ids: list[int]) -> str:
+        """The text ``ids`` stand for; unknown ids and invalid UTF-8 raise ValueError."""
+        return decoding.strict_utf8(self.decode_bytes(ids))
+
+    def dumps(self) -> str:
+        """The canonical JSON form of this tokenizer (BPE-SER-JSON)."""
+        return serialization.dumps(self._rules)
+
+    def loads(self, text: str | bytes) -> Rules:
+        """Adopt the rules of a canonical JSON tokenizer after validating it (BPE-SER-LOAD)."""
+        return self._adopt(serialization.loads(text))
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 digest of the rules (BPE-SER-DIGEST)."""
+        return serialization.digest(self._rules)
+
+
+class Tokenizer(LiteralTokenizer):
+    """The reference tokenizer for everyday use: same answers as :class:`LiteralTokenizer`."""
+
+    name = "reference"
