@@ -1,0 +1,85 @@
+"""Run a Python implementation in the harness's own process (fast; no timeouts, no crash isolation).
+
+>>> from reference import Tokenizer
+>>> subject = InProcessSubject(Tokenizer)
+>>> subject.train(["abab", "acac"], 32)
+[(97, 98), (97, 99)]
+>>> subject.encode(5)
+Traceback (most recent call last):
+...
+conformance.errors.ImplementationRaised: encode raised TypeError: text must be a str, not int
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from conformance.errors import ImplementationRaised, MalformedResult
+from conformance.subject import CAPABILITIES, ImplementationInfo, Subject, as_ids, as_rules, as_text
+
+__all__ = ["InProcessSubject", "describe_python_implementation"]
+
+_CONTRACT_METHODS = ("train", "encode", "decode")
+
+
+def describe_python_implementation(factory: Callable[[], Any], instance: Any, label: str) -> ImplementationInfo:
+    """Read the optional ``name``/``version``/``profile``/``capabilities`` attributes of an implementation."""
+    missing = [method for method in _CONTRACT_METHODS if not callable(getattr(instance, method, None))]
+    if missing:
+        raise TypeError(f"{label} does not implement the plug-in contract: missing {', '.join(missing)}")
+    declared = getattr(instance, "capabilities", None)
+    if declared is None:
+        capabilities = {method for method in CAPABILITIES if callable(getattr(instance, method, None))}
+    else:
+        capabilities = set(declared)
+        unknown = capabilities - CAPABILITIES
+        if unknown:
+            raise ValueError(f"{label} declares unknown capabilities {sorted(unknown)}; known: {sorted(CAPABILITIES)}")
+    return ImplementationInfo(
+        name=str(getattr(instance, "name", getattr(factory, "__name__", label))),
+        version=str(getattr(instance, "version", "unknown")),
+        language="python",
+        capabilities=frozenset(capabilities),
+        profile=str(getattr(instance, "profile", "strict")),
+    )
+
+
+def _call(operation: str, method: Callable[..., Any], *args: Any) -> Any:
+    try:
+        return method(*args)
+    except Exception as error:  # any exception is the implementation's answer, judged by the check
+        raise ImplementationRaised(operation, type(error).__name__, str(error)) from error
+
+
+class InProcessSubject(Subject):
+    """Calls ``factory()``'s methods directly; a hang or a segfault here takes the harness with it."""
+
+    def __init__(self, factory: Callable[[], Any], label: str | None = None) -> None:
+        self._factory = factory
+        self._label = label or getattr(factory, "__qualname__", repr(factory))
+        self._instance = self._new_instance()
+        self.info = describe_python_implementation(factory, self._instance, self._label)
+
+    def _new_instance(self) -> Any:
+        try:
+            return self._factory()
+        except Exception as error:
+            raise ImplementationRaised("create", type(error).__name__, str(error)) from error
+
+    def reset(self) -> None:
+        self._instance = self._new_instance()
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        return as_rules("train", _call("train", self._instance.train, documents, max_merges))
+
+    def encode(self, text: str) -> list[int]:
+        return as_ids("encode", _call("encode", self._instance.encode, text))
+
+    def decode(self, ids: list[int]) -> str:
+        return as_text("decode", _call("decode", self._instance.decode, ids))
+
+    def load(self, rules: list[tuple[int, int]]) -> None:
+        if not callable(getattr(self._instance, "load", None)):
+            raise MalformedResult("load", "nothing: the implementation has no load method")
+        _call("load", self._instance.load, rules)

@@ -1,0 +1,49 @@
+"""What a check is: a clause, a source of examples, and a plain verification function.
+
+Verification lives in plain functions (mutmut cannot see into decorated ones); the runner wraps
+them in hypothesis at run time so every failure is shrunk to a minimal counterexample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis.strategies import SearchStrategy
+
+from conformance.subject import Subject
+
+__all__ = ["Check"]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check of the suite.
+
+    ``verify(subject, example)`` returns normally when the subject behaves as ``clause`` says and
+    raises :class:`conformance.errors.Violation` otherwise. Examples come from ``strategy()`` (a
+    function returning a hypothesis strategy; shrunk on failure) or, for fixed tables such as the
+    known-answer vectors, from ``cases()`` (each run once, in order, no shrinking needed).
+    """
+
+    name: str
+    clause: str
+    summary: str
+    verify: Callable[[Subject, Any], None]
+    strategy: Callable[[], SearchStrategy[Any]] | None = None
+    cases: Callable[[], Iterable[Any]] | None = None
+    requires: frozenset[str] = field(default_factory=lambda: frozenset({"train"}))
+    also: tuple[str, ...] = ()
+    budget: float = 1.0
+
+    def __post_init__(self) -> None:
+        if (self.strategy is None) == (self.cases is None):
+            raise ValueError(f"check {self.name!r} needs exactly one of strategy or cases")
+        if self.budget <= 0:
+            raise ValueError(f"check {self.name!r} budget must be positive, got {self.budget}")
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """The primary clause first, then the others this check may report."""
+        return (self.clause, *self.also)

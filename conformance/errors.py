@@ -1,0 +1,102 @@
+"""Exceptions that carry a check's verdict, or an implementation's misbehaviour, to the runner.
+
+``Violation`` is a failed check with its counterexample. ``ImplementationRaised`` and
+``MalformedResult`` become the ``error`` outcome. ``CallTimeout`` and ``ImplementationCrashed``
+derive from ``BaseException`` on purpose: hypothesis shrinks every ``Exception``, and re-running a
+call that hangs or kills the process thousands of times would make the harness unbounded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "CallAborted",
+    "CallTimeout",
+    "HarnessError",
+    "ImplementationCrashed",
+    "ImplementationRaised",
+    "MalformedResult",
+    "Violation",
+]
+
+
+class HarnessError(Exception):
+    """A usage or harness problem (bad ``--impl``, unreadable skip file); the CLI exits 2."""
+
+
+class Violation(AssertionError):
+    """An implementation broke ``clause``: what it was given, what the spec says, what it did."""
+
+    def __init__(
+        self,
+        clause: str,
+        message: str,
+        *,
+        inputs: dict[str, Any],
+        expected: Any,
+        actual: Any,
+        divergence: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(f"[{clause}] {message}")
+        self.clause = clause
+        self.message = message
+        self.inputs = inputs
+        self.expected = expected
+        self.actual = actual
+        self.divergence = divergence
+
+    def counterexample(self) -> dict[str, Any]:
+        """The JSON-ready counterexample of the report schema."""
+        example: dict[str, Any] = {"inputs": self.inputs, "expected": self.expected, "actual": self.actual}
+        if self.divergence is not None:
+            example["divergence"] = self.divergence
+        return example
+
+
+class ImplementationRaised(Exception):
+    """The implementation raised (or answered with an error) for ``operation``."""
+
+    def __init__(self, operation: str, kind: str, message: str) -> None:
+        super().__init__(f"{operation} raised {kind}: {message}")
+        self.operation = operation
+        self.kind = kind
+        self.message = message
+
+    @property
+    def is_input_error(self) -> bool:
+        """True for the two kinds the contract allows for bad input."""
+        return self.kind in ("ValueError", "TypeError")
+
+
+class MalformedResult(Exception):
+    """The implementation returned something that is not the contract's type for ``operation``."""
+
+    def __init__(self, operation: str, description: str) -> None:
+        super().__init__(f"{operation} returned {description}")
+        self.operation = operation
+        self.description = description
+
+
+class CallAborted(BaseException):  # noqa: N818 - a BaseException so hypothesis does not shrink it
+    """A call did not complete; the runner stops the check at once and reports the input."""
+
+    outcome = "crash"
+
+    def __init__(self, operation: str, detail: str, inputs: dict[str, Any] | None = None) -> None:
+        super().__init__(f"{operation}: {detail}")
+        self.operation = operation
+        self.detail = detail
+        self.inputs = inputs or {}
+
+
+class CallTimeout(CallAborted):
+    """A call took longer than the per-call limit."""
+
+    outcome = "timeout"
+
+
+class ImplementationCrashed(CallAborted):
+    """The implementation's process died or broke the protocol."""
+
+    outcome = "crash"

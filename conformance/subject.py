@@ -1,0 +1,114 @@
+"""The implementation under test, as every check sees it, whatever language it is written in.
+
+A *subject* wraps one implementation of the plug-in contract. Its methods either return values of
+exactly the contract's types, or raise one of :mod:`conformance.errors`: the check code never sees
+a foreign exception or a wrongly typed result.
+
+>>> as_rules("train", [[97, 98], (97, 99)])
+[(97, 98), (97, 99)]
+>>> as_ids("encode", [258, True])
+Traceback (most recent call last):
+...
+conformance.errors.MalformedResult: encode returned a list whose item 1 is bool (True), not int
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.errors import MalformedResult
+
+__all__ = [
+    "CAPABILITIES",
+    "ImplementationInfo",
+    "Subject",
+    "as_ids",
+    "as_rules",
+    "as_text",
+]
+
+CAPABILITIES = frozenset({"train", "load", "encode", "decode"})
+
+
+@dataclass(frozen=True)
+class ImplementationInfo:
+    """What an implementation declares about itself (the protocol handshake, or class attributes)."""
+
+    name: str
+    version: str = "unknown"
+    language: str = "python"
+    capabilities: frozenset[str] = field(default_factory=lambda: frozenset({"train", "encode", "decode"}))
+    profile: str = "strict"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _describe(value: object) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} ({text[:60]}{'...' if len(text) > 60 else ''})"
+
+
+def as_ids(operation: str, value: Any) -> list[int]:
+    """``value`` as a list of ints, or :class:`MalformedResult` saying what it was instead."""
+    if not isinstance(value, (list, tuple)):
+        raise MalformedResult(operation, f"{_describe(value)}, not a list of int")
+    for position, item in enumerate(value):
+        if not _is_int(item):
+            raise MalformedResult(operation, f"a list whose item {position} is {_describe(item)}, not int")
+    return [int(item) for item in value]
+
+
+def as_rules(operation: str, value: Any) -> list[tuple[int, int]]:
+    """``value`` as a list of ``(int, int)`` pairs, or :class:`MalformedResult`."""
+    if not isinstance(value, (list, tuple)):
+        raise MalformedResult(operation, f"{_describe(value)}, not a list of (int, int) pairs")
+    rules = []
+    for rank, rule in enumerate(value):
+        if not isinstance(rule, (list, tuple)) or len(rule) != 2 or not all(_is_int(part) for part in rule):
+            raise MalformedResult(operation, f"a list whose rule {rank} is {_describe(rule)}, not an (int, int) pair")
+        rules.append((int(rule[0]), int(rule[1])))
+    return rules
+
+
+def as_text(operation: str, value: Any) -> str:
+    """``value`` as a str, or :class:`MalformedResult`."""
+    if not isinstance(value, str):
+        raise MalformedResult(operation, f"{_describe(value)}, not a str")
+    return value
+
+
+class Subject(ABC):
+    """One implementation under test. ``reset`` gives a fresh model (new instance, or restarted process)."""
+
+    info: ImplementationInfo
+
+    @abstractmethod
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        """Learn and adopt rules."""
+
+    @abstractmethod
+    def encode(self, text: str) -> list[int]:
+        """Body ids of ``text`` under the adopted rules."""
+
+    @abstractmethod
+    def decode(self, ids: list[int]) -> str:
+        """Text of ``ids`` under the adopted rules."""
+
+    @abstractmethod
+    def load(self, rules: list[tuple[int, int]]) -> None:
+        """Adopt ``rules`` after validating them."""
+
+    @abstractmethod
+    def reset(self) -> None:
+        """Discard all state: the next call sees a new, untrained implementation."""
+
+    def close(self) -> None:  # noqa: B027 - in-process subjects hold nothing to release
+        """Release the implementation (stop its process)."""
+
+    def supports(self, capability: str) -> bool:
+        """Whether the implementation declared ``capability``."""
+        return capability in self.info.capabilities
