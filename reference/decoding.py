@@ -14,7 +14,7 @@ ValueError: ids decode to invalid UTF-8 at byte offset 0 (unexpected end of data
 from __future__ import annotations
 
 from reference.pieces import build_pieces
-from reference.validation import check_ids
+from reference.validation import check_ids, check_rules
 
 __all__ = ["decode", "decode_bytes", "decode_bytes_with_pieces", "strict_utf8"]
 
@@ -26,7 +26,7 @@ def decode_bytes_with_pieces(ids: list[int], pieces: list[bytes]) -> bytes:
 
 def decode_bytes(ids: list[int], rules: list[tuple[int, int]]) -> bytes:
     """The bytes ``ids`` stand for; any id sequence, even one that splits a character."""
-    return decode_bytes_with_pieces(ids, build_pieces(rules))
+    return decode_bytes_with_pieces(ids, build_pieces(check_rules(rules)))
 
 
 def strict_utf8(data: bytes) -> str:

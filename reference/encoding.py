@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from reference.alphabet import BEGIN_ID, END_ID, rule_id
 from reference.replacement import replace_pair
-from reference.validation import check_text
+from reference.validation import check_rules, check_text
 
 __all__ = ["encode", "encode_bytes", "encode_document", "encode_lowest_rank_first"]
 
@@ -21,7 +21,7 @@ __all__ = ["encode", "encode_bytes", "encode_document", "encode_lowest_rank_firs
 def encode_bytes(data: bytes, rules: list[tuple[int, int]]) -> list[int]:
     """Apply every rule once, in rank order, to the byte sequence ``data``."""
     sequence = list(data)
-    for rank, pair in enumerate(rules):
+    for rank, pair in enumerate(check_rules(rules)):
         sequence = replace_pair(sequence, pair, rule_id(rank))
     return sequence
 
@@ -42,6 +42,7 @@ def encode_lowest_rank_first(text: str, rules: list[tuple[int, int]]) -> list[in
     Equal to :func:`encode` because applying rule ``r`` only creates pairs that contain
     ``258 + r``, which no earlier rule mentions, so a skipped rule can never become applicable.
     """
+    rules = check_rules(rules)
     rank_of = {}
     for rank, pair in enumerate(rules):
         rank_of.setdefault(pair, rank)
