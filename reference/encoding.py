@@ -43,7 +43,7 @@ def encode_lowest_rank_first(text: str, rules: list[tuple[int, int]]) -> list[in
     ``258 + r``, which no earlier rule mentions, so a skipped rule can never become applicable.
     """
     rules = check_rules(rules)
-    rank_of = {}
+    rank_of: dict[tuple[int, int], int] = {}
     for rank, pair in enumerate(rules):
         rank_of.setdefault(pair, rank)
     sequence = list(check_text(text))

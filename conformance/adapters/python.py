@@ -57,7 +57,7 @@ class InProcessSubject(Subject):
 
     def __init__(self, factory: Callable[[], Any], label: str | None = None) -> None:
         self._factory = factory
-        self._label = label or getattr(factory, "__qualname__", repr(factory))
+        self._label: str = label or str(getattr(factory, "__qualname__", repr(factory)))
         self._instance = self._new_instance()
         self.info = describe_python_implementation(factory, self._instance, self._label)
 
