@@ -85,7 +85,7 @@ def test_every_vector_file_validates_against_the_schema() -> None:
     [
         ("training.json", ["vectors", 0, "rules", 0], [97, 98, 99]),
         ("training.json", ["vectors", 0, "digest"], "sha256:xyz"),
-        ("training.json", ["vectors", 0, "clauses", 0], "BPE-NOT-A-" + "CLAUSE"),
+        ("training.json", ["vectors", 0, "clauses", 0], "BPE-" + "NOT-A-CLAUSE"),
         ("load.json", ["vectors", 0, "byte_decodings", 0, "hex"], "E4"),
         ("invalid.json", ["vectors", 0, "error"], "KeyError"),
         ("invalid.json", ["vectors", 0, "arguments"], {"text": "abc"}),
