@@ -1,0 +1,436 @@
+"""Run an implementation in its own process, speaking the JSON-lines protocol of ``specs/protocol.md``.
+
+Nothing the process does can hang or break the harness: every wait is bounded by a deadline, stdout
+is read by a thread into a queue (one line at a time, at most ``max_line_bytes``), stderr is drained
+continuously into a bounded tail, and the process runs in its own session so that killing its
+process group also kills anything it started. Misbehaviour maps onto :mod:`conformance.errors`:
+
+* an error response → :class:`ImplementationRaised` (the process lives on);
+* a timeout → the process group is killed, :class:`CallTimeout`;
+* exit, end of stdout, a non-JSON line, a line too long, a wrong id or a response that breaks the
+  schema → the process group is killed, :class:`ImplementationCrashed` with the exit status or
+  signal name, the offending line (shortened) and the tail of stderr.
+
+After a kill the next call starts a new process. ``reset`` asks the process to ``reset`` and
+falls back to a new process if that does not work.
+
+>>> import sys
+>>> with ProcessSubject([sys.executable, "-m", "conformance.host", "reference:Tokenizer"]) as subject:
+...     subject.info.name, subject.train(["abab", "acac"], 32), subject.encode("abac")
+('reference', [(97, 98), (97, 99)], [258, 259])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import queue
+import selectors
+import shlex
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from conformance.errors import (
+    CallAborted,
+    CallTimeout,
+    HarnessError,
+    ImplementationCrashed,
+    ImplementationRaised,
+)
+from conformance.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    build_request,
+    decode_message,
+    encode_message,
+    implementation_info,
+    validate_response,
+)
+from conformance.subject import ImplementationInfo, Subject, as_ids, as_rules, as_text
+
+__all__ = [
+    "DEFAULT_MAX_LINE_BYTES",
+    "DEFAULT_STDERR_BYTES",
+    "DEFAULT_TIMEOUT",
+    "MIN_HANDSHAKE_TIMEOUT",
+    "ProcessSubject",
+    "RunningProcess",
+    "describe_exit",
+    "kill_process_group",
+    "spawn",
+    "stderr_tail",
+]
+
+DEFAULT_TIMEOUT = 10.0
+# A slow interpreter on a loaded machine can take a while just to start.
+MIN_HANDSHAKE_TIMEOUT = 3.0
+DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
+DEFAULT_STDERR_BYTES = 64 * 1024
+_STDERR_CHUNK = 8 * 1024
+_POLL_SECONDS = 0.05
+# After the process has exited, its last lines may still be in the pipe.
+_EXIT_GRACE_SECONDS = 0.5
+_STOP_SECONDS = 1.0
+_SHOWN_BYTES = 160
+_TAIL_LINES = 12
+_TAIL_CHARS = 1500
+
+
+@dataclass
+class RunningProcess:
+    """One started process and the threads and buffers that serve it."""
+
+    popen: subprocess.Popen[bytes]
+    lines: queue.Queue[tuple[str, bytes]]
+    stderr: deque[bytes]
+    threads: tuple[threading.Thread, ...]
+    finalizer: weakref.finalize
+
+
+def describe_exit(returncode: int | None) -> str:
+    """How a process ended, in words; signals by name.
+
+    >>> describe_exit(-11), describe_exit(3), describe_exit(None)
+    ('was killed by SIGSEGV', 'exited with code 3', 'is still running')
+    """
+    if returncode is None:
+        return "is still running"
+    if returncode < 0:
+        try:
+            return f"was killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"was killed by signal {-returncode}"
+    return f"exited with code {returncode}"
+
+
+def kill_process_group(popen: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the process and everything in its process group, then reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
+        os.killpg(popen.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):  # stuck in the kernel; nothing more to do
+        popen.wait(timeout=5)
+
+
+def _read_lines(stream: IO[bytes], lines: queue.Queue[tuple[str, bytes]], limit: int) -> None:
+    try:
+        while True:
+            line = stream.readline(limit + 1)
+            if not line:
+                break
+            if line.endswith(b"\n"):
+                lines.put(("line", line))
+            elif len(line) > limit:
+                lines.put(("overflow", line[:_SHOWN_BYTES]))
+                return
+            else:  # end of output in the middle of a line
+                lines.put(("partial", line))
+    except (OSError, ValueError):
+        pass  # the pipe was closed under us: same as end of output
+    finally:
+        stream.close()
+    lines.put(("eof", b""))
+
+
+def _drain(stream: IO[bytes], chunks: deque[bytes]) -> None:
+    try:
+        while chunk := os.read(stream.fileno(), _STDERR_CHUNK):
+            chunks.append(chunk)
+    except (OSError, ValueError):
+        pass
+    finally:
+        stream.close()
+
+
+def stderr_tail(chunks: deque[bytes]) -> str:
+    """The last few lines of what the process wrote to stderr (bounded in lines and characters)."""
+    text = b"".join(list(chunks)).decode("utf-8", errors="replace")
+    tail = "\n".join(text.rstrip().splitlines()[-_TAIL_LINES:])
+    return tail if len(tail) <= _TAIL_CHARS else "..." + tail[-_TAIL_CHARS:]
+
+
+def _shown(line: bytes) -> str:
+    text = repr(line[:_SHOWN_BYTES])
+    return text if len(line) <= _SHOWN_BYTES else f"{text}... ({len(line)} bytes)"
+
+
+def spawn(
+    argv: Sequence[str], cwd: str | None, env: dict[str, str] | None, max_line_bytes: int, stderr_bytes: int
+) -> RunningProcess:
+    """Start ``argv`` in a new session with reader threads for stdout and stderr."""
+    popen = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
+    assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
+    os.set_blocking(popen.stdin.fileno(), False)
+    lines: queue.Queue[tuple[str, bytes]] = queue.Queue()
+    chunks: deque[bytes] = deque(maxlen=max(1, stderr_bytes // _STDERR_CHUNK))
+    threads = (
+        threading.Thread(target=_read_lines, args=(popen.stdout, lines, max_line_bytes), daemon=True),
+        threading.Thread(target=_drain, args=(popen.stderr, chunks), daemon=True),
+    )
+    for thread in threads:
+        thread.start()
+    # If the subject is dropped without close(), or the interpreter exits, still kill the group.
+    finalizer = weakref.finalize(popen, kill_process_group, popen)
+    return RunningProcess(popen, lines, chunks, threads, finalizer)
+
+
+class ProcessSubject(Subject):
+    """An implementation in another process; capabilities come from its handshake.
+
+    ``timeout`` bounds every call; ``handshake_timeout`` (default: ``timeout``, at least
+    3 s) bounds start-up. A failure to start is a :class:`HarnessError`.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        handshake_timeout: float | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        env: dict[str, str] | None = None,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        stderr_bytes: int = DEFAULT_STDERR_BYTES,
+        label: str | None = None,
+    ) -> None:
+        if isinstance(argv, str) or not argv or not all(isinstance(part, str) for part in argv):
+            raise HarnessError(f"the command must be a non-empty list of strings, not {argv!r}")
+        self.argv = list(argv)
+        self.label = label or shlex.join(self.argv)
+        self.timeout = float(timeout)
+        self.handshake_timeout = float(handshake_timeout or max(timeout, MIN_HANDSHAKE_TIMEOUT))
+        self._cwd = None if cwd is None else os.fspath(cwd)
+        self._env = env
+        self._max_line_bytes = max_line_bytes
+        self._stderr_bytes = stderr_bytes
+        self._ids = itertools.count(1)
+        self._running: RunningProcess | None = None
+        self.info = self._start_or_fail()
+
+    def __repr__(self) -> str:
+        return f"ProcessSubject({self.label!r})"
+
+    def __enter__(self) -> ProcessSubject:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int | None:
+        """The process id of the running implementation, if one is running."""
+        return None if self._running is None else self._running.popen.pid
+
+    def recent_stderr(self) -> str:
+        """The last lines the running process wrote to stderr (empty when none is running)."""
+        return "" if self._running is None else stderr_tail(self._running.stderr)
+
+    @property
+    def stderr_buffered(self) -> int:
+        """How many bytes of the running process's stderr the harness holds (bounded by ``stderr_bytes``)."""
+        return 0 if self._running is None else sum(len(chunk) for chunk in list(self._running.stderr))
+
+    # -- the contract ------------------------------------------------------------------------
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        return as_rules("train", self._call("train", documents=documents, max_merges=max_merges))
+
+    def encode(self, text: str) -> list[int]:
+        return as_ids("encode", self._call("encode", text=text))
+
+    def decode(self, ids: list[int]) -> str:
+        return as_text("decode", self._call("decode", ids=ids))
+
+    def load(self, rules: list[tuple[int, int]]) -> None:
+        self._call("load", rules=rules)
+
+    def reset(self) -> None:
+        """A fresh model: ask the process to reset; if it cannot, the next call starts a new process."""
+        if self._running is None or self._running.popen.poll() is not None:
+            self._discard()
+            return
+        try:
+            self._exchange(self._running, "reset", {}, self.timeout)
+        except (CallAborted, ImplementationRaised):
+            self._discard()
+
+    def close(self) -> None:
+        """Send ``stop``, give the process a moment to exit, then kill its group.
+
+        Idempotent; a call after ``close`` starts a new process (close it again).
+        """
+        running, self._running = self._running, None
+        if running is None:
+            return
+        if running.popen.poll() is None:
+            try:
+                self._exchange(running, "stop", {}, min(self.timeout, _STOP_SECONDS))
+                running.popen.wait(timeout=_STOP_SECONDS)
+            except (CallAborted, ImplementationRaised, subprocess.TimeoutExpired):
+                pass  # it gets killed below either way
+        self._finish(running)
+
+    # -- process life ------------------------------------------------------------------------
+
+    def _start_or_fail(self) -> ImplementationInfo:
+        try:
+            return self._start("start")
+        except CallAborted as aborted:
+            raise HarnessError(f"{self.label}: {aborted.detail}") from None
+
+    def _start(self, operation: str) -> ImplementationInfo:
+        try:
+            running = spawn(self.argv, self._cwd, self._env, self._max_line_bytes, self._stderr_bytes)
+        except OSError as error:
+            raise ImplementationCrashed(operation, f"cannot start {self.argv[0]!r}: {error}") from None
+        self._running = running
+        try:
+            result = self._exchange(running, "handshake", {"protocol": PROTOCOL_VERSION}, self.handshake_timeout)
+            info = implementation_info(result)
+        except CallAborted as aborted:
+            raise type(aborted)(operation, f"handshake failed: {aborted.detail}") from None
+        except ImplementationRaised as refused:
+            detail = f"handshake failed: {refused.kind}: {refused.message}"
+            raise ImplementationCrashed(operation, self._abandon(detail)) from None
+        except ProtocolError as error:
+            raise ImplementationCrashed(operation, self._abandon(str(error))) from None
+        return info
+
+    def _abandon(self, detail: str) -> str:
+        """Stop a process that cannot be used; ``detail`` with the stderr tail appended."""
+        running = self._running
+        self.close()
+        return detail if running is None else self._with_tail(detail, running)
+
+    def _ensure_running(self, operation: str) -> RunningProcess:
+        if self._running is None:
+            try:
+                self._start(operation)
+            except CallAborted as aborted:
+                raise type(aborted)(operation, f"restarting the implementation failed: {aborted.detail}") from None
+        assert self._running is not None
+        return self._running
+
+    def _discard(self) -> None:
+        running, self._running = self._running, None
+        if running is not None:
+            self._finish(running)
+
+    @staticmethod
+    def _finish(running: RunningProcess) -> None:
+        if not running.finalizer.alive:
+            return  # finished already: never signal a process group twice
+        kill_process_group(running.popen)
+        running.finalizer.detach()
+        for thread in running.threads:
+            thread.join(timeout=1.0)
+        if running.popen.stdin is not None:
+            with contextlib.suppress(OSError):  # unflushed data to a dead process
+                running.popen.stdin.close()
+
+    def _with_tail(self, detail: str, running: RunningProcess) -> str:
+        tail = stderr_tail(running.stderr)
+        return f"{detail}; stderr tail:\n{tail}" if tail else f"{detail}; stderr was empty"
+
+    def _abort(self, kind: type[CallAborted], operation: str, detail: str, running: RunningProcess) -> CallAborted:
+        """Kill the process (once), and the error that says why, with the stderr tail."""
+        if self._running is running:
+            self._running = None
+        self._finish(running)
+        return kind(operation, self._with_tail(detail, running))
+
+    # -- one request, one response -----------------------------------------------------------
+
+    def _call(self, operation: str, **arguments: Any) -> Any:
+        return self._exchange(self._ensure_running(operation), operation, arguments, self.timeout)
+
+    def _exchange(self, running: RunningProcess, operation: str, arguments: dict[str, Any], seconds: float) -> Any:
+        request_id = next(self._ids)
+        deadline = time.monotonic() + seconds
+        message = encode_message(build_request(request_id, operation, **arguments))
+        self._send(running, operation, message, deadline, seconds)
+        line = self._await_line(running, operation, deadline, seconds)
+        try:
+            response = decode_message(line)
+            validate_response(response)
+        except ProtocolError as error:
+            raise self._abort(ImplementationCrashed, operation, f"broke the protocol: {error}", running) from None
+        if response["id"] != request_id:
+            said = "" if response["ok"] else f" ({response['error']['type']}: {response['error']['message']})"
+            detail = f"answered request {request_id} with id {response['id']}{said}: {_shown(line)}"
+            raise self._abort(ImplementationCrashed, operation, detail, running)
+        if not response["ok"]:
+            raise ImplementationRaised(operation, response["error"]["type"], response["error"]["message"])
+        return response["result"]
+
+    def _send(self, running: RunningProcess, operation: str, data: bytes, deadline: float, seconds: float) -> None:
+        assert running.popen.stdin is not None
+        descriptor = running.popen.stdin.fileno()
+        pending = memoryview(data)
+        with selectors.DefaultSelector() as selector:
+            selector.register(descriptor, selectors.EVENT_WRITE)
+            while pending:
+                try:
+                    pending = pending[os.write(descriptor, pending) :]
+                    continue
+                except BlockingIOError:
+                    pass
+                except BrokenPipeError:
+                    self._await_exit(running)
+                    detail = f"closed its stdin: the process {describe_exit(running.popen.returncode)}"
+                    raise self._abort(ImplementationCrashed, operation, detail, running) from None
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    detail = f"did not read its request within {seconds:g} s (process group killed)"
+                    raise self._abort(CallTimeout, operation, detail, running)
+                selector.select(min(remaining, _POLL_SECONDS))
+
+    def _await_line(self, running: RunningProcess, operation: str, deadline: float, seconds: float) -> bytes:
+        exited_at: float | None = None
+        while True:
+            now = time.monotonic()
+            limit = deadline if exited_at is None else min(deadline, exited_at + _EXIT_GRACE_SECONDS)
+            if now >= limit:
+                if exited_at is not None:
+                    detail = f"the process {describe_exit(running.popen.returncode)} before answering"
+                    raise self._abort(ImplementationCrashed, operation, detail, running)
+                detail = f"no answer within {seconds:g} s (process group killed)"
+                raise self._abort(CallTimeout, operation, detail, running)
+            try:
+                kind, payload = running.lines.get(timeout=min(limit - now, _POLL_SECONDS))
+            except queue.Empty:
+                if exited_at is None and running.popen.poll() is not None:
+                    exited_at = time.monotonic()
+                continue
+            if kind == "line":
+                return payload
+            if kind == "overflow":
+                detail = f"wrote a line longer than {self._max_line_bytes} bytes: {_shown(payload)}"
+                raise self._abort(ImplementationCrashed, operation, detail, running)
+            self._await_exit(running)
+            ended = f"the process {describe_exit(running.popen.returncode)}"
+            if kind == "partial":
+                detail = f"stopped in the middle of a response line ({ended}): {_shown(payload)}"
+            else:
+                detail = f"closed its stdout before answering: {ended}"
+            raise self._abort(ImplementationCrashed, operation, detail, running)
+
+    @staticmethod
+    def _await_exit(running: RunningProcess) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):  # then it is reported as still running
+            running.popen.wait(timeout=_EXIT_GRACE_SECONDS)
