@@ -1,0 +1,169 @@
+"""``bpe-conformance run``: every check (or those chosen) against an implementation, then reports.
+
+Without ``--impl`` the bundled reference runs in-process, which is how CI proves the suite itself.
+Exit 0 only when every check passed or was skipped by the skip file; 1 when any failed, errored,
+timed out or crashed; 2 on usage or harness errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from conformance import suite
+from conformance.checks.base import Check
+from conformance.errors import HarnessError
+from conformance.reports.json_report import write_json_report
+from conformance.reports.junit import write_junit
+from conformance.reports.markdown import write_markdown
+from conformance.reports.terminal import live_view, make_console, render_header, render_summary
+from conformance.subject import Subject
+from conformance.suite import DEFAULT_TIMEOUT, HARNESS_NAME, ISOLATIONS, RunConfig
+
+__all__ = ["config_from_args", "handle", "register"]
+
+_REPORT_WRITERS = (("json", write_json_report), ("junit", write_junit), ("markdown", write_markdown))
+
+_EPILOG = """\
+skip file format: one check name or clause id per line; text after '#' is the reason, e.g.
+  tie-break            # we break ties by first occurrence
+  BPE-DECODE-STRICT    # our decode replaces invalid UTF-8
+A check name skips that check. A clause id skips the checks whose primary clause it is, and turns
+any other check's failure on that clause into a skip. An entry matching nothing is an error.
+
+exit codes: 0 every check passed or was skipped by declaration; 1 a check failed, errored,
+timed out or crashed; 2 usage or harness error."""
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"timeout must be a positive, finite number of seconds, got {text!r}")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``run`` parser."""
+    parser = subparsers.add_parser(
+        "run",
+        help="run the conformance checks against an implementation",
+        description=__doc__.replace("``", "") if __doc__ else None,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--impl",
+        metavar="SPEC",
+        help="implementation to test: module:attr, cmd:<command line>, reference or reference-literal "
+        "(default: the bundled reference, in-process)",
+    )
+    parser.add_argument("--thorough", action="store_true", help="many more examples per check (profile 'thorough')")
+    parser.add_argument("--seed", type=int, default=0, metavar="N", help="hypothesis seed (default 0)")
+    parser.add_argument(
+        "--timeout",
+        type=_positive_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"limit per call to the implementation, process isolation only (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--isolation",
+        choices=ISOLATIONS,
+        help="run the implementation in its own process or in the harness's (default: process for --impl, "
+        "inprocess for the bundled reference)",
+    )
+    parser.add_argument(
+        "--check",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="run only checks whose name or clause id matches (fnmatch-style; repeatable)",
+    )
+    parser.add_argument("--skip-file", metavar="PATH", help="checks the implementation knowingly fails (see below)")
+    parser.add_argument("--json", metavar="PATH", help="write the JSON report (specs/schema/report.schema.json)")
+    parser.add_argument("--junit", metavar="PATH", help="write a JUnit XML report")
+    parser.add_argument("--markdown", metavar="PATH", help="write a Markdown report")
+    parser.add_argument("--quiet", action="store_true", help="print only the final verdict line")
+    parser.add_argument("--list-checks", action="store_true", help="list the selected checks and exit")
+    parser.set_defaults(handler=handle)
+
+
+def config_from_args(args: argparse.Namespace) -> RunConfig:
+    """The :class:`RunConfig` the parsed arguments ask for."""
+    return RunConfig(
+        impl=args.impl,
+        isolation=args.isolation,
+        timeout=args.timeout,
+        effort="thorough" if args.thorough else suite.default_effort(),
+        seed=args.seed,
+        patterns=tuple(args.check),
+        skip_file=args.skip_file,
+    )
+
+
+def _report_paths(args: argparse.Namespace) -> list[tuple[Path, Any]]:
+    # Checked before the run: a typo in a report path must not cost a whole run.
+    paths = []
+    for option, writer in _REPORT_WRITERS:
+        value = getattr(args, option)
+        if value is None:
+            continue
+        path = Path(value)
+        if not path.parent.is_dir():
+            raise HarnessError(f"--{option} {value}: directory {str(path.parent)!r} does not exist")
+        if path.is_dir():
+            raise HarnessError(f"--{option} {value}: is a directory, not a file")
+        paths.append((path, writer))
+    return paths
+
+
+def _list_checks(args: argparse.Namespace) -> int:
+    console = make_console()
+    for check in suite.select(args.check):
+        console.print(f"{check.name:<32} {', '.join(check.clauses):<40} {check.summary}")
+    return 0
+
+
+def _show_header(console: Console, subject: Subject, config: RunConfig, checks: list[Check]) -> None:
+    shown = {
+        **dataclasses.asdict(config),
+        "isolation": config.isolation_used,
+        "checks": [check.name for check in checks],
+    }
+    harness = f"{HARNESS_NAME} {suite.harness_version()}"
+    render_header(console, suite.implementation_record(subject, config.impl), shown, harness)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Run the selected checks, show the results and write the reports asked for."""
+    if args.list_checks:
+        return _list_checks(args)
+    config = config_from_args(args)
+    reports = _report_paths(args)
+    checks = suite.select(config.patterns)
+    if not checks:
+        raise HarnessError("no checks selected")
+    skips = suite.skips_for(config)
+    console = make_console()
+    subject = suite.open_subject(config.impl, config.isolation_used, config.timeout)
+    try:
+        if not args.quiet:
+            _show_header(console, subject, config, checks)
+        with live_view(console, len(checks), quiet=args.quiet) as view:
+            run = suite.run_suite(config, subject, checks, skips, view.on_start, view.on_result)
+    finally:
+        subject.close()
+    for path, writer in reports:
+        try:
+            writer(run, path)
+        except OSError as error:
+            raise HarnessError(f"cannot write report {str(path)!r}: {error.strerror or error}") from None
+    render_summary(console, run, quiet=args.quiet)
+    return suite.exit_code_for(run.results)

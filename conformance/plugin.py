@@ -1,0 +1,205 @@
+"""An opt-in pytest plugin: the conformance checks as test items in an implementer's own test run.
+
+    pytest -p conformance.plugin --bpe-impl mypkg:Tokenizer
+    pytest -p conformance.plugin --bpe-impl "cmd:node bpe.mjs" --bpe-check "train-*" --bpe-seed 3
+
+Without ``--bpe-impl`` the plugin only registers its options: it collects nothing and changes
+nothing. With it, one item per check is added, named ``<check>[<clause>]`` (so ``-k BPE-TRAIN-TIE``
+selects by clause); each runs through :func:`conformance.runner.run_check` with the active
+hypothesis profile (``--hypothesis-profile``, or whatever the suite's conftest loads). A failure
+shows the clause, the minimal counterexample and the command that reproduces it; a check whose
+capability the implementation does not declare is skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from typing import Any
+
+import pytest
+from hypothesis import settings
+
+from conformance import suite
+from conformance.checks.base import Check
+from conformance.errors import HarnessError
+from conformance.outcomes import CheckResult, Outcome
+from conformance.reports.terminal import failure_lines
+from conformance.runner import run_check
+from conformance.subject import Subject
+from conformance.suite import DEFAULT_TIMEOUT, ISOLATIONS
+
+__all__ = [
+    "ConformanceFailure",
+    "ConformanceItem",
+    "ConformanceSuite",
+    "add_conformance_items",
+    "pytest_addoption",
+    "pytest_collection_modifyitems",
+    "pytest_report_header",
+    "reproduce_commands",
+]
+
+SUITE_NODE = "bpe-conformance"
+
+
+class ConformanceFailure(Exception):
+    """A check ended in fail, error, timeout or crash; carries the runner's result."""
+
+    def __init__(self, result: CheckResult, reproduce: list[str]) -> None:
+        super().__init__(f"[{result.clause}] {result.check}: {result.outcome.value}: {result.message}")
+        self.result = result
+        self.reproduce = reproduce
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, got {text!r}")
+    return value
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The ``--bpe-*`` options; nothing else happens unless ``--bpe-impl`` is given."""
+    group = parser.getgroup("bpe-conformance", "byte-level BPE conformance checks (conformance.plugin)")
+    group.addoption("--bpe-impl", metavar="SPEC", default=None,
+                    help="implementation to check (module:attr, cmd:<command line>, reference); enables the plugin")
+    group.addoption("--bpe-check", action="append", default=[], metavar="PATTERN",
+                    help="only checks whose name or clause id matches (fnmatch-style; repeatable)")
+    group.addoption("--bpe-isolation", choices=ISOLATIONS, default="process",
+                    help="run the implementation in its own process (default) or in pytest's")
+    group.addoption("--bpe-timeout", type=_positive_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                    help=f"limit per call, process isolation only (default {DEFAULT_TIMEOUT:g})")
+    group.addoption("--bpe-seed", type=int, default=0, metavar="N", help="hypothesis seed (default 0)")
+
+
+def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
+    """A pytest command and the equivalent CLI command that re-run only ``check``."""
+    impl, seed = config.getoption("bpe_impl"), str(config.getoption("bpe_seed"))
+    isolation, timeout = config.getoption("bpe_isolation"), config.getoption("bpe_timeout")
+    extra_pytest, extra_cli = [], []
+    if isolation != "process":
+        extra_pytest += ["--bpe-isolation", isolation]
+        extra_cli += ["--isolation", isolation]
+    if timeout != DEFAULT_TIMEOUT:
+        extra_pytest += ["--bpe-timeout", f"{timeout:g}"]
+        extra_cli += ["--timeout", f"{timeout:g}"]
+    pytest_words = ["pytest", "-p", "conformance.plugin", "--bpe-impl", impl, *extra_pytest,
+                    "--bpe-check", check, "--bpe-seed", seed]
+    cli_words = ["bpe-conformance", "run", "--impl", impl, *extra_cli, "--check", check, "--seed", seed]
+    return [shlex.join(pytest_words), shlex.join(cli_words)]
+
+
+class ConformanceSuite(pytest.Collector):
+    """Holds the implementation under test, opened at the first check and closed after the last."""
+
+    def __init__(self, *, checks: list[Check], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.checks = checks
+        self._subject: Subject | None = None
+        self._load_error: HarnessError | None = None
+
+    def collect(self) -> list[pytest.Item]:
+        """One :class:`ConformanceItem` per check."""
+        return [
+            ConformanceItem.from_parent(self, name=f"{check.name}[{check.clause}]", check=check)
+            for check in self.checks
+        ]
+
+    def subject(self) -> Subject:
+        """The implementation, loaded once; a loading error is raised again for every later check."""
+        if self._load_error is not None:
+            raise self._load_error
+        if self._subject is None:
+            options = self.config.getoption
+            try:
+                self._subject = suite.open_subject(
+                    options("bpe_impl"), options("bpe_isolation"), options("bpe_timeout")
+                )
+            except HarnessError as error:
+                self._load_error = error
+                raise
+            self.config.add_cleanup(self.teardown)
+        return self._subject
+
+    def teardown(self) -> None:
+        """Stop the implementation (its process, with process isolation)."""
+        subject, self._subject = self._subject, None
+        if subject is not None:
+            subject.close()
+
+
+class ConformanceItem(pytest.Item):
+    """One check of the suite against the implementation named by ``--bpe-impl``."""
+
+    def __init__(self, *, check: Check, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.check = check
+        self.extra_keyword_matches.update(check.clauses)
+        self.user_properties.append(("clause", check.clause))
+
+    def runtest(self) -> None:
+        """Run the check; skips become pytest skips, every other non-pass a :class:`ConformanceFailure`."""
+        run_item(self)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        """The clause, counterexample and reproduce commands instead of a traceback into the harness."""
+        return describe_failure(self, excinfo) or super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        """Where pytest says the item lives: the suite node, by check name and clause."""
+        return self.path, None, f"{SUITE_NODE}::{self.name}"
+
+
+def run_item(item: ConformanceItem) -> None:
+    """Body of :meth:`ConformanceItem.runtest`, kept undecorated and outside the class for mutation testing."""
+    assert isinstance(item.parent, ConformanceSuite)
+    result = run_check(item.check, item.parent.subject(), settings(), item.config.getoption("bpe_seed"))
+    item.user_properties.append(("examples", result.examples))
+    if result.outcome is Outcome.SKIP:
+        pytest.skip(result.message)
+    if not result.outcome.counts_as_success:
+        raise ConformanceFailure(result, reproduce_commands(item.config, item.check.name))
+
+
+def describe_failure(item: ConformanceItem, excinfo: pytest.ExceptionInfo[BaseException]) -> str | None:
+    """The text pytest shows for a failed item; None for exceptions the plugin does not own."""
+    error = excinfo.value
+    if isinstance(error, ConformanceFailure):
+        pytest_command, cli_command = error.reproduce
+        lines = failure_lines(error.result, pytest_command)
+        return "\n".join([*lines, f"  or: {cli_command}"])
+    if isinstance(error, HarnessError):
+        return f"bpe-conformance could not run {item.check.name}: {error}"
+    return None
+
+
+def add_conformance_items(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Append one item per selected check when ``--bpe-impl`` is given; otherwise do nothing."""
+    if config.getoption("bpe_impl") is None:
+        return
+    try:
+        checks = suite.select(config.getoption("bpe_check"))
+    except HarnessError as error:
+        raise pytest.UsageError(f"--bpe-check: {error}") from None
+    node = ConformanceSuite.from_parent(session, name=SUITE_NODE, nodeid=SUITE_NODE, checks=checks)
+    collected = node.collect()
+    # Reported like any collected node, so pytest's "collected N items" counts the checks too.
+    reported: list[pytest.Item | pytest.Collector] = list(collected)
+    config.hook.pytest_collectreport(report=pytest.CollectReport(node.nodeid, "passed", None, reported))
+    items.extend(collected)
+
+
+@pytest.hookimpl(tryfirst=True)  # before -k/-m deselection, so those select conformance items too
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Add the conformance items (see :func:`add_conformance_items`)."""
+    add_conformance_items(session, config, items)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """Name the implementation under test in pytest's header, when there is one."""
+    impl = config.getoption("bpe_impl")
+    return None if impl is None else f"bpe-conformance: checking {impl} ({config.getoption('bpe_isolation')})"

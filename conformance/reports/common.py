@@ -1,0 +1,191 @@
+"""What every report format needs: JSON-safe values, failure selection, reproduce commands.
+
+>>> to_json_safe({"pair": (97, 98), "piece": b"\\xe4\\xbd", (1, 2): {3}})
+{'pair': [97, 98], 'piece': 'e4bd', '[1, 2]': [3]}
+>>> render_value(["a\\n", "\\ud800", (1, 2)])
+'["a\\\\n", "\\\\ud800", [1, 2]]'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import math
+import shlex
+from collections import Counter
+from typing import Any
+
+from conformance.outcomes import CheckResult, Outcome, SuiteResult
+from conformance.suite import DEFAULT_TIMEOUT, RunConfig
+
+__all__ = [
+    "OUTCOME_ORDER",
+    "clause_examples",
+    "counterexample_lines",
+    "failures",
+    "implementation_label",
+    "outcome_counts",
+    "plural",
+    "printable",
+    "render_value",
+    "reproduce_command",
+    "to_json_safe",
+    "verdict_line",
+]
+
+OUTCOME_ORDER = (Outcome.PASS, Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.CRASH, Outcome.SKIP)
+
+
+def _json_key(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    return json.dumps(to_json_safe(key), ensure_ascii=True)
+
+
+def to_json_safe(value: Any) -> Any:
+    """``value`` made of JSON types only: tuples and sets become lists, bytes hex, other keys strings.
+
+    Strings are left as they are, lone surrogates included; ``json.dumps(..., ensure_ascii=True)``
+    writes those as ``\\ud800`` escapes, which read back to the same string.
+    """
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, enum.Enum):
+        return to_json_safe(value.value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    if isinstance(value, dict):
+        return {_json_key(key): to_json_safe(item) for key, item in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted((to_json_safe(item) for item in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [to_json_safe(item) for item in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {item.name: to_json_safe(getattr(value, item.name)) for item in dataclasses.fields(value)}
+    return repr(value)
+
+
+def _escape(character: str) -> str:
+    code = ord(character)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters, lone surrogates and other invisible characters escaped.
+
+    >>> printable("ab\\tc\\ud800 低")
+    'ab\\\\x09c\\\\ud800 低'
+    """
+    return "".join(character if character.isprintable() else _escape(character) for character in text)
+
+
+def render_value(value: Any) -> str:
+    """One line of JSON for a person: real characters, but control characters and lone surrogates escaped."""
+    text = json.dumps(to_json_safe(value), ensure_ascii=False)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def plural(count: int, noun: str) -> str:
+    """``"1 example"``, ``"2 examples"``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _shortened(text: str, max_chars: int | None) -> str:
+    if max_chars is None or len(text) <= max_chars:
+        return text
+    return f"{text[:max_chars]}... ({len(text) - max_chars} more characters; the JSON report has them all)"
+
+
+def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int | None = None) -> list[str]:
+    """``inputs``, ``expected``, ``actual`` one per line; a divergence as one line per non-empty detail.
+
+    >>> divergence = {"round": 0, "cause": "", "diagnosis": "stopped early"}
+    >>> counterexample_lines({"inputs": {"text": "ab"}, "divergence": divergence})
+    ['inputs: {"text": "ab"}', 'first divergent merge round:', '  round: 0', '  diagnosis: stopped early']
+    """
+    lines = []
+    for label, value in (counterexample or {}).items():
+        if label == "divergence" and isinstance(value, dict):
+            lines.append("first divergent merge round:")
+            for key, item in value.items():
+                if item is None or item == "":
+                    continue
+                shown = printable(item) if isinstance(item, str) else render_value(item)
+                lines.append(f"  {key}: {_shortened(shown, max_chars)}")
+        else:
+            lines.append(f"{label}: {_shortened(render_value(value), max_chars)}")
+    return lines
+
+
+def implementation_label(implementation: dict[str, Any]) -> str:
+    """``name version``, or just the name when the implementation declares no version.
+
+    >>> implementation_label({"name": "minbpe", "version": "unknown"})
+    'minbpe'
+    >>> implementation_label({"name": "x", "version": "2"})
+    'x 2'
+    """
+    name, version = printable(str(implementation.get("name"))), printable(str(implementation.get("version")))
+    return name if version in ("unknown", "None", "") else f"{name} {version}"
+
+
+def failures(suite: SuiteResult) -> list[CheckResult]:
+    """The results that make the run fail: fail, error, timeout and crash."""
+    return [result for result in suite.results if not result.outcome.counts_as_success]
+
+
+def outcome_counts(suite: SuiteResult) -> dict[str, int]:
+    """How many checks ended with each outcome, every outcome present."""
+    return {outcome.value: suite.count(outcome) for outcome in OUTCOME_ORDER}
+
+
+def clause_examples(suite: SuiteResult) -> dict[str, int]:
+    """Clause id → examples tried by the checks that ran (skipped checks tried none), in first-seen order."""
+    totals: Counter[str] = Counter()
+    for result in suite.results:
+        if result.outcome is Outcome.SKIP:
+            continue
+        for clause in result.clauses:
+            totals[clause] += result.examples
+    return dict(totals)
+
+
+def _environment_prefix(effort: str) -> list[str]:
+    # dev is what a plain command line gets; other profiles must be asked for to see the same examples.
+    if effort in ("dev", "thorough"):
+        return []
+    return [f"BPE_HYPOTHESIS_PROFILE={effort}"]
+
+
+def reproduce_command(suite: SuiteResult, check: str) -> str:
+    """The one-line command that re-runs only ``check`` the way this run did."""
+    config = suite.config
+    words = [*_environment_prefix(suite.effort), "bpe-conformance", "run"]
+    impl = config.get("impl")
+    if impl is not None:
+        words += ["--impl", impl]
+    default_isolation = RunConfig(impl=impl).isolation_used
+    if config.get("isolation", default_isolation) != default_isolation:
+        words += ["--isolation", config["isolation"]]
+    if suite.effort == "thorough":
+        words.append("--thorough")
+    timeout = config.get("timeout")
+    if impl is not None and timeout is not None and timeout != DEFAULT_TIMEOUT:
+        words += ["--timeout", f"{timeout:g}"]
+    words += ["--check", check, "--seed", str(suite.seed)]
+    return shlex.join(words)
+
+
+def verdict_line(suite: SuiteResult) -> str:
+    """``PASSED``/``FAILED`` with the count of every outcome that occurred and the time taken."""
+    counts = ", ".join(f"{count} {name}" for name, count in outcome_counts(suite).items() if count)
+    verdict = "PASSED" if suite.succeeded else "FAILED"
+    return (
+        f"{verdict}: {counts or 'no checks'} in {suite.seconds:.1f} s "
+        f"(implementation {suite.implementation.get('name')}, seed {suite.seed}, effort {suite.effort})"
+    )

@@ -1,0 +1,81 @@
+"""The machine-readable report, described by ``specs/schema/report.schema.json`` (Draft 2020-12).
+
+Written ASCII-only (``ensure_ascii=True``), so lone surrogates in counterexamples survive as
+``\\ud800`` escapes and the file is valid UTF-8 whatever the implementation produced.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conformance.outcomes import CheckResult, SuiteResult
+from conformance.reports.common import clause_examples, outcome_counts, reproduce_command, to_json_safe
+from conformance.suite import HARNESS_NAME, exit_code_for
+
+__all__ = ["REPORT_VERSION", "SCHEMA_PATH", "build_report", "dumps_report", "write_json_report"]
+
+REPORT_VERSION = 1
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "specs" / "schema" / "report.schema.json"
+
+_CONFIG_KEYS = (
+    "impl", "seed", "effort", "timeout", "isolation", "patterns", "checks", "skip_file", "skipped", "declared_clauses",
+)
+
+
+def _result_record(suite: SuiteResult, result: CheckResult) -> dict[str, Any]:
+    failed = not result.outcome.counts_as_success
+    return {
+        "check": result.check,
+        "clause": result.clause,
+        "clauses": list(result.clauses),
+        "summary": result.summary,
+        "outcome": result.outcome.value,
+        "message": result.message,
+        "examples": result.examples,
+        "seconds": result.seconds,
+        "counterexample": result.counterexample,
+        "reproduce": reproduce_command(suite, result.check) if failed else None,
+    }
+
+
+def _config_record(suite: SuiteResult) -> dict[str, Any]:
+    record = {key: suite.config.get(key) for key in _CONFIG_KEYS}
+    record["seed"], record["effort"] = suite.seed, suite.effort
+    record["patterns"] = record["patterns"] or []
+    record["checks"] = record["checks"] or [result.check for result in suite.results]
+    record["skipped"] = record["skipped"] or {}
+    record["declared_clauses"] = record["declared_clauses"] or {}
+    return record
+
+
+def build_report(suite: SuiteResult) -> dict[str, Any]:
+    """The report as JSON-safe Python data."""
+    report = {
+        "report_version": REPORT_VERSION,
+        "harness": {"name": HARNESS_NAME, "version": suite.harness_version},
+        "implementation": suite.implementation,
+        "config": _config_record(suite),
+        "summary": {
+            "total": len(suite.results),
+            "counts": outcome_counts(suite),
+            "succeeded": suite.succeeded,
+            "exit_code": exit_code_for(suite.results),
+            "seconds": suite.seconds,
+            "started_at": suite.started_at,
+        },
+        "clauses": clause_examples(suite),
+        "results": [_result_record(suite, result) for result in suite.results],
+    }
+    return to_json_safe(report)
+
+
+def dumps_report(suite: SuiteResult) -> str:
+    """The report as indented, ASCII-only JSON text with a trailing newline."""
+    return json.dumps(build_report(suite), indent=2, ensure_ascii=True, allow_nan=False) + "\n"
+
+
+def write_json_report(suite: SuiteResult, path: str | Path) -> None:
+    """Write :func:`dumps_report` to ``path``."""
+    Path(path).write_text(dumps_report(suite), encoding="ascii")

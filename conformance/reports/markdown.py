@@ -1,0 +1,107 @@
+"""A readable Markdown summary: the table of checks, then each failure with its counterexample.
+
+>>> table_cell("a | b\\nc")
+'a \\\\| b c'
+>>> fence("no backticks"), fence("has ``` inside")
+('```', '````')
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from conformance.outcomes import CheckResult, SuiteResult
+from conformance.reports.common import (
+    clause_examples,
+    counterexample_lines,
+    failures,
+    implementation_label,
+    plural,
+    printable,
+    reproduce_command,
+    verdict_line,
+)
+from conformance.suite import HARNESS_NAME
+
+__all__ = ["fence", "render_markdown", "table_cell", "write_markdown"]
+
+_TABLE_HEADER = ("Check", "Clause", "Outcome", "Examples", "Seconds", "Message")
+
+
+def table_cell(text: str) -> str:
+    """``text`` fit for one cell of a Markdown table: pipes escaped, on one line."""
+    return " ".join(text.replace("|", "\\|").split())
+
+
+def fence(text: str) -> str:
+    """A code fence longer than any run of backticks inside ``text``."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _row(cells: tuple[str, ...] | list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _result_row(result: CheckResult) -> str:
+    outcome = result.outcome.value if result.outcome.counts_as_success else f"**{result.outcome.value}**"
+    return _row(
+        [
+            f"`{result.check}`",
+            result.clause,
+            outcome,
+            str(result.examples),
+            f"{result.seconds:.2f}",
+            table_cell(printable(result.message)),
+        ]
+    )
+
+
+def _failure_section(suite: SuiteResult, result: CheckResult) -> list[str]:
+    lines = [
+        f"### `{result.check}` ({result.clause}): {result.outcome.value}",
+        "",
+        table_cell(printable(result.message)),
+        "",
+    ]
+    if result.counterexample:
+        body = "\n".join(counterexample_lines(result.counterexample))
+        lines += [f"{fence(body)}text", body, fence(body), ""]
+    command = reproduce_command(suite, result.check)
+    lines += ["Reproduce:", "", f"{fence(command)}sh", command, fence(command), ""]
+    return lines
+
+
+def render_markdown(suite: SuiteResult) -> str:
+    """The whole report as Markdown text."""
+    implementation = suite.implementation
+    lines = [
+        f"# {HARNESS_NAME} report: {table_cell(printable(str(implementation.get('name'))))}",
+        "",
+        f"**{verdict_line(suite)}**",
+        "",
+        f"- Harness: {HARNESS_NAME} {suite.harness_version}",
+        f"- Implementation: {table_cell(implementation_label(implementation))} ({implementation.get('language')}, "
+        f"profile {implementation.get('profile')}, spec `{implementation.get('spec') or 'bundled reference'}`)",
+        f"- Seed {suite.seed}, effort {suite.effort}, started {suite.started_at or 'unknown'}",
+        "",
+        _row(_TABLE_HEADER),
+        _row(["---"] * len(_TABLE_HEADER)),
+        *(_result_row(result) for result in suite.results),
+        "",
+    ]
+    failed = failures(suite)
+    if failed:
+        lines += ["## Failures", ""]
+        for result in failed:
+            lines += _failure_section(suite, result)
+    examples = clause_examples(suite)
+    lines += ["## Clauses checked", ""]
+    lines += [f"- {clause}: {plural(count, 'example')}" for clause, count in examples.items()] or ["- none"]
+    return "\n".join(lines) + "\n"
+
+
+def write_markdown(suite: SuiteResult, path: str | Path) -> None:
+    """Write :func:`render_markdown` to ``path`` (UTF-8)."""
+    Path(path).write_text(render_markdown(suite), encoding="utf-8")

@@ -1,0 +1,119 @@
+"""Skip files: what an implementation knowingly does not conform to, each with its reason.
+
+The format is plain text, one entry per line::
+
+    # Lines starting with '#' and blank lines are ignored.
+    tie-break              # we break ties by first occurrence, like minbpe
+    BPE-DECODE-STRICT      # our decode replaces invalid UTF-8 with U+FFFD
+
+An entry is a check name or a clause id. A check name skips that check. A clause id declares a
+deviation from that clause: the checks whose primary clause it is are skipped, and any other
+check (a known-answer vector replay, say) that fails *on that clause* counts as skipped too, while
+its failures on other clauses still fail the run. Whatever follows ``#`` is the reason, shown in
+every report. A line holding more than one word, or an entry that names no check and no clause of
+any check, is an error: a typo must never silently skip nothing.
+
+>>> entries = parse_skip_text("train-tie   # ours differs\\n\\n# comment\\nBPE-DECODE-STRICT\\n", "skip.txt")
+>>> [(entry.name, entry.reason, entry.line) for entry in entries]
+[('train-tie', 'ours differs', 1), ('BPE-DECODE-STRICT', '', 4)]
+>>> parse_skip_text("train tie\\n", "skip.txt")
+Traceback (most recent call last):
+...
+conformance.errors.HarnessError: skip.txt line 1: expected one check name or clause id, got 2 words: 'train tie'
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conformance.checks.base import Check
+from conformance.errors import HarnessError
+
+__all__ = ["SkipEntry", "SkipPlan", "load_skip_file", "parse_skip_text", "resolve_skips"]
+
+
+@dataclass(frozen=True)
+class SkipEntry:
+    """One line of a skip file: a check name or clause id, its reason, and where it was written."""
+
+    name: str
+    reason: str
+    source: str
+    line: int
+
+    def describe(self) -> str:
+        """The reason as reports show it, with the place it was declared."""
+        place = f"declared in {self.source} line {self.line}"
+        return f"{self.reason} ({place})" if self.reason else place
+
+
+@dataclass(frozen=True)
+class SkipPlan:
+    """Checks skipped before they run (name → reason) and clauses declared as deviations (id → reason)."""
+
+    checks: dict[str, str] = field(default_factory=dict)
+    clauses: dict[str, str] = field(default_factory=dict)
+
+
+def parse_skip_text(text: str, source: str) -> list[SkipEntry]:
+    """Every entry of a skip file's ``text``; ``source`` names the file in error messages."""
+    entries = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        content, _, comment = line.partition("#")
+        words = content.split()
+        if not words:
+            continue
+        if len(words) > 1:
+            raise HarnessError(
+                f"{source} line {number}: expected one check name or clause id, "
+                f"got {len(words)} words: {content.strip()!r}"
+            )
+        entries.append(SkipEntry(words[0], comment.strip(), source, number))
+    return entries
+
+
+def _unknown_entry_message(entry: SkipEntry, known: Iterable[str]) -> str:
+    message = (
+        f"{entry.source} line {entry.line}: {entry.name!r} is neither a check name "
+        "nor a clause id reported by any check"
+    )
+    close = difflib.get_close_matches(entry.name, list(known), n=3)
+    if close:
+        message += f"; did you mean {', '.join(close)}?"
+    return message + " (list the checks with: bpe-conformance run --list-checks)"
+
+
+def resolve_skips(entries: list[SkipEntry], checks: list[Check]) -> SkipPlan:
+    """The :class:`SkipPlan` of ``entries``; an entry matching no check is a :class:`HarnessError`.
+
+    ``checks`` is the whole catalogue, not only the selected checks, so one skip file serves every
+    ``--check`` selection. When two entries cover the same check or clause, the first one's reason wins.
+    """
+    plan = SkipPlan()
+    names = {check.name for check in checks}
+    clauses = {clause for check in checks for clause in check.clauses}
+    for entry in entries:
+        if entry.name not in names | clauses:
+            raise HarnessError(_unknown_entry_message(entry, names | clauses))
+        if entry.name in names:
+            plan.checks.setdefault(entry.name, entry.describe())
+            continue
+        plan.clauses.setdefault(entry.name, entry.describe())
+        for check in checks:
+            if check.clause == entry.name:
+                plan.checks.setdefault(check.name, entry.describe())
+    return plan
+
+
+def load_skip_file(path: str | Path, checks: list[Check]) -> SkipPlan:
+    """Read, parse and resolve the skip file at ``path`` (see the module docstring for the format)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise HarnessError(f"cannot read skip file {str(path)!r}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise HarnessError(f"skip file {str(path)!r} is not UTF-8 text: {error}") from None
+    return resolve_skips(parse_skip_text(text, str(path)), checks)

@@ -1,0 +1,209 @@
+"""Assembling one conformance run: implementation, checks, hypothesis profile and skip file.
+
+The CLI's ``run`` and the pytest plugin share these functions; reports are built from the
+:class:`~conformance.outcomes.SuiteResult` that :func:`run_suite` returns.
+
+>>> config = RunConfig(seed=3, patterns=("train-*",))
+>>> config.isolation_used, exit_code_for([])
+('inprocess', 0)
+>>> RunConfig(impl="mypkg:Tok").isolation_used
+'process'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import importlib.metadata
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import settings
+
+from conformance.adapters import ISOLATIONS, load_implementation
+from conformance.adapters.subprocess import DEFAULT_TIMEOUT
+from conformance.checks.base import Check
+from conformance.errors import HarnessError
+from conformance.outcomes import CheckResult, Outcome, SuiteResult
+from conformance.runner import run_checks
+from conformance.settings import PROFILES, active_profile_name
+from conformance.skipfile import SkipPlan, load_skip_file
+from conformance.subject import Subject
+
+__all__ = [
+    "BUNDLED_REFERENCE",
+    "DEFAULT_TIMEOUT",
+    "HARNESS_NAME",
+    "ISOLATIONS",
+    "RunConfig",
+    "apply_declared_deviations",
+    "base_settings",
+    "catalogue",
+    "default_effort",
+    "exit_code_for",
+    "harness_version",
+    "implementation_record",
+    "open_subject",
+    "run_suite",
+    "select",
+    "skips_for",
+]
+
+HARNESS_NAME = "bpe-conformance"
+BUNDLED_REFERENCE = "reference"
+EXIT_SUCCESS, EXIT_FAILURE = 0, 1
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """What a run was asked to do; ``impl=None`` means the bundled reference, in-process."""
+
+    impl: str | None = None
+    isolation: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    effort: str = "dev"
+    seed: int = 0
+    patterns: tuple[str, ...] = ()
+    skip_file: str | None = None
+
+    @property
+    def isolation_used(self) -> str:
+        """The chosen isolation, else ``process`` for ``--impl`` and ``inprocess`` for the bundled reference."""
+        if self.isolation is not None:
+            return self.isolation
+        return "inprocess" if self.impl is None else "process"
+
+
+def harness_version() -> str:
+    """The installed version of this package, or ``unknown`` when run from an uninstalled tree."""
+    try:
+        return importlib.metadata.version(HARNESS_NAME)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def default_effort() -> str:
+    """The hypothesis profile a run uses unless ``--thorough`` is given: ``ci`` under ``$CI``, else ``dev``."""
+    try:
+        return active_profile_name()
+    except ValueError as error:
+        raise HarnessError(str(error)) from None
+
+
+def base_settings(effort: str) -> settings:
+    """The hypothesis settings of the profile named ``effort``."""
+    if effort not in PROFILES:
+        raise HarnessError(f"unknown effort {effort!r}; choose one of {sorted(PROFILES)}")
+    return PROFILES[effort]
+
+
+def catalogue() -> list[Check]:
+    """Every check of the suite, in its stable order."""
+    # Imported here, not at the top: the CLI imports this module for every command, only `run` needs checks.
+    from conformance.checks import ALL_CHECKS
+
+    return list(ALL_CHECKS)
+
+
+def select(patterns: Sequence[str]) -> list[Check]:
+    """The checks matching any of ``patterns`` (names or clause ids, fnmatch-style); all when none."""
+    if not patterns:
+        return catalogue()
+    from conformance.checks import select_checks
+
+    try:
+        return list(select_checks(list(patterns)))
+    except ValueError as error:
+        raise HarnessError(str(error)) from None
+
+
+def open_subject(impl: str | None, isolation: str, timeout: float) -> Subject:
+    """The implementation under test: ``impl`` loaded, or the bundled reference when ``impl`` is None."""
+    return load_implementation(impl or BUNDLED_REFERENCE, isolation=isolation, timeout=timeout)
+
+
+def implementation_record(subject: Subject, impl: str | None) -> dict[str, Any]:
+    """The ``implementation`` object of a report; ``spec`` is None for the bundled reference."""
+    info = subject.info
+    return {
+        "name": info.name,
+        "version": info.version,
+        "language": info.language,
+        "profile": info.profile,
+        "capabilities": sorted(info.capabilities),
+        "spec": impl,
+    }
+
+
+def exit_code_for(results: Sequence[CheckResult]) -> int:
+    """0 when every check passed or was skipped by declaration, else 1."""
+    return EXIT_SUCCESS if all(result.outcome.counts_as_success for result in results) else EXIT_FAILURE
+
+
+def _config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> dict[str, Any]:
+    return {
+        "impl": config.impl,
+        "seed": config.seed,
+        "effort": config.effort,
+        "timeout": config.timeout,
+        "isolation": config.isolation_used,
+        "patterns": list(config.patterns),
+        "checks": [check.name for check in checks],
+        "skip_file": config.skip_file,
+        "skipped": dict(skips.checks),
+        "declared_clauses": dict(skips.clauses),
+    }
+
+
+def skips_for(config: RunConfig) -> SkipPlan:
+    """What the run's skip file declares (nothing without one)."""
+    if config.skip_file is None:
+        return SkipPlan()
+    return load_skip_file(config.skip_file, catalogue())
+
+
+def apply_declared_deviations(result: CheckResult, clauses: dict[str, str]) -> CheckResult:
+    """A failure on a clause the skip file declares a deviation from becomes a skip; others are unchanged."""
+    if result.outcome is not Outcome.FAIL or result.clause not in clauses:
+        return result
+    return dataclasses.replace(
+        result,
+        outcome=Outcome.SKIP,
+        message=f"skipped: fails {result.clause} as declared: {clauses[result.clause]}; {result.message}",
+        counterexample=None,
+    )
+
+
+def run_suite(
+    config: RunConfig,
+    subject: Subject,
+    checks: list[Check],
+    skips: SkipPlan | None = None,
+    on_start: Callable[[Check, int, int], None] | None = None,
+    on_result: Callable[[CheckResult], None] | None = None,
+) -> SuiteResult:
+    """Run ``checks`` against ``subject`` one at a time, telling the observers as each starts and ends."""
+    skips = skips or SkipPlan()
+    profile = base_settings(config.effort)
+    started_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    started = time.monotonic()
+    results: list[CheckResult] = []
+    for index, check in enumerate(checks):
+        if on_start is not None:
+            on_start(check, index, len(checks))
+        (result,) = run_checks([check], subject, profile, config.seed, skips.checks)
+        results.append(apply_declared_deviations(result, skips.clauses))
+        if on_result is not None:
+            on_result(results[-1])
+    return SuiteResult(
+        implementation=implementation_record(subject, config.impl),
+        results=results,
+        seed=config.seed,
+        effort=config.effort,
+        seconds=round(time.monotonic() - started, 3),
+        harness_version=harness_version(),
+        started_at=started_at,
+        config=_config_record(config, checks, skips),
+    )

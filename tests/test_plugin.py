@@ -1,0 +1,212 @@
+"""The opt-in pytest plugin, driven through ``pytester`` as an implementer would use it.
+
+The suite's catalogue is replaced by two small checks defined here (the real checks are tested
+on their own), so each inner pytest run takes well under a second.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import textwrap
+
+import pytest
+
+import reference
+from conformance import checks as checks_package
+from conformance.checks.base import Check
+from conformance.errors import ImplementationRaised, Violation
+
+pytest_plugins = ["pytester"]
+
+IMPLEMENTATIONS = textwrap.dedent(
+    '''
+    import reference
+
+    class LargestTie(reference.LiteralTokenizer):
+        """Strict BPE except that a tie goes to the largest pair."""
+
+        def train(self, documents, max_merges):
+            reference.check_max_merges(max_merges)
+            sequences = [list(data) for data in reference.check_documents(documents)]
+            rules = []
+            for rank in range(max_merges):
+                counts = reference.count_pairs(sequences)
+                pair = max(counts, key=lambda candidate: (counts[candidate], candidate), default=None)
+                if pair is None or counts[pair] < 2:
+                    break
+                sequences = [reference.replace_pair(sequence, pair, reference.rule_id(rank)) for sequence in sequences]
+                rules.append(pair)
+            return self.load(rules)
+
+    class NoDecode(reference.LiteralTokenizer):
+        """Declares that it cannot decode: checks needing decode must be skipped, not failed."""
+
+        capabilities = ("train", "encode")
+    '''
+)
+
+
+def _verify_worked_example(subject, case) -> None:
+    documents, max_merges = case
+    expected, actual = reference.train(documents, max_merges), subject.train(documents, max_merges)
+    if actual != expected:
+        raise Violation(
+            "BPE-TRAIN-TIE", "ties go to the smallest pair",
+            inputs={"documents": documents, "max_merges": max_merges}, expected=expected, actual=actual,
+            divergence={"round": 0, "expected": {"pair": expected[0]}, "actual": {"pair": actual[0]}},
+        )
+
+
+def _verify_unknown_id_rejected(subject, token_id: int) -> None:
+    subject.train(["ab"], 0)
+    try:
+        answer = subject.decode([token_id])
+    except ImplementationRaised as error:
+        if error.is_input_error:
+            return
+        raise
+    raise Violation("BPE-DECODE-STRICT", "unknown ids are a ValueError", inputs={"ids": [token_id]},
+                    expected="ValueError", actual=answer)
+
+
+DEMO_CHECKS = [
+    Check("demo-worked-example", "BPE-TRAIN-TIE", "the worked example", _verify_worked_example,
+          cases=lambda: [(["abab", "acac"], 32)]),
+    Check("demo-decode-unknown", "BPE-DECODE-STRICT", "unknown ids", _verify_unknown_id_rejected,
+          cases=lambda: [258, 10**6], requires=frozenset({"train", "decode"}), also=("BPE-INPUT-IDS",)),
+]
+
+
+def _select_demo(patterns: list[str]) -> list[Check]:
+    def matches(check: Check, pattern: str) -> bool:
+        return any(fnmatch.fnmatchcase(name, pattern) for name in (check.name, *check.clauses))
+
+    for pattern in patterns:
+        if not any(matches(check, pattern) for check in DEMO_CHECKS):
+            raise ValueError(f"no check or clause matches {pattern!r}")
+    return [check for check in DEMO_CHECKS if any(matches(check, pattern) for pattern in patterns)]
+
+
+@pytest.fixture
+def real_project(pytester):
+    """An implementer's project: one ordinary test, and implementations importable from its directory."""
+    pytester.makepyfile(impls=IMPLEMENTATIONS, test_own="def test_own():\n    assert True\n")
+    pytester.syspathinsert()
+    return pytester
+
+
+@pytest.fixture
+def project(real_project, monkeypatch):
+    """The same project, with the two demo checks standing in for the suite."""
+    monkeypatch.setattr(checks_package, "ALL_CHECKS", DEMO_CHECKS, raising=False)
+    monkeypatch.setattr(checks_package, "select_checks", _select_demo, raising=False)
+    return real_project
+
+
+def _literal(line: str) -> str:
+    """A fnmatch pattern matching a line that ends with ``line`` exactly (brackets included)."""
+    return "*" + re.sub(r"([\[\]*?])", r"[\1]", line)
+
+
+def _run(project, *args: str):
+    return project.runpytest_inprocess("-p", "conformance.plugin", "-p", "no:cacheprovider", *args)
+
+
+def test_without_bpe_impl_the_plugin_collects_nothing(project) -> None:
+    result = _run(project, "--collect-only", "-q")
+    assert result.ret == 0
+    assert [line for line in result.outlines if "::" in line] == ["test_own.py::test_own"]
+    result = _run(project)
+    result.assert_outcomes(passed=1)
+    assert "bpe-conformance" not in result.stdout.str()
+
+
+def test_options_are_documented_in_help(project) -> None:
+    result = _run(project, "--help")
+    options = ("--bpe-impl=SPEC", "--bpe-check=PATTERN", "--bpe-isolation", "--bpe-timeout=SECONDS", "--bpe-seed=N")
+    for option in options:
+        result.stdout.fnmatch_lines([f"*{option}*"])
+
+
+def test_one_item_per_check_named_by_check_and_clause(project) -> None:
+    result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--collect-only", "-q")
+    assert [line for line in result.outlines if "::" in line] == [
+        "test_own.py::test_own",
+        "bpe-conformance::demo-worked-example[BPE-TRAIN-TIE]",
+        "bpe-conformance::demo-decode-unknown[BPE-DECODE-STRICT]",
+    ]
+
+
+def test_reference_passes_every_check(project) -> None:
+    result = _run(project, "--bpe-impl", "reference:Tokenizer", "--bpe-isolation", "inprocess", "-v")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["bpe-conformance: checking reference:Tokenizer (inprocess)", "*collected 3 items",
+                                 "*demo-worked-example?BPE-TRAIN-TIE? PASSED*"])
+
+
+def test_broken_implementation_fails_with_clause_counterexample_and_reproduce(project) -> None:
+    result = _run(project, "--bpe-impl", "impls:LargestTie", "--bpe-isolation", "inprocess", "--bpe-seed", "3")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines([_literal(line) for line in (
+        "FAIL demo-worked-example [BPE-TRAIN-TIE]",
+        "  ties go to the smallest pair",
+        '  inputs: {"documents": ["abab", "acac"], "max_merges": 32}',
+        "  expected: [[97, 98], [97, 99]]",
+        "  actual: [[97, 99], [97, 98]]",
+        "  first divergent merge round:",
+        "  reproduce: pytest -p conformance.plugin --bpe-impl impls:LargestTie --bpe-isolation inprocess "
+        "--bpe-check demo-worked-example --bpe-seed 3",
+        "  or: bpe-conformance run --impl impls:LargestTie --isolation inprocess --check demo-worked-example --seed 3",
+    )])
+    assert "Traceback" not in result.stdout.str() and "conformance/runner.py" not in result.stdout.str()
+
+
+def test_broken_implementation_in_its_own_process_fails_too(project) -> None:
+    result = _run(project, "--bpe-impl", "impls:LargestTie", "--bpe-check", "BPE-TRAIN-TIE", "--bpe-timeout", "20")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([_literal("FAIL demo-worked-example [BPE-TRAIN-TIE]"),
+                                 _literal("--bpe-timeout 20 --bpe-check demo-worked-example --bpe-seed 0")])
+
+
+def test_bpe_check_and_keyword_select_by_clause(project) -> None:
+    result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--bpe-check", "demo-decode-*")
+    result.assert_outcomes(passed=2)
+    result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "-k", "BPE-INPUT-IDS")
+    result.assert_outcomes(passed=1, deselected=2)
+
+
+def test_undeclared_capability_is_a_pytest_skip(project) -> None:
+    result = _run(project, "--bpe-impl", "impls:NoDecode", "--bpe-isolation", "inprocess", "-rs")
+    result.assert_outcomes(passed=2, skipped=1)
+    result.stdout.fnmatch_lines(["*capability not declared: decode*"])
+
+
+def test_unknown_check_pattern_is_a_usage_error(project) -> None:
+    result = _run(project, "--bpe-impl", "reference", "--bpe-check", "no-such-check")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--bpe-check: no check or clause matches 'no-such-check'*"])
+
+
+def test_implementation_that_cannot_be_loaded_fails_each_check_with_the_reason(project) -> None:
+    result = _run(project, "--bpe-impl", "impls:Missing", "--bpe-isolation", "inprocess")
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(["*bpe-conformance could not run demo-worked-example: impls:Missing: "
+                                 "module 'impls' has no attribute 'Missing'"])
+    assert "Traceback" not in result.stdout.str()
+
+
+# The real suite, a clause at a time.
+
+
+def test_real_tie_checks_pass_on_the_reference(real_project) -> None:
+    result = _run(real_project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--bpe-check", "tie-break")
+    result.assert_outcomes(passed=2)
+
+
+def test_real_tie_check_fails_largest_pair_ties_naming_the_clause(real_project) -> None:
+    result = _run(real_project, "--bpe-impl", "impls:LargestTie", "--bpe-isolation", "inprocess",
+                  "--bpe-check", "tie-break")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([_literal("FAIL tie-break [BPE-TRAIN-TIE]"), "*first divergent merge round:",
+                                 "*diagnosis: *"])
