@@ -18,6 +18,7 @@ ValueError: rule 0 (id 258) refers to id 259, which is itself or a later rule; a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeGuard
 
 from reference.alphabet import BOUNDARY_IDS, BYTE_COUNT, rule_id
 
@@ -31,7 +32,7 @@ __all__ = [
 ]
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     # bool is a subclass of int, but True is not a count or an id here.
     return isinstance(value, int) and not isinstance(value, bool)
 
