@@ -1,0 +1,205 @@
+"""Helpers shared by the checks: calling the subject, judging training, and building violations.
+
+>>> rules_json([(97, 98)])
+[[97, 98]]
+>>> encoding_clause([("ab", [98, 97])], [])
+'BPE-ALPHA-BYTES'
+>>> encoding_clause([("abc", [259, 99])], [(98, 99), (97, 98)])  # "ab" applied before "bc"
+'BPE-ENCODE-ORDER'
+>>> encoding_clause([("aabb", [260, 98])], [(97, 97), (98, 98), (258, 98)])  # 258 merged again at once
+'BPE-MERGE-NOREMATCH'
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance.diagnosis import (
+    Judgement,
+    describe,
+    first_divergence,
+    judge_rounds,
+    replace_overlapping,
+    replace_right_to_left,
+)
+from conformance.errors import ImplementationRaised, Violation
+from conformance.strategies import max_merges_values
+from conformance.subject import Subject
+from reference import BOUNDARY_IDS, encode, replace_pair, rule_id, train
+
+__all__ = [
+    "encoding_clause",
+    "expect_rejection",
+    "rules_json",
+    "single_pass_encode",
+    "training_examples",
+    "training_violation",
+    "verify_encodings",
+    "verify_owned_rounds",
+]
+
+Pair = tuple[int, int]
+Rules = list[Pair]
+
+
+def rules_json(rules: Rules) -> list[list[int]]:
+    """Rules as JSON arrays, for counterexamples."""
+    return [[first, second] for first, second in rules]
+
+
+def training_examples(
+    documents: st.SearchStrategy[list[str]], max_value: int = 24
+) -> st.SearchStrategy[dict[str, Any]]:
+    """``{"documents": ..., "max_merges": ...}`` with the documents from ``documents``."""
+    return st.fixed_dictionaries({"documents": documents, "max_merges": max_merges_values(max_value=max_value)})
+
+
+def training_violation(judgement: Judgement, documents: list[str], max_merges: int, actual: Rules) -> Violation:
+    """A violation for ``judgement``; the counterexample also carries the first divergence from the reference."""
+    divergence = first_divergence(documents, max_merges, actual)
+    message = f"train(documents, {max_merges}) {describe(judgement.as_dict())}"
+    if divergence is not None and divergence["round"] != judgement.round:
+        message += f" (the rules first differ from the specification's at round {divergence['round']})"
+    return Violation(
+        judgement.clause,
+        message,
+        inputs={"documents": list(documents), "max_merges": max_merges},
+        expected=rules_json(train(documents, max_merges)),
+        actual=rules_json(actual),
+        divergence=divergence,
+    )
+
+
+def verify_owned_rounds(subject: Subject, example: dict[str, Any], owns: Callable[[Judgement], bool]) -> Rules:
+    """Train; raise a violation for the first round this check owns that breaks the specification.
+
+    Rounds are judged in the state the implementation's own earlier rules leave, so a check only
+    reports the bug class it is about and a dialect that differs in one clause fails one check.
+    """
+    documents, max_merges = example["documents"], example["max_merges"]
+    actual = subject.train(list(documents), max_merges)
+    for judgement in judge_rounds(documents, max_merges, actual):
+        if owns(judgement):
+            raise training_violation(judgement, documents, max_merges, actual)
+    return actual
+
+
+def expect_rejection(
+    call: Callable[[], Any], *, clause: str, what: str, inputs: dict[str, Any], kind: str
+) -> None:
+    """``call()`` must raise ``kind`` (ValueError or TypeError), the specification's answer to bad input."""
+    try:
+        returned = call()
+    except ImplementationRaised as raised:
+        if raised.kind != kind:
+            raise Violation(
+                clause,
+                f"{what} must raise {kind}, but raised {raised.kind}: {raised.message}",
+                inputs=inputs,
+                expected=kind,
+                actual=f"{raised.kind}: {raised.message}",
+            ) from None
+        return
+    raise Violation(
+        clause,
+        f"{what} must raise {kind}, but it was accepted",
+        inputs=inputs,
+        expected=kind,
+        actual=f"returned {returned!r}",
+    )
+
+
+def single_pass_encode(text: str, rules: Rules) -> list[int]:
+    """The classic rematching bug: one pass that merges a new token again with its neighbours at once."""
+    rank_of: dict[Pair, int] = {}
+    for rank, pair in enumerate(rules):
+        rank_of.setdefault(pair, rank)
+    stack: list[int] = []
+    for byte in text.encode("utf-8"):
+        stack.append(byte)
+        while len(stack) >= 2 and (stack[-2], stack[-1]) in rank_of:
+            stack[-2:] = [rule_id(rank_of[(stack[-2], stack[-1])])]
+    return stack
+
+
+def _encode_with(text: str, rules: Rules, replace: Callable[[list[int], Pair, int], list[int]]) -> list[int]:
+    sequence = list(text.encode("utf-8"))
+    for rank, pair in enumerate(rules):
+        sequence = replace(sequence, pair, rule_id(rank))
+    return sequence
+
+
+def _reverse_order_encode(text: str, rules: Rules) -> list[int]:
+    sequence = list(text.encode("utf-8"))
+    for rank in reversed(range(len(rules))):
+        sequence = replace_pair(sequence, rules[rank], rule_id(rank))
+    return sequence
+
+
+def _char_kind(char: str) -> str:
+    if char.isalnum() or ord(char) >= 128:
+        return "word"
+    return "space" if char.isspace() else "punctuation"
+
+
+def _pretokenized_encode(text: str, rules: Rules, key: Callable[[str], object]) -> list[int]:
+    chunks = ["".join(group) for _, group in itertools.groupby(text, key=key)]
+    return [token for chunk in chunks for token in encode(chunk, rules)]
+
+
+# Models of encoding bugs, tried in order; the first that reproduces every wrong answer names the clause.
+_ENCODING_MODELS: tuple[tuple[str, Callable[[str, Rules], list[int]]], ...] = (
+    ("BPE-ENCODE-ORDER", _reverse_order_encode),
+    ("BPE-MERGE-NOREMATCH", single_pass_encode),
+    ("BPE-MERGE-SCAN", lambda text, rules: _encode_with(text, rules, replace_right_to_left)),
+    ("BPE-MERGE-SCAN", lambda text, rules: _encode_with(text, rules, replace_overlapping)),
+    ("BPE-ENCODE-RAW", lambda text, rules: _pretokenized_encode(text, rules, _char_kind)),
+    ("BPE-ENCODE-RAW", lambda text, rules: _pretokenized_encode(text, rules, str.isspace)),
+)
+
+
+def encoding_clause(wrong: list[tuple[str, list[int]]], rules: Rules) -> str:
+    """The clause that wrong encodings (``(text, ids)`` pairs) most likely break.
+
+    A model of a common bug names the clause only if it reproduces every wrong answer.
+    """
+    if any(token in BOUNDARY_IDS for _, ids in wrong for token in ids):
+        return "BPE-ENCODE-BOUNDARY"
+    if not rules:
+        return "BPE-ALPHA-BYTES"
+    for clause, model in _ENCODING_MODELS:
+        if all(model(text, rules) == ids for text, ids in wrong):
+            return clause
+    return "BPE-ENCODE-ORDER"
+
+
+def verify_encodings(
+    subject: Subject, texts: list[str], rules: Rules, *, context: str, owns: tuple[str, ...] | None = None
+) -> None:
+    """Each text's ids must be exactly the canonical encoding under ``rules`` (BPE-ENCODE-ORDER).
+
+    With ``owns``, only wrong encodings attributed to one of those clauses are reported.
+    """
+    wrong = []
+    for text in texts:
+        actual = subject.encode(text)
+        if actual != encode(text, rules):
+            wrong.append((text, actual))
+    if not wrong:
+        return
+    clause = encoding_clause(wrong, rules)
+    if owns is not None and clause not in owns:
+        return
+    text, actual = wrong[0]
+    raise Violation(
+        clause,
+        f"encode({text!r}) {context} gave ids that are not the canonical encoding under the model's rules"
+        + (f" ({len(wrong)} of {len(texts)} texts were wrong)" if len(texts) > 1 else ""),
+        inputs={"rules": rules_json(rules), "text": text},
+        expected=encode(text, rules),
+        actual=actual,
+    )

@@ -1,0 +1,301 @@
+"""Checks of decoding: round trip, concatenated pieces, strictness, boundaries, vocabulary size (BPE-DECODE-*).
+
+Id lists are built with the reference from the implementation's own rules, so these checks need only
+``train`` and ``decode`` and hold even when the implementation's training differs from the reference's.
+
+>>> from conformance.adapters.python import InProcessSubject
+>>> from reference import Tokenizer
+>>> example = {"documents": ["低低低低"], "max_merges": 2, "texts": ["低!"], "explode": [True]}
+>>> verify_decode_bytes(InProcessSubject(Tokenizer), example)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance.checks.base import Check
+from conformance.checks.common import rules_json
+from conformance.errors import ImplementationRaised, Violation
+from conformance.strategies import corpora, encode_texts, max_merges_values, unicode_corpora
+from conformance.subject import Subject
+from reference import BEGIN_ID, END_ID, FIRST_RULE_ID, build_pieces, check_rules, encode
+
+__all__ = ["DECODING_CHECKS"]
+
+Rules = list[tuple[int, int]]
+
+# Byte ids whose concatenation is not UTF-8, with the clause and error kind the specification requires.
+_INVALID_UTF8 = {
+    "lone continuation byte": [0x80],
+    "truncated character": [0xE4, 0xBD],
+    "byte ff": [0xFF],
+    "overlong encoding": [0xC0, 0x80],
+    "encoded surrogate": [0xED, 0xA0, 0x80],
+    "truncated character between letters": [97, 0xE4, 97],
+}
+# Texts a tokenizer that normalizes, strips or re-encodes text gets wrong on the way back.
+HARD_TEXTS = ("cafe\u0301", "A\u030a", "a\r\nb\x00", "👨\u200d👩\u200d👧", "\ufeff低", " \t ")
+BAD_ID_KINDS = (*_INVALID_UTF8, "first unknown id", "far unknown id", "negative id", "bool id", "partial rule piece")
+
+
+def _trained_rules(subject: Subject, example: dict[str, Any]) -> Rules | None:
+    """The implementation's rules, or None when they are malformed (rule-references reports that)."""
+    rules = subject.train(list(example["documents"]), example["max_merges"])
+    try:
+        return check_rules(rules)
+    except ValueError:
+        return None
+
+
+def _decode_or_violation(subject: Subject, ids: list[int], clause: str, inputs: dict[str, Any], expected: str) -> str:
+    """``decode(ids)``; raising for ids that must decode is a violation of ``clause``, not a harness error."""
+    try:
+        return subject.decode(list(ids))
+    except ImplementationRaised as raised:
+        raise Violation(
+            clause,
+            f"decode({ids}) raised {raised.kind} for ids whose pieces concatenate to valid UTF-8: {raised.message}",
+            inputs={**inputs, "ids": ids},
+            expected=expected,
+            actual=f"{raised.kind}: {raised.message}",
+        ) from None
+
+
+def _expect_text(subject: Subject, ids: list[int], text: str, clause: str, inputs: dict[str, Any], why: str) -> None:
+    actual = _decode_or_violation(subject, ids, clause, inputs, text)
+    if actual != text:
+        raise Violation(clause, f"decode({ids}) {why}", inputs={**inputs, "ids": ids}, expected=text, actual=actual)
+
+
+def _inputs(example: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    return {"documents": list(example["documents"]), "max_merges": example["max_merges"], "rules": rules_json(rules)}
+
+
+def verify_round_trip(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-ROUNDTRIP: ``decode(encode(t)) == t`` for training documents, unseen texts and a few hard ones."""
+    documents = list(example["documents"])
+    rules = subject.train(documents, example["max_merges"])
+    for text in [*documents, *example["texts"], *HARD_TEXTS]:
+        ids = subject.encode(text)
+        inputs = {"documents": documents, "max_merges": example["max_merges"], "rules": rules_json(rules), "text": text}
+        _expect_text(subject, ids, text, "BPE-ROUNDTRIP", inputs, "of encode(text) did not give the text back")
+
+
+def verify_decode_concatenates(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-DECODE-CONCAT: decoding joins the pieces of the ids in order; a rule's piece is its parts' pieces."""
+    rules = _trained_rules(subject, example)
+    if rules is None:
+        return
+    pieces = build_pieces(rules)
+    inputs = _inputs(example, rules)
+    for token in range(FIRST_RULE_ID, FIRST_RULE_ID + len(rules)):
+        try:
+            text = pieces[token].decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # a partial character on its own: decode-bytes-level covers it
+        _expect_text(subject, [token], text, "BPE-DECODE-CONCAT", inputs, "is not the piece of the rule's two parts")
+    texts = list(example["texts"])
+    joined = [token for text in texts for token in encode(text, rules)]
+    _expect_text(subject, joined, "".join(texts), "BPE-DECODE-CONCAT", inputs, "is not its pieces concatenated")
+
+
+def _explode(ids: list[int], pieces: list[bytes], choices: list[bool]) -> list[int]:
+    """``ids`` with some tokens replaced by their bytes, so ids split characters in new places."""
+    exploded: list[int] = []
+    for index, token in enumerate(ids):
+        if choices and choices[index % len(choices)]:
+            exploded.extend(pieces[token])
+        else:
+            exploded.append(token)
+    return exploded
+
+
+def verify_decode_bytes(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-DECODE-BYTES: ids that split characters decode when the whole is valid UTF-8 (bytes first, then text)."""
+    rules = _trained_rules(subject, example)
+    if rules is None:
+        return
+    pieces = build_pieces(rules)
+    inputs = _inputs(example, rules)
+    for text in [*example["documents"], *example["texts"]]:
+        canonical = encode(text, rules)
+        for ids in (canonical, _explode(canonical, pieces, example["explode"]), list(text.encode("utf-8"))):
+            _expect_text(
+                subject, ids, text, "BPE-DECODE-BYTES", inputs, "must decode the concatenated bytes, not each piece"
+            )
+
+
+def _partial_piece_ids(pieces: list[bytes]) -> list[int] | None:
+    for token in range(FIRST_RULE_ID, len(pieces)):
+        try:
+            pieces[token].decode("utf-8")
+        except UnicodeDecodeError:
+            return [token]
+    return None
+
+
+def bad_ids(kind: str, rules: Rules) -> tuple[list[Any], str, str] | None:
+    """The id list for ``kind``, the error kind and the clause; None when the model has no such ids.
+
+    >>> bad_ids("first unknown id", [(97, 98)])
+    ([97, 259], 'ValueError', 'BPE-DECODE-STRICT')
+    >>> bad_ids("bool id", [])
+    ([97, True], 'TypeError', 'BPE-INPUT-IDS')
+    """
+    vocabulary = FIRST_RULE_ID + len(rules)
+    if kind in _INVALID_UTF8:
+        return _INVALID_UTF8[kind], "ValueError", "BPE-DECODE-STRICT"
+    if kind == "partial rule piece":
+        ids = _partial_piece_ids(build_pieces(rules))
+        return None if ids is None else (ids, "ValueError", "BPE-DECODE-STRICT")
+    fixed: dict[str, tuple[list[Any], str, str]] = {
+        "first unknown id": ([97, vocabulary], "ValueError", "BPE-DECODE-STRICT"),
+        "far unknown id": ([vocabulary + 1000], "ValueError", "BPE-DECODE-STRICT"),
+        "negative id": ([97, -1], "ValueError", "BPE-INPUT-IDS"),
+        "bool id": ([97, True], "TypeError", "BPE-INPUT-IDS"),
+    }
+    return fixed[kind]
+
+
+def verify_decode_strict(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-DECODE-STRICT: unknown ids and invalid UTF-8 raise ValueError (bool ids TypeError), never U+FFFD."""
+    rules = _trained_rules(subject, example)
+    if rules is None:
+        return
+    chosen = bad_ids(example["kind"], rules)
+    if chosen is None:
+        return
+    ids, kind, clause = chosen
+    prefix = encode(example["prefix"], rules)
+    ids = [*prefix, *ids]
+    inputs = {**_inputs(example, rules), "ids": ids, "problem": example["kind"]}
+    try:
+        returned = subject.decode(ids)
+    except ImplementationRaised as raised:
+        if raised.kind != kind:
+            raise Violation(
+                clause, f"decode of ids with a {example['kind']} must raise {kind}, not {raised.kind}",
+                inputs=inputs, expected=kind, actual=f"{raised.kind}: {raised.message}",
+            ) from None
+        return
+    raise Violation(
+        clause, f"decode of ids with a {example['kind']} must raise {kind}, but returned text",
+        inputs=inputs, expected=kind, actual=returned,
+    )
+
+
+def verify_vocab_size(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-VOCAB-SIZE: the vocabulary is 258 + rules made, never 258 + max_merges: the next id is unknown."""
+    rules = _trained_rules(subject, example)
+    if rules is None:
+        return
+    made, inputs = len(rules), _inputs(example, rules)
+    beyond = sorted({FIRST_RULE_ID + made, FIRST_RULE_ID + max(made, example["max_merges"] - 1)})
+    for token in beyond:
+        try:
+            returned = subject.decode([token])
+        except ImplementationRaised as raised:
+            if raised.kind == "ValueError":
+                continue
+            returned = f"{raised.kind}: {raised.message}"
+        raise Violation(
+            "BPE-VOCAB-SIZE",
+            f"{made} rules were made (max_merges {example['max_merges']}), so the vocabulary is "
+            f"{FIRST_RULE_ID + made} ids and id {token} must be unknown (ValueError)",
+            inputs={**inputs, "ids": [token]},
+            expected="ValueError",
+            actual=returned,
+        )
+
+
+def verify_boundary_ids(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-ALPHA-BOUNDARY: ids 256 and 257 carry no bytes, wherever they appear in the ids to decode."""
+    rules = _trained_rules(subject, example)
+    if rules is None:
+        return
+    inputs = _inputs(example, rules)
+    _expect_text(subject, [BEGIN_ID, END_ID], "", "BPE-ALPHA-BOUNDARY", inputs, "must be empty: no bytes")
+    for text in [*example["documents"], *example["texts"]]:
+        ids = encode(text, rules)
+        cut = example["cut"] % (len(ids) + 1)
+        for marked in ([BEGIN_ID, *ids, END_ID], [*ids[:cut], END_ID, BEGIN_ID, *ids[cut:]]):
+            _expect_text(subject, marked, text, "BPE-ALPHA-BOUNDARY", inputs, "must ignore the boundary ids")
+
+
+def _examples(documents: st.SearchStrategy[list[str]], **extra: st.SearchStrategy[Any]) -> Callable[[], Any]:
+    def strategy() -> st.SearchStrategy[dict[str, Any]]:
+        fields = {"documents": documents, "max_merges": max_merges_values(max_value=24), **extra}
+        return st.fixed_dictionaries(fields)
+
+    return strategy
+
+
+_TEXTS = st.lists(encode_texts(max_length=24), max_size=3)
+_DECODE = frozenset({"train", "decode"})
+
+DECODING_CHECKS = [
+    Check(
+        name="round-trip",
+        clause="BPE-ROUNDTRIP",
+        summary="decode(encode(t)) == t for training documents and unseen texts, multi-byte and emoji included",
+        verify=verify_round_trip,
+        strategy=_examples(corpora(max_documents=3, max_length=24), texts=_TEXTS),
+        requires=frozenset({"train", "encode", "decode"}),
+        budget=0.5,
+    ),
+    Check(
+        name="decode-concatenates",
+        clause="BPE-DECODE-CONCAT",
+        summary="decode joins the pieces of the ids; a rule's piece is its two parts' pieces",
+        verify=verify_decode_concatenates,
+        strategy=_examples(corpora(max_documents=3, max_length=24), texts=_TEXTS),
+        requires=_DECODE,
+        budget=0.5,
+    ),
+    Check(
+        name="decode-bytes-level",
+        clause="BPE-DECODE-BYTES",
+        summary="ids that split characters decode when their bytes together are valid UTF-8",
+        verify=verify_decode_bytes,
+        strategy=_examples(
+            unicode_corpora(max_documents=3, max_length=10), texts=_TEXTS, explode=st.lists(st.booleans(), max_size=4)
+        ),
+        requires=_DECODE,
+        budget=0.5,
+    ),
+    Check(
+        name="decode-strict",
+        clause="BPE-DECODE-STRICT",
+        summary="unknown ids and invalid UTF-8 raise ValueError, bool ids TypeError; never a replacement character",
+        verify=verify_decode_strict,
+        strategy=_examples(
+            unicode_corpora(max_documents=3, max_length=10),
+            kind=st.sampled_from(BAD_ID_KINDS),
+            prefix=st.sampled_from(("", "a", "é", "低")),
+        ),
+        requires=_DECODE,
+        also=("BPE-INPUT-IDS",),
+        budget=0.5,
+    ),
+    Check(
+        name="vocab-size",
+        clause="BPE-VOCAB-SIZE",
+        summary="the vocabulary is 258 + rules made: ids from there on are unknown, whatever max_merges was",
+        verify=verify_vocab_size,
+        strategy=_examples(corpora(max_documents=3, max_length=20)),
+        requires=_DECODE,
+        budget=0.5,
+    ),
+    Check(
+        name="boundary-ids",
+        clause="BPE-ALPHA-BOUNDARY",
+        summary="ids 256 and 257 decode to nothing, around or inside a text",
+        verify=verify_boundary_ids,
+        strategy=_examples(corpora(max_documents=3, max_length=20), texts=_TEXTS, cut=st.integers(0, 64)),
+        requires=_DECODE,
+        budget=0.5,
+    ),
+]

@@ -1,0 +1,153 @@
+"""Checks of encoding: exact canonical ids, no pre-tokenization, and no side effects (BPE-ENCODE-*).
+
+>>> from conformance.adapters.python import InProcessSubject
+>>> from reference import Tokenizer
+>>> verify_encode_loaded_rules(InProcessSubject(Tokenizer), {"rules": [(98, 99), (97, 98)], "texts": ["abc"]})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance.checks.base import Check
+from conformance.checks.common import verify_encodings, verify_owned_rounds
+from conformance.errors import Violation
+from conformance.strategies import (
+    corpora,
+    encode_texts,
+    max_merges_values,
+    pretokenization_corpora,
+    texts_and_rules,
+)
+from conformance.subject import Subject
+from reference import check_rules
+
+__all__ = ["ENCODING_CHECKS"]
+
+_ENCODE_CLAUSES = (
+    "BPE-ALPHA-BYTES", "BPE-ENCODE-BOUNDARY", "BPE-MERGE-NOREMATCH", "BPE-MERGE-SCAN", "BPE-ENCODE-RAW"
+)
+# Texts whose pairs the training corpora rarely contain: encoding them must not teach the model anything.
+_NEW_PAIRS = ("xyxyxyxy", "qqqqqqqq", "zzzz zzzz", "😀😀😀😀", "\x00\x00\x00")
+
+
+def _valid_rules(rules: list[tuple[int, int]]) -> bool:
+    try:
+        check_rules(rules)
+    except ValueError:
+        return False
+    return True
+
+
+def verify_encode_trained(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-ENCODE-ORDER: after training, training documents and unseen texts get exactly the canonical ids.
+
+    For a training document these are its final training sequence (BPE-TRAIN-INPUT).
+    """
+    documents = list(example["documents"])
+    rules = subject.train(documents, example["max_merges"])
+    if _valid_rules(rules):
+        verify_encodings(subject, [*documents, *example["texts"]], rules, context="after training")
+
+
+def verify_encode_loaded_rules(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-ENCODE-ORDER: for any valid rule list given to ``load``, even one training never makes, exact ids."""
+    rules = [tuple(rule) for rule in example["rules"]]
+    subject.load(list(rules))
+    verify_encodings(subject, list(example["texts"]), rules, context="after load(rules)")
+
+
+def verify_no_pretokenization(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-ENCODE-RAW: merges cross spaces and punctuation, in training and in encoding."""
+    documents = list(example["documents"])
+    rules = verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-ENCODE-RAW")
+    if not _valid_rules(rules):
+        return
+    joined = [" ".join(documents), ", ".join(documents), "\n".join(documents)]
+    verify_encodings(subject, [*documents, *joined], rules, context="after training", owns=("BPE-ENCODE-RAW",))
+
+
+def _snapshot(subject: Subject, texts: list[str]) -> list[list[int]]:
+    return [subject.encode(text) for text in texts]
+
+
+def verify_encode_pure(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-ENCODE-PURE: encoding other texts (with pairs training never saw) changes no later encoding."""
+    documents = list(example["documents"])
+    subject.train(documents, example["max_merges"])
+    probes = [*documents, *example["texts"], *_NEW_PAIRS]
+    before = _snapshot(subject, probes)
+    for _ in range(2):
+        _snapshot(subject, [*example["texts"], *_NEW_PAIRS])
+    after = _snapshot(subject, probes)
+    for text, first, second in zip(probes, before, after, strict=True):
+        if first != second:
+            raise Violation(
+                "BPE-ENCODE-PURE",
+                f"encode({text!r}) changed after encoding other texts: encoding must not change the model",
+                inputs={"documents": documents, "max_merges": example["max_merges"], "encoded_between": probes},
+                expected=first,
+                actual=second,
+            )
+
+
+def _with_variants(case: tuple[str, list[tuple[int, int]]]) -> dict[str, Any]:
+    text, rules = case
+    return {"rules": rules, "texts": [text, text[::-1], text * 2]}
+
+
+def _loaded_examples() -> st.SearchStrategy[dict[str, Any]]:
+    return texts_and_rules(max_rules=10, max_length=24).map(_with_variants)
+
+
+def _trained_examples(documents: st.SearchStrategy[list[str]]) -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries(
+        {
+            "documents": documents,
+            "max_merges": max_merges_values(max_value=24),
+            "texts": st.lists(encode_texts(max_length=24), max_size=3),
+        }
+    )
+
+
+ENCODING_CHECKS = [
+    Check(
+        name="encode-trained",
+        clause="BPE-ENCODE-ORDER",
+        summary="after training, every text (training documents and unseen ones) encodes to the exact canonical ids",
+        verify=verify_encode_trained,
+        strategy=lambda: _trained_examples(corpora(max_documents=4, max_length=24)),
+        requires=frozenset({"train", "encode"}),
+        also=_ENCODE_CLAUSES,
+    ),
+    Check(
+        name="encode-loaded-rules",
+        clause="BPE-ENCODE-ORDER",
+        summary="for any valid rule list given to load, even one no training makes, encode gives the exact ids",
+        verify=verify_encode_loaded_rules,
+        strategy=_loaded_examples,
+        requires=frozenset({"load", "encode"}),
+        also=_ENCODE_CLAUSES,
+    ),
+    Check(
+        name="no-pre-tokenization",
+        clause="BPE-ENCODE-RAW",
+        summary="merges cross spaces and punctuation, in training and in encoding",
+        verify=verify_no_pretokenization,
+        strategy=lambda: st.fixed_dictionaries(
+            {"documents": pretokenization_corpora(max_documents=3, max_length=24), "max_merges": st.integers(4, 24)}
+        ),
+        requires=frozenset({"train", "encode"}),
+    ),
+    Check(
+        name="encode-pure",
+        clause="BPE-ENCODE-PURE",
+        summary="encoding other texts never changes the ids a text gets",
+        verify=verify_encode_pure,
+        strategy=lambda: _trained_examples(corpora(max_documents=3, max_length=20)),
+        requires=frozenset({"train", "encode"}),
+        budget=0.5,
+    ),
+]

@@ -1,0 +1,178 @@
+"""Checks of derived properties: determinism, document order, prefixes, unique pieces (BPE-PROP-*).
+
+These need no expected answer: they compare the implementation with itself.
+
+>>> from conformance.adapters.python import InProcessSubject
+>>> from reference import Tokenizer
+>>> verify_prefix(InProcessSubject(Tokenizer), {"documents": ["abcabc", "abd"], "max_merges": 4})
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance.checks.base import Check
+from conformance.checks.common import rules_json, training_examples
+from conformance.errors import Violation
+from conformance.strategies import corpora, encode_texts, max_merges_values
+from conformance.subject import Subject
+
+__all__ = ["PROPERTY_CHECKS"]
+
+Rules = list[tuple[int, int]]
+
+
+def _inputs(example: dict[str, Any]) -> dict[str, Any]:
+    return {"documents": list(example["documents"]), "max_merges": example["max_merges"]}
+
+
+def verify_determinism(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-PROP-DETERMINISM: the same documents give the same rules, and the same text the same ids."""
+    documents, max_merges = list(example["documents"]), example["max_merges"]
+    first = subject.train(list(documents), max_merges)
+    second = subject.train(list(documents), max_merges)
+    subject.reset()
+    fresh = subject.train(list(documents), max_merges)
+    for label, rules in (("a second call", second), ("a fresh instance", fresh)):
+        if rules != first:
+            raise Violation(
+                "BPE-PROP-DETERMINISM",
+                f"training on the same documents gave other rules on {label}",
+                inputs=_inputs(example),
+                expected=rules_json(first),
+                actual=rules_json(rules),
+            )
+    if not subject.supports("encode"):
+        return
+    for text in [*documents, *example["texts"]]:
+        ids = [subject.encode(text) for _ in range(2)]
+        if ids[0] != ids[1]:
+            raise Violation(
+                "BPE-PROP-DETERMINISM",
+                f"encode({text!r}) gave different ids on a second call",
+                inputs={**_inputs(example), "text": text},
+                expected=ids[0],
+                actual=ids[1],
+            )
+
+
+def _permutations(documents: list[str], seed: int) -> list[tuple[str, list[str]]]:
+    shuffled = list(documents)
+    random.Random(seed).shuffle(shuffled)
+    return [("reversed", documents[::-1]), (f"shuffled with seed {seed}", shuffled), ("sorted", sorted(documents))]
+
+
+def verify_document_order(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-PROP-PERMUTE: any permutation of the documents gives the same rules."""
+    documents, max_merges = list(example["documents"]), example["max_merges"]
+    rules = subject.train(list(documents), max_merges)
+    for label, permuted in _permutations(documents, example["seed"]):
+        other = subject.train(list(permuted), max_merges)
+        if other != rules:
+            raise Violation(
+                "BPE-PROP-PERMUTE",
+                f"training on the documents {label} gave other rules",
+                inputs={**_inputs(example), "permuted_documents": permuted},
+                expected=rules_json(rules),
+                actual=rules_json(other),
+            )
+
+
+def verify_prefix(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-PROP-PREFIX: the rules for m merges are a prefix of the rules for m + k merges.
+
+    Checked for every m below the number of rules made with ``max_merges``, so a reordering anywhere shows.
+    """
+    documents, largest = list(example["documents"]), example["max_merges"]
+    longer = subject.train(list(documents), largest)
+    for max_merges in range(len(longer)):
+        shorter = subject.train(list(documents), max_merges)
+        if longer[: len(shorter)] != shorter:
+            raise Violation(
+                "BPE-PROP-PREFIX",
+                f"the rules for max_merges={max_merges} are not a prefix of those for max_merges={largest}",
+                inputs={"documents": documents, "max_merges": max_merges, "larger_max_merges": largest},
+                expected=rules_json(longer[: len(shorter)]),
+                actual=rules_json(shorter),
+            )
+
+
+def _pieces(rules: Rules) -> list[bytes]:
+    """Pieces of the rules' ids; an id that does not exist (yet) counts as empty, the rules may be broken."""
+    pieces = [bytes([value]) for value in range(256)] + [b"", b""]
+    for first, second in rules:
+        pieces.append(b"".join(pieces[part] if 0 <= part < len(pieces) else b"" for part in (first, second)))
+    return pieces[258:]
+
+
+def verify_unique_pieces(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-PROP-UNIQUE: no two trained rules have the same piece (so never the same pair twice)."""
+    rules = subject.train(list(example["documents"]), example["max_merges"])
+    seen: dict[bytes, int] = {}
+    for rank, piece in enumerate(_pieces(rules)):
+        if piece in seen:
+            raise Violation(
+                "BPE-PROP-UNIQUE",
+                f"rules {seen[piece]} and {rank} have the same piece {piece.hex(' ')}",
+                inputs=_inputs(example),
+                expected="distinct pieces",
+                actual=rules_json(rules),
+            )
+        seen[piece] = rank
+
+
+def _document_order_examples() -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries(
+        {
+            "documents": corpora(min_documents=2, max_documents=4, max_length=20),
+            "max_merges": max_merges_values(max_value=20),
+            "seed": st.integers(0, 2**16),
+        }
+    )
+
+
+PROPERTY_CHECKS = [
+    Check(
+        name="determinism",
+        clause="BPE-PROP-DETERMINISM",
+        summary="the same documents give the same rules (again, and in a fresh instance); the same text the same ids",
+        verify=verify_determinism,
+        strategy=lambda: st.fixed_dictionaries(
+            {
+                "documents": corpora(max_documents=3, max_length=20),
+                "max_merges": max_merges_values(max_value=20),
+                "texts": st.lists(encode_texts(max_length=20), max_size=2),
+            }
+        ),
+        budget=0.5,
+    ),
+    Check(
+        name="document-order",
+        clause="BPE-PROP-PERMUTE",
+        summary="reversing, shuffling or sorting the documents does not change the rules",
+        verify=verify_document_order,
+        strategy=_document_order_examples,
+        budget=0.5,
+    ),
+    Check(
+        name="prefix",
+        clause="BPE-PROP-PREFIX",
+        summary="the rules for m merges are a prefix of the rules for m + k merges",
+        verify=verify_prefix,
+        strategy=lambda: st.fixed_dictionaries(
+            {"documents": corpora(max_documents=3, max_length=20), "max_merges": st.integers(2, 12)}
+        ),
+        budget=0.5,
+    ),
+    Check(
+        name="unique-pieces",
+        clause="BPE-PROP-UNIQUE",
+        summary="no two trained rules have the same piece",
+        verify=verify_unique_pieces,
+        strategy=lambda: training_examples(corpora(max_documents=4, max_length=24)),
+        budget=0.5,
+    ),
+]

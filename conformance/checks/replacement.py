@@ -1,0 +1,58 @@
+"""Checks of replacement: left-to-right, non-overlapping, and no same-round rematch (BPE-MERGE-*).
+
+Replacement is not directly observable through the plug-in contract, so it is checked where it shows:
+in the rules a run of one byte produces, and in the ids of runs of odd and even length.
+
+>>> from conformance.adapters.python import InProcessSubject
+>>> from reference import Tokenizer
+>>> verify_merge_scan(InProcessSubject(Tokenizer), {"documents": ["aaab", "aaab"], "max_merges": 4})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance.checks.base import Check
+from conformance.checks.common import verify_encodings, verify_owned_rounds
+from conformance.strategies import run_corpora
+from conformance.subject import Subject
+from reference import check_rules
+
+__all__ = ["REPLACEMENT_CHECKS", "verify_merge_scan"]
+
+_SCAN_CLAUSES = ("BPE-MERGE-SCAN", "BPE-MERGE-NOREMATCH")
+
+
+def _run_texts(documents: list[str]) -> list[str]:
+    """Every document, and runs of 1 to 7 copies of each character the documents start with."""
+    starts = sorted({document[0] for document in documents if document})
+    return [*documents, *(char * length for char in starts for length in range(1, 8))]
+
+
+def verify_merge_scan(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-MERGE-SCAN: ``[a, a, a]`` becomes ``[n, a]``, visible in the rules learned and the ids of runs."""
+    documents = list(example["documents"])
+    rules = verify_owned_rounds(subject, example, lambda judgement: judgement.clause in _SCAN_CLAUSES)
+    if not subject.supports("encode"):
+        return
+    try:
+        check_rules(rules)
+    except ValueError:
+        return  # rule-references reports malformed rules
+    verify_encodings(subject, _run_texts(documents), rules, context="after training on runs", owns=_SCAN_CLAUSES)
+
+
+REPLACEMENT_CHECKS = [
+    Check(
+        name="merge-scan",
+        clause="BPE-MERGE-SCAN",
+        summary="replacement scans left to right without overlap: [a, a, a] -> [n, a], a made token is not rematched",
+        verify=verify_merge_scan,
+        strategy=lambda: st.fixed_dictionaries(
+            {"documents": run_corpora(max_documents=3, max_run=16), "max_merges": st.integers(3, 24)}
+        ),
+        also=("BPE-MERGE-NOREMATCH",),
+    ),
+]

@@ -1,0 +1,262 @@
+"""Checks of training: rule ids and references, counting, selection, ties, recounting and stopping.
+
+Every training check judges the implementation's rules round by round in the state its own earlier
+rules leave (:func:`conformance.diagnosis.judge_rounds`) and reports only the rounds of its own bug
+class, so a dialect that breaks ties differently fails ``tie-break`` and nothing else here.
+
+>>> from conformance.adapters.python import InProcessSubject
+>>> from reference import Tokenizer
+>>> verify_rule_references(InProcessSubject(Tokenizer), {"documents": ["abcabc"], "max_merges": 4})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance.checks.base import Check
+from conformance.checks.common import rules_json, training_examples, verify_owned_rounds
+from conformance.diagnosis import NOT_MAXIMAL, Judgement
+from conformance.errors import Violation
+from conformance.strategies import (
+    boundary_pair_corpora,
+    corpora,
+    encode_texts,
+    max_merges_values,
+    recount_corpora,
+    run_corpora,
+    tie_corpora,
+)
+from conformance.subject import Subject
+from reference import BOUNDARY_IDS, BYTE_COUNT, FIRST_RULE_ID, check_rules, decode_bytes
+
+__all__ = ["TRAINING_CHECKS"]
+
+_MODEL_CLAUSES = ("BPE-TRAIN-DOCS", "BPE-TRAIN-COUNT", "BPE-TRAIN-RECOUNT", "BPE-MERGE-SCAN", "BPE-ENCODE-RAW")
+
+
+def _inputs(example: dict[str, Any]) -> dict[str, Any]:
+    return {"documents": list(example["documents"]), "max_merges": example["max_merges"]}
+
+
+def _reference_problem(rank: int, part: int) -> str | None:
+    if part < 0:
+        return f"negative id {part}"
+    if part in BOUNDARY_IDS:
+        return f"boundary id {part}"
+    if part >= FIRST_RULE_ID + rank:
+        return f"id {part}, which is itself or a later rule"
+    return None
+
+
+def verify_rule_references(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-RULE-REF: each part of rule r is a byte (0-255) or an earlier rule's id (258 to 257 + r)."""
+    rules = subject.train(list(example["documents"]), example["max_merges"])
+    for rank, rule in enumerate(rules):
+        for part in rule:
+            problem = _reference_problem(rank, part)
+            if problem is not None:
+                raise Violation(
+                    "BPE-RULE-REF",
+                    f"rule {rank} {rule} refers to {problem}; rule {rank} may refer only to bytes "
+                    f"0-{BYTE_COUNT - 1} or ids 258-{FIRST_RULE_ID + rank - 1}",
+                    inputs=_inputs(example),
+                    expected=f"parts in 0-{BYTE_COUNT - 1} or 258-{FIRST_RULE_ID + rank - 1}",
+                    actual=rules_json(rules),
+                )
+
+
+def _rule_id_problem(ids: list[int], rules: list[tuple[int, int]], text: str) -> tuple[str, str] | None:
+    for position, token in enumerate(ids):
+        if token in BOUNDARY_IDS:
+            return "BPE-ENCODE-BOUNDARY", f"boundary id {token} at position {position} of a body encoding"
+        if not 0 <= token < FIRST_RULE_ID + len(rules):
+            return "BPE-RULE-ID", (
+                f"id {token} at position {position} names no rule: {len(rules)} rules create ids "
+                f"258-{FIRST_RULE_ID + len(rules) - 1}"
+            )
+    if decode_bytes(ids, rules) != text.encode("utf-8"):
+        return "BPE-RULE-ID", "the ids, read as 258 + rank of the returned rules, spell other bytes than the text"
+    return None
+
+
+def verify_rule_ids(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-RULE-ID: the ids ``encode`` emits are 258 + rank of the rules ``train`` returned, nothing else."""
+    documents = list(example["documents"])
+    rules = subject.train(documents, example["max_merges"])
+    try:
+        check_rules(rules)
+    except ValueError:
+        return  # malformed rules are rule-references' finding; their pieces are undefined
+    for text in [*documents, *example["texts"]]:
+        ids = subject.encode(text)
+        problem = _rule_id_problem(ids, rules, text)
+        if problem is not None:
+            clause, detail = problem
+            raise Violation(
+                clause,
+                f"encode({text!r}) after training: {detail}",
+                inputs={**_inputs(example), "text": text},
+                expected={"rules": rules_json(rules), "utf8_hex": text.encode("utf-8").hex()},
+                actual={"ids": ids},
+            )
+
+
+def _owns_not_maximal(judgement: Judgement) -> bool:
+    return judgement.kind == NOT_MAXIMAL
+
+
+def verify_no_cross_document_pairs(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-TRAIN-DOCS: no rule is explained by counting pairs across document boundaries."""
+    verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-DOCS")
+
+
+def verify_overlapping_counts(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-TRAIN-COUNT: no rule (or early stop) is explained by counting overlapping windows once."""
+    verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-COUNT")
+
+
+def verify_greedy_selection(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-TRAIN-GREEDY: replaying the implementation's own rules, each had the highest count of its round."""
+    verify_owned_rounds(subject, example, _owns_not_maximal)
+
+
+def verify_tie_break(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-TRAIN-TIE: among pairs sharing the highest count, the smallest (a, b) as integers was chosen."""
+    verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-TIE")
+
+
+def verify_recount(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-TRAIN-RECOUNT: no rule is explained by counts left over from an earlier round."""
+    verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-RECOUNT")
+
+
+def verify_stop_rule(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-TRAIN-STOP: no rule with a best count below 2, none beyond max_merges, no stop while a pair repeats."""
+    verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-STOP")
+
+
+def verify_training_input(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-TRAIN-INPUT: the rules depend only on this call's documents, not on earlier calls or encoded text."""
+    documents, max_merges = list(example["documents"]), example["max_merges"]
+    subject.reset()
+    fresh = subject.train(list(documents), max_merges)
+    subject.train(list(example["earlier"]), max_merges)
+    for text in example["texts"]:
+        if subject.supports("encode"):
+            subject.encode(text)
+    after = subject.train(list(documents), max_merges)
+    if after != fresh:
+        raise Violation(
+            "BPE-TRAIN-INPUT",
+            "training on the same documents gave other rules after an earlier training run and some encoding: "
+            "the earlier documents or the encoded texts took part in training",
+            inputs={**_inputs(example), "earlier_documents": list(example["earlier"]), "encoded": example["texts"]},
+            expected=rules_json(fresh),
+            actual=rules_json(after),
+        )
+
+
+def _small_corpora() -> st.SearchStrategy[list[str]]:
+    return corpora(max_documents=4, max_length=24)
+
+
+def _rule_id_examples() -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries(
+        {
+            "documents": _small_corpora(),
+            "max_merges": max_merges_values(max_value=24),
+            "texts": st.lists(encode_texts(max_length=20), max_size=3),
+        }
+    )
+
+
+def _training_input_examples() -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries(
+        {
+            "documents": _small_corpora(),
+            "max_merges": st.integers(1, 16),
+            "earlier": _small_corpora(),
+            "texts": st.lists(encode_texts(max_length=20), max_size=2),
+        }
+    )
+
+
+def _stop_examples() -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries(
+        {"documents": _small_corpora(), "max_merges": st.sampled_from((0, 1, 2)) | max_merges_values(max_value=24)}
+    )
+
+
+TRAINING_CHECKS = [
+    Check(
+        name="rule-references",
+        clause="BPE-RULE-REF",
+        summary="trained rules refer only to bytes and earlier rule ids: never themselves, later ids or boundaries",
+        verify=verify_rule_references,
+        strategy=lambda: training_examples(_small_corpora()),
+        budget=0.5,
+    ),
+    Check(
+        name="rule-ids",
+        clause="BPE-RULE-ID",
+        summary="encode emits 258 + rank for rule r of the returned rules, and no id beyond the last rule",
+        verify=verify_rule_ids,
+        strategy=_rule_id_examples,
+        requires=frozenset({"train", "encode"}),
+        also=("BPE-ENCODE-BOUNDARY",),
+        budget=0.5,
+    ),
+    Check(
+        name="no-cross-document-pairs",
+        clause="BPE-TRAIN-DOCS",
+        summary="pairs are counted inside documents only: a pair frequent only across boundaries is never merged",
+        verify=verify_no_cross_document_pairs,
+        strategy=lambda: training_examples(boundary_pair_corpora(max_documents=6)),
+    ),
+    Check(
+        name="overlapping-counts",
+        clause="BPE-TRAIN-COUNT",
+        summary="overlapping windows count: a run 'aaa' counts (a, a) twice",
+        verify=verify_overlapping_counts,
+        strategy=lambda: training_examples(run_corpora(max_documents=3, max_run=16)),
+    ),
+    Check(
+        name="greedy-selection",
+        clause="BPE-TRAIN-GREEDY",
+        summary="replaying the implementation's own rules, each had the highest count of its round (ties aside)",
+        verify=verify_greedy_selection,
+        strategy=lambda: training_examples(_small_corpora()),
+        also=_MODEL_CLAUSES,
+    ),
+    Check(
+        name="tie-break",
+        clause="BPE-TRAIN-TIE",
+        summary="ties go to the smallest (a, b) compared as integers, including rule ids against byte ids",
+        verify=verify_tie_break,
+        strategy=lambda: training_examples(tie_corpora(max_length=24)),
+    ),
+    Check(
+        name="recount-each-round",
+        clause="BPE-TRAIN-RECOUNT",
+        summary="each round counts the sequences as the previous merges left them",
+        verify=verify_recount,
+        strategy=lambda: training_examples(recount_corpora(max_documents=3, max_length=18)),
+    ),
+    Check(
+        name="stop-rule",
+        clause="BPE-TRAIN-STOP",
+        summary="training stops when the best count is below 2 or max_merges rules exist, and not earlier",
+        verify=verify_stop_rule,
+        strategy=_stop_examples,
+    ),
+    Check(
+        name="training-sees-only-its-documents",
+        clause="BPE-TRAIN-INPUT",
+        summary="the rules depend only on the documents of this train call, not on earlier calls or encoded text",
+        verify=verify_training_input,
+        strategy=_training_input_examples,
+        budget=0.5,
+    ),
+]

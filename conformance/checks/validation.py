@@ -1,0 +1,263 @@
+"""Checks of input validation: every bad input the specification lists is rejected with the named error.
+
+Each bad input is a case: the operation, its arguments, the error kind (``ValueError`` or
+``TypeError``) the specification names, and the clause. Arguments are JSON values only, so the same
+cases reach implementations in other languages through the subprocess protocol unchanged. A second
+check makes the same bad calls against varied models and requires the model to be unchanged after.
+
+>>> [case.kind for case in MAX_MERGES_CASES[:3]]
+['ValueError', 'ValueError', 'TypeError']
+>>> from conformance.adapters.python import InProcessSubject
+>>> from reference import Tokenizer
+>>> for case in RULES_CASES:
+...     verify_rejection(InProcessSubject(Tokenizer), case)
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance.checks.base import Check
+from conformance.checks.common import expect_rejection, rules_json
+from conformance.errors import ImplementationRaised, Violation
+from conformance.strategies import corpora, encode_texts, max_merges_values
+from conformance.subject import Subject
+
+__all__ = [
+    "ALL_CASES",
+    "DOCUMENTS_CASES",
+    "IDS_CASES",
+    "MAX_MERGES_CASES",
+    "RULES_CASES",
+    "TEXT_CASES",
+    "VALIDATION_CHECKS",
+    "BadCall",
+    "verify_rejection",
+]
+
+SETUP_DOCUMENTS = ["abab", "acac"]  # two rules, (97, 98) and (97, 99)
+
+
+@dataclass(frozen=True)
+class BadCall:
+    """One call the specification rejects, and how."""
+
+    operation: str
+    argument: Any
+    kind: str
+    clause: str
+    description: str
+
+    def call(self, subject: Subject) -> Any:
+        """Make the call; the subject raises ImplementationRaised if the implementation rejects it."""
+        argument = copy.deepcopy(self.argument)  # an implementation may not mutate the shared case
+        if self.operation == "train":
+            return subject.train(argument[0], argument[1])
+        if self.operation == "encode":
+            return subject.encode(argument)
+        if self.operation == "decode":
+            return subject.decode(argument)
+        return subject.load(argument)
+
+    def inputs(self) -> dict[str, Any]:
+        """The counterexample's inputs."""
+        return {"operation": self.operation, "argument": self.argument, "problem": self.description}
+
+
+def _max_merges(value: Any, kind: str, description: str) -> BadCall:
+    return BadCall("train", (["abab"], value), kind, "BPE-TRAIN-MAXMERGES", f"max_merges {description}")
+
+
+def _documents(value: Any, kind: str, description: str) -> BadCall:
+    return BadCall("train", (value, 8), kind, "BPE-INPUT-DOCS", description)
+
+
+MAX_MERGES_CASES = (
+    _max_merges(-1, "ValueError", "-1"),
+    _max_merges(-100, "ValueError", "-100"),
+    _max_merges(True, "TypeError", "True (bool)"),
+    _max_merges(False, "TypeError", "False (bool)"),
+    _max_merges(2.0, "TypeError", "2.0 (whole float)"),
+    _max_merges(2.5, "TypeError", "2.5"),
+    _max_merges("3", "TypeError", "'3' (str)"),
+    _max_merges(None, "TypeError", "None"),
+    _max_merges([3], "TypeError", "[3] (list)"),
+)
+DOCUMENTS_CASES = (
+    _documents("abab", "TypeError", "a bare str instead of a list"),
+    _documents(None, "TypeError", "None"),
+    _documents(5, "TypeError", "an int"),
+    _documents({"abab": 1}, "TypeError", "a dict"),
+    _documents(["abab", 3], "TypeError", "a document that is an int"),
+    _documents(["abab", None], "TypeError", "a document that is None"),
+    _documents([["ab", "ab"]], "TypeError", "a document that is a list"),
+    _documents(["abab", "x\ud800"], "ValueError", "a lone high surrogate"),
+    _documents(["\udfff"], "ValueError", "a lone low surrogate"),
+    _documents(["ab\udc80ab"], "ValueError", "a lone surrogate inside a document"),
+)
+TEXT_CASES = tuple(
+    BadCall("encode", value, kind, "BPE-INPUT-TEXT", description)
+    for value, kind, description in (
+        (None, "TypeError", "None"),
+        (97, "TypeError", "an int"),
+        (["a", "b"], "TypeError", "a list of str"),
+        ("a\udc80b", "ValueError", "a lone low surrogate"),
+        ("\ud800", "ValueError", "a lone high surrogate"),
+        ("ab\udfff", "ValueError", "a trailing lone surrogate"),
+    )
+)
+IDS_CASES = tuple(
+    BadCall("decode", value, kind, "BPE-INPUT-IDS", description)
+    for value, kind, description in (
+        ("abc", "TypeError", "a str"),
+        (None, "TypeError", "None"),
+        (97, "TypeError", "a bare int"),
+        ([97.0], "TypeError", "a whole float id"),
+        (["a"], "TypeError", "a str id"),
+        ([None], "TypeError", "a None id"),
+        ([[97]], "TypeError", "a list id"),
+        ([True], "TypeError", "a bool id True"),
+        ([97, False], "TypeError", "a bool id False"),
+        ([97, -1], "ValueError", "a negative id"),
+        ([97, 10**6], "ValueError", "a huge id"),
+    )
+)
+RULES_CASES = tuple(
+    BadCall("load", value, kind, clause, description)
+    for value, kind, clause, description in (
+        ([[97, 258]], "ValueError", "BPE-RULE-REF", "a rule that refers to itself"),
+        ([[97, 259]], "ValueError", "BPE-RULE-REF", "a rule that refers to a later rule"),
+        ([[97, 98], [258, 260]], "ValueError", "BPE-RULE-REF", "a rule that refers to a later rule (rank 1)"),
+        ([[256, 97]], "ValueError", "BPE-RULE-REF", "a rule that refers to the begin id"),
+        ([[97, 257]], "ValueError", "BPE-RULE-REF", "a rule that refers to the end id"),
+        ([[-1, 97]], "ValueError", "BPE-RULE-REF", "a rule with a negative id"),
+        ([[97]], "ValueError", "BPE-INPUT-RULES", "a rule with one part"),
+        ([[97, 98], [258, 99, 100]], "ValueError", "BPE-INPUT-RULES", "a rule with three parts"),
+        ([[]], "ValueError", "BPE-INPUT-RULES", "an empty rule"),
+        ("ab", "TypeError", "BPE-INPUT-RULES", "a str"),
+        (None, "TypeError", "BPE-INPUT-RULES", "None"),
+        ([97, 98], "TypeError", "BPE-INPUT-RULES", "a flat list of ints"),
+        ([[97.0, 98]], "TypeError", "BPE-INPUT-RULES", "a float part"),
+        ([[True, 98]], "TypeError", "BPE-INPUT-RULES", "a bool part"),
+        ([[97, "b"]], "TypeError", "BPE-INPUT-RULES", "a str part"),
+        ([[97, None]], "TypeError", "BPE-INPUT-RULES", "a None part"),
+    )
+)
+ALL_CASES = MAX_MERGES_CASES + DOCUMENTS_CASES + TEXT_CASES + IDS_CASES + RULES_CASES
+
+
+def _set_up(subject: Subject) -> None:
+    """A model with a few rules, so that every operation has something to work with."""
+    if subject.supports("train"):
+        subject.train(list(SETUP_DOCUMENTS), 32)
+    else:
+        subject.load([(97, 98), (97, 99)])
+
+
+def verify_rejection(subject: Subject, case: BadCall) -> None:
+    """The bad call raises exactly the error kind the specification names."""
+    _set_up(subject)
+    expect_rejection(
+        lambda: case.call(subject),
+        clause=case.clause,
+        what=f"{case.operation} with {case.description}",
+        inputs=case.inputs(),
+        kind=case.kind,
+    )
+
+
+def _probe(subject: Subject, texts: list[str]) -> list[list[int]]:
+    return [subject.encode(text) for text in texts]
+
+
+def verify_failed_call_keeps_model(subject: Subject, example: dict[str, Any]) -> None:
+    """A rejected call leaves the model as it was: the same texts encode to the same ids afterwards."""
+    case: BadCall = example["call"]
+    if not subject.supports(case.operation):
+        return
+    documents = list(example["documents"])
+    rules = subject.train(documents, example["max_merges"])
+    probes = [*documents, *example["texts"]]
+    before = _probe(subject, probes)
+    try:
+        case.call(subject)
+    except ImplementationRaised:
+        pass
+    else:
+        return  # accepting it is the validation checks' finding; the model may then legitimately change
+    try:
+        after: Any = _probe(subject, probes)
+    except ImplementationRaised as raised:
+        after = f"encode raised {raised.kind}: {raised.message}"
+    if after != before:
+        raise Violation(
+            case.clause,
+            f"after a rejected {case.operation} ({case.description}) the same texts encode differently: "
+            "a rejected call must leave the model unchanged",
+            inputs={"documents": documents, "max_merges": example["max_merges"], "rules": rules_json(rules),
+                    **case.inputs(), "texts": probes},
+            expected=before,
+            actual=after,
+        )
+
+
+def _case_check(name: str, clause: str, summary: str, cases: tuple[BadCall, ...], requires: set[str]) -> Check:
+    also = tuple(sorted({case.clause for case in cases} - {clause}))
+    return Check(
+        name=name,
+        clause=clause,
+        summary=summary,
+        verify=verify_rejection,
+        cases=lambda: cases,
+        requires=frozenset(requires),
+        also=also,
+    )
+
+
+VALIDATION_CHECKS = [
+    _case_check(
+        "max-merges-validation", "BPE-TRAIN-MAXMERGES",
+        "max_merges must be a non-negative int: negative is ValueError; bool, float, str, None are TypeError",
+        MAX_MERGES_CASES, {"train"},
+    ),
+    _case_check(
+        "documents-validation", "BPE-INPUT-DOCS",
+        "documents must be a list of str: a bare str or non-str items are TypeError, lone surrogates ValueError",
+        DOCUMENTS_CASES, {"train"},
+    ),
+    _case_check(
+        "text-validation", "BPE-INPUT-TEXT",
+        "encode takes a str: anything else is TypeError, a lone surrogate ValueError",
+        TEXT_CASES, {"train", "encode"},
+    ),
+    _case_check(
+        "ids-validation", "BPE-INPUT-IDS",
+        "decode takes a list of int: other types and bool ids are TypeError, ids outside the vocabulary ValueError",
+        IDS_CASES, {"train", "decode"},
+    ),
+    _case_check(
+        "rules-validation", "BPE-INPUT-RULES",
+        "load takes (int, int) pairs that refer only to bytes and earlier rules; anything else is rejected",
+        RULES_CASES, {"load"},
+    ),
+    Check(
+        name="failed-call-keeps-model",
+        clause="BPE-INPUT-DOCS",
+        summary="a rejected train, load, encode or decode leaves the model unchanged",
+        verify=verify_failed_call_keeps_model,
+        strategy=lambda: st.fixed_dictionaries(
+            {
+                "documents": corpora(max_documents=3, max_length=20),
+                "max_merges": max_merges_values(max_value=16),
+                "call": st.sampled_from(ALL_CASES),
+                "texts": st.lists(encode_texts(max_length=16), max_size=2),
+            }
+        ),
+        requires=frozenset({"train", "encode"}),
+        also=("BPE-TRAIN-MAXMERGES", "BPE-INPUT-TEXT", "BPE-INPUT-IDS", "BPE-INPUT-RULES", "BPE-RULE-REF"),
+    ),
+]
