@@ -78,7 +78,7 @@ class MalformedResult(Exception):
         self.description = description
 
 
-class CallAborted(BaseException):  # noqa: N818 - a BaseException so hypothesis does not shrink it
+class CallAborted(BaseException):  # a BaseException so hypothesis does not shrink it
     """A call did not complete; the runner stops the check at once and reports the input."""
 
     outcome = "crash"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import hypothesis
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis.errors import Flaky, HypothesisException
 
 from conformance.checks.base import Check
@@ -37,13 +37,18 @@ class Attempt:
 
 
 def check_settings(base: settings, check: Check) -> settings:
-    """Per-check settings: the profile's budget scaled by the check's, one bug per check, no database."""
+    """Per-check settings: the profile's budget scaled by the check's, one bug per check, no database.
+
+    The explain phase is dropped: it re-runs a failing example many times to annotate lines of
+    *our* check code, which says nothing about the implementation and multiplies the cost of a failure.
+    """
     return settings(
         base,
         max_examples=max(1, round(base.max_examples * check.budget)),
         database=None,
         report_multiple_bugs=False,
         deadline=None,
+        phases=[phase for phase in base.phases if phase is not Phase.explain],
     )
 
 
@@ -73,7 +78,9 @@ def _run_cases(check: Check, subject: Subject, attempt: Attempt, cases: Iterable
         _verify_once(check, subject, attempt, case)
 
 
-def _result(check: Check, outcome: Outcome, message: str, attempt: Attempt, started: float, **extra: Any) -> CheckResult:
+def _result(
+    check: Check, outcome: Outcome, message: str, attempt: Attempt, started: float, **extra: Any
+) -> CheckResult:
     return CheckResult(
         check=check.name,
         clause=extra.pop("clause", check.clause),

@@ -70,9 +70,9 @@ __all__ = [
     "rule_rank",
     "select_pair",
     "tied_pairs",
+    "trace_training",
     "train",
     "train_sequences",
-    "trace_training",
     "training_rounds",
     "vocab_size",
 ]

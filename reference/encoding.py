@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from reference.alphabet import BEGIN_ID, END_ID, rule_id
 from reference.replacement import replace_pair
 from reference.validation import check_rules, check_text
@@ -48,7 +50,7 @@ def encode_lowest_rank_first(text: str, rules: list[tuple[int, int]]) -> list[in
         rank_of.setdefault(pair, rank)
     sequence = list(check_text(text))
     while True:
-        present = [rank_of[pair] for pair in zip(sequence, sequence[1:]) if pair in rank_of]
+        present = [rank_of[pair] for pair in pairwise(sequence) if pair in rank_of]
         if not present:
             return sequence
         rank = min(present)

@@ -76,7 +76,9 @@ def loads(text: str | bytes) -> list[tuple[int, int]]:
             raise ValueError(f"tokenizer file {key} must be {expected!r}, got {document[key]!r}")
     rules = check_rules(document["rules"])
     if type(document["vocab_size"]) is not int or document["vocab_size"] != vocab_size(rules):
-        raise ValueError(f"tokenizer file vocab_size is {document['vocab_size']!r} but its rules give {vocab_size(rules)}")
+        raise ValueError(
+            f"tokenizer file vocab_size is {document['vocab_size']!r} but its rules give {vocab_size(rules)}"
+        )
     if document["digest"] != digest(rules):
         raise ValueError(f"tokenizer file digest {document['digest']!r} does not match its rules ({digest(rules)})")
     return rules

@@ -93,7 +93,7 @@ def format_trace(trace: TrainingTrace) -> str:
     for step in trace.rounds:
         ties = f"tie of {len(step.tie_candidates)}" if len(step.tie_candidates) > 1 else ""
         lines.append(
-            f"{step.rank:>5}  {str(step.pair):<16} {step.count:>5}  {step.new_id:<4} "
+            f"{step.rank:>5}  {step.pair!s:<16} {step.count:>5}  {step.new_id:<4} "
             f"{piece_hex(step.piece):<16} {ties:<16} {step.length_before} -> {step.length_after}"
         )
     lines.append(f"stopped: {trace.stop_reason}")

@@ -9,10 +9,10 @@ Traceback (most recent call last):
 TypeError: max_merges must be an int, not bool (True)
 >>> check_rules([(97, 98), (258, 258)])
 [(97, 98), (258, 258)]
->>> check_rules([(97, 259)])
+>>> check_rules([(97, -1)])
 Traceback (most recent call last):
 ...
-ValueError: rule 0 (id 258) refers to id 259, which is itself or a later rule; a rule may refer only to bytes 0-255 or earlier rules
+ValueError: rule 0 (id 258) refers to negative id -1
 """
 
 from __future__ import annotations
