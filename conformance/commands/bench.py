@@ -1,0 +1,54 @@
+"""``bpe-conformance bench``: the side-by-side performance benchmark of ``bench/``.
+
+The benchmark lives in the repository's ``bench`` package, next to ``conformance``; when the
+package is not importable (an installed CLI run from elsewhere) the checkout this module belongs
+to is put on ``sys.path``.
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser()
+>>> register(parser.add_subparsers())
+>>> arguments = parser.parse_args(["bench", "--quick", "--trainers", "fast"])
+>>> arguments.handler is handle, arguments.quick, arguments.trainers
+(True, True, 'fast')
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+__all__ = ["handle", "register"]
+
+_CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def _bench_module(name: str):
+    try:
+        return importlib.import_module(f"bench.{name}")
+    except ModuleNotFoundError:
+        if not (_CHECKOUT / "bench" / "run.py").is_file():
+            raise
+        sys.path.insert(0, str(_CHECKOUT))
+        return importlib.import_module(f"bench.{name}")
+
+
+def register(subparsers) -> None:
+    """Add the ``bench`` subcommand and its options."""
+    parser = subparsers.add_parser(
+        "bench",
+        help="time the literal and fast engines against HF tokenizers, rustbpe and tiktoken",
+        description="Benchmark training and encoding side by side; see docs/performance.md.",
+    )
+    _bench_module("run").add_arguments(parser)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Run the benchmark with the parsed options; 0 when at least one engine ran."""
+    try:
+        return _bench_module("run").execute(args)
+    except ValueError as error:
+        print(f"bench: {error}", file=sys.stderr)
+        return 2

@@ -1,0 +1,345 @@
+"""The fast engines give exactly the literal answers: differential, exhaustive and worked-example tests.
+
+Every comparison is against the literal reference (``reference.training.train``,
+``reference.encoding.encode``), never against remembered outputs, except the worked examples
+the specification itself states.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reference import LiteralTokenizer, Tokenizer, encode, encode_bytes, fast_encoding, train
+from reference.fast_counts import apply_changes, heap_entry, pair_code, pop_best, split_code, start_heap
+from reference.fast_encoding import MergeTable, fast_encode, fast_encode_bytes
+from reference.fast_training import NUMPY_MIN_BYTES, fast_train, numpy_available
+
+NEEDS_NUMPY = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
+ENGINES = ["python", pytest.param("numpy", marks=NEEDS_NUMPY)]
+# Enough rounds for any corpus drawn below to stop on its own (best count < 2).
+UNLIMITED = 10_000
+
+# Bytes whose ids have one, two and three digits (9, 10, 99, 100, ...), multi-byte UTF-8 and an emoji.
+_CHARS = "ab\t\ncdef é低😀"
+_PATTERNS = ["ab", "aab", "aabaab", "abb", "ba", "cd", "cf", "de", "é低", "😀a", "\t\n"]
+
+runs = st.builds(lambda char, length: char * length, st.sampled_from(_CHARS), st.integers(1, 9))
+interleaved = st.builds(lambda pattern, times: pattern * times, st.sampled_from(_PATTERNS), st.integers(1, 4))
+free_text = st.text(alphabet=st.sampled_from(_CHARS), max_size=8)
+documents = st.lists(st.one_of(runs, interleaved, free_text), max_size=4).map("".join)
+
+
+def _with_copies(docs: list[str], copies: list[int]) -> list[str]:
+    return docs + [docs[index % len(docs)] for index in copies] if docs else docs
+
+
+def _mirrored(document: str, swap: tuple[str, str]) -> list[str]:
+    """A document and its image under a letter swap: every pair count has a twin, so ties abound."""
+    old, new = swap
+    return [document, document.replace(old, "\0").replace(new, old).replace("\0", new)]
+
+
+def _split(text: str, cuts: list[int]) -> list[str]:
+    """One text cut into documents: pairs that span a cut must never be counted."""
+    points = sorted({cut % (len(text) + 1) for cut in cuts})
+    return [text[start:end] for start, end in zip([0, *points], [*points, len(text)], strict=True)]
+
+
+corpora = st.one_of(
+    st.builds(_with_copies, st.lists(documents, max_size=5), st.lists(st.integers(0, 9), max_size=3)),
+    st.builds(_mirrored, documents, st.sampled_from([("a", "b"), ("c", "f"), ("d", "e"), ("\t", "\n"), ("a", "c")])),
+    st.builds(_split, documents, st.lists(st.integers(0, 40), max_size=5)),
+)
+
+
+@st.composite
+def rule_lists(draw: st.DrawFn) -> list[tuple[int, int]]:
+    """Any valid rule list over a few bytes: duplicates, never-applicable and same-piece rules included."""
+    byte_ids = [0, 97, 98, 99, 0xC3, 0xA9, 0xF0]
+    rules: list[tuple[int, int]] = []
+    for rank in range(draw(st.integers(0, 12))):
+        if rules and draw(st.integers(0, 5)) == 0:
+            rules.append(draw(st.sampled_from(rules)))
+            continue
+        ids = st.sampled_from(byte_ids + [258 + earlier for earlier in range(rank)])
+        rules.append((draw(ids), draw(ids)))
+    return rules
+
+
+encodable_texts = st.text(alphabet=st.sampled_from("abcé\0"), max_size=24)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@given(corpora)
+def test_fast_training_equals_literal_for_every_max_merges(engine: str, docs: list[str]) -> None:
+    """Spec: "Every round counts all adjacent pairs ... summed over documents, never across a document boundary.
+    The highest count wins; ties go to the smallest (a, b) tuple ... Stop when the best count is < 2 or
+    after max_merges rules." (BPE-TRAIN-COUNT, BPE-TRAIN-DOCS, BPE-TRAIN-GREEDY, BPE-TRAIN-TIE,
+    BPE-TRAIN-RECOUNT, BPE-TRAIN-STOP, BPE-MERGE-SCAN, BPE-MERGE-NOREMATCH)"""
+    literal = train(docs, UNLIMITED)
+    assert fast_train(docs, UNLIMITED, engine=engine) == literal
+    for max_merges in range(len(literal) + 1):
+        assert fast_train(docs, max_merges, engine=engine) == train(docs, max_merges)
+
+
+@given(corpora)
+def test_fast_training_ignores_document_order(docs: list[str]) -> None:
+    """Spec: "Document order does not change the rules." (BPE-PROP-PERMUTE, BPE-TRAIN-DOCS)"""
+    assert fast_train(list(reversed(docs)), UNLIMITED) == fast_train(docs, UNLIMITED) == train(docs, UNLIMITED)
+
+
+@given(corpora, st.lists(encodable_texts, max_size=3))
+def test_fast_encoding_equals_literal_with_trained_rules(docs: list[str], texts: list[str]) -> None:
+    """Spec: "Encoding applies the rules in rank order to the text's UTF-8 bytes (no pre-tokenization)."
+    (BPE-ENCODE-ORDER, BPE-ENCODE-RAW, BPE-ENCODE-LOWEST)"""
+    rules = train(docs, UNLIMITED)
+    table = MergeTable(rules)
+    for text in docs + texts:
+        assert fast_encode(text, rules) == fast_encode(text, table) == encode(text, rules)
+
+
+@given(rule_lists(), encodable_texts)
+def test_fast_encoding_equals_literal_with_any_valid_rules(rules: list[tuple[int, int]], text: str) -> None:
+    """Spec: "A rule may refer only to bytes or earlier rule ids"; the exact id sequence is the contract, for any
+    such list, even one no training could make. (BPE-ENCODE-ORDER, BPE-ENCODE-LOWEST, BPE-RULE-REF)"""
+    data = text.encode("utf-8")
+    assert fast_encode(text, rules) == encode(text, rules)
+    assert fast_encode_bytes(data, rules) == encode_bytes(data, rules)
+
+
+@given(rule_lists(), encodable_texts)
+def test_merge_table_is_a_rule_list_for_any_encoder(rules: list[tuple[int, int]], text: str) -> None:
+    """A prepared table is the same rules in rank order, so the literal encoder accepts it. (BPE-ENCODE-ORDER)"""
+    table = MergeTable(rules)
+    assert list(table) == rules and len(table) == len(rules)
+    assert encode(text, table) == encode(text, rules)
+
+
+_AB_DOCUMENTS = ["".join(letters) for length in range(11) for letters in itertools.product("ab", repeat=length)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_ab_document_up_to_length_10(engine: str) -> None:
+    """Exhaustive: each of the 2047 documents over {a, b} of length <= 10 alone. (BPE-TRAIN-COUNT, BPE-MERGE-SCAN)"""
+    for document in _AB_DOCUMENTS:
+        assert fast_train([document], UNLIMITED, engine=engine) == train([document], UNLIMITED), document
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_small_set_of_ab_documents(engine: str) -> None:
+    """Exhaustive: every pair of {a, b} documents of length <= 5 and every triple of length <= 3.
+    (BPE-TRAIN-DOCS, BPE-TRAIN-TIE)"""
+    short = [document for document in _AB_DOCUMENTS if len(document) <= 5]
+    shorter = [document for document in short if len(document) <= 3]
+    corpora_checked = [*itertools.combinations_with_replacement(short, 2), *itertools.combinations(shorter, 3)]
+    for docs in corpora_checked:
+        assert fast_train(list(docs), UNLIMITED, engine=engine) == train(list(docs), UNLIMITED), docs
+
+
+def _all_rule_lists(max_rules: int) -> list[list[tuple[int, int]]]:
+    lists: list[list[tuple[int, int]]] = [[]]
+    frontier: list[list[tuple[int, int]]] = [[]]
+    for rank in range(max_rules):
+        ids = [97, 98] + [258 + earlier for earlier in range(rank)]
+        frontier = [[*rules, pair] for rules in frontier for pair in itertools.product(ids, repeat=2)]
+        lists.extend(frontier)
+    return lists
+
+
+def test_every_rule_list_of_three_on_every_short_ab_text() -> None:
+    """Exhaustive: all 616 rule lists of <= 3 rules over {a, b} on all 255 texts of length <= 7.
+    (BPE-ENCODE-ORDER, BPE-MERGE-SCAN, BPE-MERGE-NOREMATCH)"""
+    texts = [document for document in _AB_DOCUMENTS if len(document) <= 7]
+    for rules in _all_rule_lists(3):
+        table = MergeTable(rules)
+        for text in texts:
+            assert fast_encode(text, table) == encode(text, rules), (text, rules)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_worked_examples(engine: str) -> None:
+    """The worked answers of the specification. (BPE-TRAIN-TIE, BPE-TRAIN-STOP, BPE-ENCODE-BOUNDARY)"""
+    rules = fast_train(["abab", "acac"], 32, engine=engine)
+    assert rules == [(97, 98), (97, 99)]
+    assert fast_encode("abac", rules) == [258, 259]
+    assert fast_train(["aaab", "aab"], 32, engine=engine) == [(97, 97)]
+    low = "低" * 30
+    two = fast_train([low], 2, engine=engine)
+    assert two[0] == (189, 142)
+    assert [len(fast_encode(low, two[:count])) for count in range(3)] == [90, 60, 30]
+
+
+def _pseudo_text(size: int, seed: int) -> str:
+    generator = random.Random(seed)
+    words = ["def", "return", "self", "    ", "\n", " = ", "低", "é", "x", "aa", "aaa", "(", ")"]
+    return "".join(generator.choice(words) for _ in range(size // 3))
+
+
+def test_auto_engine_agrees_on_a_corpus_large_enough_for_numpy() -> None:
+    """Spec: "ties go to the smallest (a, b) tuple compared as integers"; same rules whichever engine runs.
+    (BPE-PROP-DETERMINISM, BPE-TRAIN-TIE)"""
+    docs = [_pseudo_text(NUMPY_MIN_BYTES // 4, seed) for seed in range(5)] + [_pseudo_text(NUMPY_MIN_BYTES // 4, 0)]
+    assert fast_train(docs, 150, engine="auto") == fast_train(docs, 150, engine="python")
+
+
+def test_auto_engine_without_numpy_uses_plain_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same rules when numpy cannot be imported: the plain engine takes over. (BPE-PROP-DETERMINISM)"""
+    docs = [_pseudo_text(NUMPY_MIN_BYTES, 7)]
+    expected = fast_train(docs, 40, engine="python")
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    assert not numpy_available()
+    assert fast_train(docs, 40) == expected
+
+
+def test_stale_heap_entries_never_change_the_choice() -> None:
+    """Highest count wins, ties to the smallest pair, however many outdated entries pile up; a heap
+    grown far beyond the live pairs is rebuilt from the counts. (BPE-TRAIN-GREEDY, BPE-TRAIN-TIE)"""
+    counts = {pair_code(97, 98): 5, pair_code(97, 99): 5, pair_code(98, 98): 1}
+    heap = start_heap(counts)
+    for stale in range(6000):
+        heap.append(heap_entry(1000 + stale, pair_code(97, 98)))
+    heap.sort()
+    apply_changes(counts, heap, [(pair_code(97, 99), -1), (pair_code(98, 98), 3)], pair_code(120, 120))
+    assert len(heap) <= len(counts)
+    assert [split_code(pop_best(heap, counts)) for _ in range(3)] == [(97, 98), (97, 99), (98, 98)]
+    assert pop_best(heap, counts) is None
+
+
+@pytest.mark.parametrize(
+    ("documents_arg", "max_merges", "error"),
+    [
+        (["ab"], True, TypeError),
+        (["ab"], -1, ValueError),
+        (["ab"], 1.0, TypeError),
+        ("ab", 1, TypeError),
+        ([b"ab"], 1, TypeError),
+        (["a\ud800"], 1, ValueError),
+    ],
+)
+def test_fast_training_rejects_what_the_literal_rejects(documents_arg, max_merges, error) -> None:
+    """Bad input is a ValueError/TypeError naming what was wrong, the literal's own message.
+    (BPE-TRAIN-MAXMERGES, BPE-INPUT-DOCS)"""
+    with pytest.raises(error) as literal_error:
+        train(documents_arg, max_merges)
+    with pytest.raises(error) as fast_error:
+        fast_train(documents_arg, max_merges)
+    assert str(fast_error.value) == str(literal_error.value)
+
+
+@NEEDS_NUMPY
+def test_numpy_engine_rejects_a_corpus_beyond_its_int32_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(BPE-INPUT-DOCS)"""
+    from reference import fast_training_numpy
+
+    monkeypatch.setattr(fast_training_numpy, "MAX_CORPUS_BYTES", 4)
+    assert fast_train(["abab"], 3, engine="numpy") == [(97, 98)]
+    with pytest.raises(ValueError, match="hold 5 bytes; the numpy engine takes at most 4"):
+        fast_train(["ababa"], 3, engine="numpy")
+
+
+def test_fast_training_rejects_an_unknown_engine() -> None:
+    with pytest.raises(ValueError, match="engine must be one of"):
+        fast_train(["abab"], 1, engine="gpu")
+
+
+def test_fast_encoding_rejects_bad_input() -> None:
+    """(BPE-INPUT-TEXT, BPE-INPUT-RULES)"""
+    with pytest.raises(TypeError, match="text must be a str"):
+        fast_encode(b"ab", [])
+    with pytest.raises(ValueError, match="lone surrogate"):
+        fast_encode("\udc80", [])
+    with pytest.raises(ValueError, match="refers to id 258, which is itself"):
+        fast_encode("ab", [(97, 258)])
+    with pytest.raises(ValueError, match="boundary id 256"):
+        MergeTable([(256, 97)])
+    with pytest.raises(TypeError, match="data must be bytes"):
+        fast_encode_bytes("ab", [])
+
+
+def test_fast_encoding_rejects_a_text_too_long_for_its_heap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(BPE-INPUT-TEXT)"""
+    monkeypatch.setattr(fast_encoding, "MAX_TEXT_BYTES", 3)
+    assert fast_encode("abc", [(97, 98)]) == [258, 99]
+    with pytest.raises(ValueError, match="text is 4 bytes; the fast encoder takes at most 3"):
+        fast_encode("abcd", [(97, 98)])
+
+
+@given(corpora, encodable_texts)
+def test_tokenizer_uses_fast_engines_with_literal_answers(docs: list[str], text: str) -> None:
+    """The everyday Tokenizer gives the literal tokenizer's answers through its whole public API.
+    (BPE-ENCODE-ORDER, BPE-ENCODE-BOUNDARY, BPE-ENCODE-PURE, BPE-ROUNDTRIP, BPE-SER-DIGEST, BPE-VOCAB-SIZE)"""
+    fast, literal = Tokenizer(), LiteralTokenizer()
+    assert fast.train(docs, UNLIMITED) == literal.train(docs, UNLIMITED)
+    for sample in [text, *docs]:
+        assert fast.encode(sample) == literal.encode(sample)
+        assert fast.encode_document(sample) == literal.encode_document(sample)
+        assert fast.decode(fast.encode(sample)) == sample
+    assert (fast.rules, fast.vocab_size, fast.digest, fast.dumps()) == (
+        literal.rules,
+        literal.vocab_size,
+        literal.digest,
+        literal.dumps(),
+    )
+
+
+def test_tokenizer_rebuilds_its_table_on_every_adoption() -> None:
+    """Encoding follows the rules of the last train/load, and a rejected load changes nothing.
+    (BPE-SER-LOAD, BPE-INPUT-RULES, BPE-ENCODE-PURE)"""
+    tokenizer = Tokenizer()
+    assert Tokenizer._train is fast_train and Tokenizer._encode is fast_encode
+    tokenizer.train(["abab", "acac"], 32)
+    assert tokenizer.encode("abac") == [258, 259]
+    tokenizer.load([(97, 99)])
+    assert tokenizer.encode("abac") == [97, 98, 258]
+    with pytest.raises(ValueError):
+        tokenizer.load([(97, 260)])
+    assert tokenizer.encode("abac") == [97, 98, 258] and tokenizer.rules == [(97, 99)]
+    tokenizer.loads(LiteralTokenizer().dumps())
+    assert tokenizer.encode("abac") == [97, 98, 97, 99]
+
+
+def _stdlib_text(limit: int) -> list[str]:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    docs, total = [], 0
+    for path in sorted(root.glob("*.py")):
+        text = path.read_text(encoding="utf-8", errors="strict")
+        docs.append(text)
+        total += len(text)
+        if total >= limit:
+            break
+    return docs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ENGINES)
+def test_many_random_corpora_against_the_literal(engine: str) -> None:
+    """Heavier differential run: 400 seeded corpora of up to ~2 KB, trained to the end and encoded.
+    (BPE-TRAIN-*, BPE-ENCODE-ORDER)"""
+    for seed in range(400):
+        generator = random.Random(seed)
+        docs = [
+            _pseudo_text(generator.randrange(0, 600), seed * 10 + index) for index in range(generator.randrange(1, 5))
+        ]
+        docs += generator.sample(docs, k=generator.randrange(0, len(docs) + 1))
+        rules = train(docs, UNLIMITED)
+        assert fast_train(docs, UNLIMITED, engine=engine) == rules, seed
+        for text in docs:
+            assert fast_encode(text, rules) == encode(text, rules), seed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ENGINES)
+def test_real_source_code_against_the_literal(engine: str) -> None:
+    """About 60 KB of standard-library source, 300 merges: same rules and ids. (BPE-TRAIN-*, BPE-ENCODE-ORDER)"""
+    docs = _stdlib_text(60_000)
+    rules = train(docs, 300)
+    assert fast_train(docs, 300, engine=engine) == rules
+    assert fast_encode(docs[0], rules) == encode(docs[0], rules)
