@@ -189,7 +189,7 @@ def _merge_round(arrays: LinkedArrays, first: int, second: int, new_id: int) -> 
     right_tokens = tokens[rights[has_right]]
     new_left_tokens = np.where(touching_previous[has_left], new_id, left_tokens)
     weights = None
-    if arrays.document_weights is not None:
+    if arrays.document_weights is not None and arrays.document_ends is not None:
         weights = arrays.document_weights[np.searchsorted(arrays.document_ends, starts, side="right")]
     changes: list[tuple[int, int]] = []
     # One group at a time: a big round (a run of spaces in code) has millions of windows.

@@ -111,4 +111,5 @@ class Tokenizer(LiteralTokenizer):
 
     def encode(self, text: str) -> list[int]:
         """Body ids of ``text`` under the current rules."""
-        return type(self)._encode(text, self._table)
+        # MergeTable is a sequence of the rules with a prebuilt rank index; _encode stays swappable.
+        return type(self)._encode(text, self._table)  # type: ignore[arg-type]
