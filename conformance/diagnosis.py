@@ -25,10 +25,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from reference import MIN_MERGE_COUNT, count_pairs, replace_pair, rule_id, select_pair
+from reference import count_pairs, replace_pair
+from reference.dialects import select_profile_pair, training_sequences
+from reference.profiles import STRICT, Profile
 from reference.validation import check_documents, check_max_merges
 
 __all__ = [
+    "BELOW_MINIMUM",
     "KIND_CLAUSES",
     "NEVER_SEEN",
     "NOT_MAXIMAL",
@@ -53,6 +56,7 @@ NOT_MAXIMAL = "pair not maximal"
 STOPPED_EARLY = "stopped early"
 SEEN_ONCE = "merged a pair seen once"
 NEVER_SEEN = "merged a pair that does not occur"
+BELOW_MINIMUM = "merged a pair counted fewer times than the profile's minimum"
 TOO_MANY = "made more than max_merges rules"
 KIND_CLAUSES = {
     TIE_OTHER_WAY: "BPE-TRAIN-TIE",
@@ -60,6 +64,7 @@ KIND_CLAUSES = {
     STOPPED_EARLY: "BPE-TRAIN-STOP",
     SEEN_ONCE: "BPE-TRAIN-STOP",
     NEVER_SEEN: "BPE-TRAIN-STOP",
+    BELOW_MINIMUM: "BPE-TRAIN-STOP",
     TOO_MANY: "BPE-TRAIN-STOP",
 }
 
@@ -134,32 +139,44 @@ def _count_non_overlapping(sequences: Sequences) -> Counts:
     return counts
 
 
+def _piece_of(pieces: list[bytes], part: int) -> bytes:
+    # A broken implementation may name ids that do not exist (yet); they spell nothing.
+    return pieces[part] if 0 <= part < len(pieces) else b""
+
+
+def _start_pieces(profile: Profile) -> list[bytes]:
+    return [bytes([value]) for value in range(256)] + [b""] * (profile.first_rule_id - 256)
+
+
 def _simulate(
     sequences: Sequences,
     rounds: int,
+    profile: Profile,
     count: Count = count_pairs,
     replace: Replace = replace_pair,
-    minimum: int = MIN_MERGE_COUNT,
-    select: Callable[[Counts], Pair | None] = select_pair,
 ) -> list[Pair]:
+    """Greedy training under ``profile`` with ``count`` and ``replace`` swapped in."""
     rules: list[Pair] = []
+    pieces = _start_pieces(profile)
     for rank in range(rounds):
-        counts = count(sequences)
-        pair = select(counts)
-        if pair is None or counts[pair] < minimum:
+        pair = select_profile_pair(count(sequences), pieces, profile)
+        if pair is None:
             break
         rules.append(pair)
-        sequences = [replace(sequence, pair, rule_id(rank)) for sequence in sequences]
+        pieces.append(_piece_of(pieces, pair[0]) + _piece_of(pieces, pair[1]))
+        sequences = [replace(sequence, pair, profile.first_rule_id + rank) for sequence in sequences]
     return rules
 
 
-def _stale_counts(sequences: Sequences, rounds: int) -> list[Pair]:
+def _stale_counts(sequences: Sequences, rounds: int, profile: Profile) -> list[Pair]:
     counts, rules = count_pairs(sequences), []
+    pieces = _start_pieces(profile)
     for _ in range(rounds):
-        pair = select_pair({pair: count for pair, count in counts.items() if pair not in rules})
-        if pair is None or counts[pair] < MIN_MERGE_COUNT:
+        pair = select_profile_pair({pair: n for pair, n in counts.items() if pair not in rules}, pieces, profile)
+        if pair is None:
             break
         rules.append(pair)
+        pieces.append(_piece_of(pieces, pair[0]) + _piece_of(pieces, pair[1]))
     return rules
 
 
@@ -169,77 +186,70 @@ def _byte_kind(byte: int) -> str:
     return "space" if chr(byte).isspace() else "punctuation"
 
 
-def _start(documents: list[bytes]) -> Sequences:
-    return [list(data) for data in documents]
+def _start(documents: list[str], profile: Profile) -> Sequences:
+    return training_sequences(documents, profile)
 
 
-def _words(documents: list[bytes], key: Callable[[int], object]) -> Sequences:
-    return [list(group) for data in documents for _, group in itertools.groupby(data, key=key)]
+def _words(sequences: Sequences, key: Callable[[int], object]) -> Sequences:
+    return [list(group) for data in sequences for _, group in itertools.groupby(data, key=key)]
 
 
-def _largest_of_ties(counts: Counts) -> Pair | None:
-    return max(counts, key=lambda pair: (counts[pair], pair)) if counts else None
+Model = Callable[[list[str], int, Profile], "list[Pair] | None"]
 
 
-def _first_seen_of_ties(counts: Counts) -> Pair | None:
-    return max(counts, key=counts.__getitem__) if counts else None  # counts are in first-occurrence order
+def _variant(**changes: Callable[[Profile], Any]) -> Model:
+    """The profile's own training with some parameters changed; None when that changes nothing."""
 
-
-def _smallest_string_of_ties(counts: Counts) -> Pair | None:
-    return min(counts, key=lambda pair: (-counts[pair], f"{pair[0]},{pair[1]}")) if counts else None
-
-
-def _tie_dialect(select: Callable[[Counts], Pair | None]) -> Callable[[list[bytes], int], list[Pair]]:
-    def train_with(documents: list[bytes], rounds: int) -> list[Pair]:
-        return _simulate(_start(documents), rounds, select=select)
+    def train_with(documents: list[str], rounds: int, profile: Profile) -> list[Pair] | None:
+        changed = dataclasses.replace(profile, **{key: value(profile) for key, value in changes.items()})
+        if changed == profile:
+            return None  # the profile itself is no bug model
+        return _simulate(_start(documents, changed), rounds, changed)
 
     return train_with
 
 
-def _counted_twice_left(documents: list[bytes], rounds: int) -> list[Pair]:
-    return _simulate(_start(documents), rounds, minimum=MIN_MERGE_COUNT + 1)
+def _without_overlap(documents: list[str], rounds: int, profile: Profile) -> list[Pair]:
+    return _simulate(_start(documents, profile), rounds, profile, _count_non_overlapping)
 
 
-def _seen_once_merged(documents: list[bytes], rounds: int) -> list[Pair]:
-    return _simulate(_start(documents), rounds, minimum=1)
+def _first_counts(documents: list[str], rounds: int, profile: Profile) -> list[Pair]:
+    return _stale_counts(_start(documents, profile), rounds, profile)
 
 
-def _joined(documents: list[bytes], rounds: int) -> list[Pair]:
-    return _simulate([[byte for data in documents for byte in data]], rounds)
+def _right_to_left(documents: list[str], rounds: int, profile: Profile) -> list[Pair]:
+    return _simulate(_start(documents, profile), rounds, profile, count_pairs, replace_right_to_left)
 
 
-def _without_overlap(documents: list[bytes], rounds: int) -> list[Pair]:
-    return _simulate(_start(documents), rounds, _count_non_overlapping)
+def _overlapping(documents: list[str], rounds: int, profile: Profile) -> list[Pair]:
+    return _simulate(_start(documents, profile), rounds, profile, count_pairs, replace_overlapping)
 
 
-def _first_counts(documents: list[bytes], rounds: int) -> list[Pair]:
-    return _stale_counts(_start(documents), rounds)
+def _split_by_kind(documents: list[str], rounds: int, profile: Profile) -> list[Pair]:
+    return _simulate(_words(_start(documents, profile), _byte_kind), rounds, profile)
 
 
-def _right_to_left(documents: list[bytes], rounds: int) -> list[Pair]:
-    return _simulate(_start(documents), rounds, count_pairs, replace_right_to_left)
-
-
-def _overlapping(documents: list[bytes], rounds: int) -> list[Pair]:
-    return _simulate(_start(documents), rounds, count_pairs, replace_overlapping)
-
-
-def _split_by_kind(documents: list[bytes], rounds: int) -> list[Pair]:
-    return _simulate(_words(documents, _byte_kind), rounds)
-
-
-def _split_at_whitespace(documents: list[bytes], rounds: int) -> list[Pair]:
-    return _simulate(_words(documents, lambda byte: chr(byte).isspace()), rounds)
+def _split_at_whitespace(documents: list[str], rounds: int, profile: Profile) -> list[Pair]:
+    return _simulate(_words(_start(documents, profile), lambda byte: chr(byte).isspace()), rounds, profile)
 
 
 # Tie dialects come first: when one of them explains the rules too, the tie is the simpler story.
-_MODELS: tuple[tuple[str, str, Callable[[list[bytes], int], list[Pair]]], ...] = (
-    ("BPE-TRAIN-TIE", "ties broken towards the largest pair", _tie_dialect(_largest_of_ties)),
-    ("BPE-TRAIN-TIE", "ties broken towards the pair seen first", _tie_dialect(_first_seen_of_ties)),
-    ("BPE-TRAIN-TIE", "ties broken by the pair's decimal string", _tie_dialect(_smallest_string_of_ties)),
-    ("BPE-TRAIN-STOP", "a pair counted exactly twice left unmerged", _counted_twice_left),
-    ("BPE-TRAIN-STOP", "pairs seen once merged too", _seen_once_merged),
-    ("BPE-TRAIN-DOCS", "documents joined before training", _joined),
+# Each model differs from the judging profile in one step; a model equal to the profile is left out.
+_MODELS: tuple[tuple[str, str, Model], ...] = (
+    ("BPE-TRAIN-TIE", "ties broken towards the largest pair", _variant(tie_break=lambda _: "largest-ids")),
+    ("BPE-TRAIN-TIE", "ties broken towards the pair seen first", _variant(tie_break=lambda _: "first-seen")),
+    (
+        "BPE-TRAIN-TIE",
+        "ties broken by the pair's decimal string",
+        _variant(tie_break=lambda _: "smallest-string-key"),
+    ),
+    (
+        "BPE-TRAIN-STOP",
+        "a pair counted exactly {minimum} left unmerged",
+        _variant(min_count=lambda profile: profile.min_count + 1),
+    ),
+    ("BPE-TRAIN-STOP", "pairs seen once merged too", _variant(min_count=lambda _: 1)),
+    ("BPE-TRAIN-DOCS", "documents joined before training", _variant(documents=lambda _: "concatenated")),
     ("BPE-TRAIN-COUNT", "overlapping windows counted once", _without_overlap),
     ("BPE-TRAIN-RECOUNT", "the first round's counts reused", _first_counts),
     ("BPE-MERGE-SCAN", "replacement scanning right to left", _right_to_left),
@@ -249,10 +259,17 @@ _MODELS: tuple[tuple[str, str, Callable[[list[bytes], int], list[Pair]]], ...] =
 )
 
 
-def _explanation(documents: list[bytes], max_merges: int, rules: list[Pair]) -> tuple[str, str] | None:
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _explanation(
+    documents: list[str], max_merges: int, rules: list[Pair], profile: Profile
+) -> tuple[str, str] | None:
     """The clause and cause of the first buggy trainer that makes exactly ``rules``; None if none does."""
     for clause, cause, model in _MODELS:
-        if model(documents, max_merges) == rules:
+        if model(documents, max_merges, profile) == rules:
+            cause = cause.format(minimum=_times(profile.min_count))
             return clause, f"the rules are exactly what a trainer with {cause} makes"
     return None
 
@@ -261,25 +278,29 @@ def _clause_and_cause(kind: str, explanation: tuple[str, str] | None) -> tuple[s
     return (KIND_CLAUSES[kind], "") if explanation is None else explanation
 
 
-def _kind(rank: int, max_merges: int, actual: Pair | None, actual_count: int, best_count: int) -> str:
+def _kind(rank: int, max_merges: int, actual: Pair | None, actual_count: int, best_count: int, minimum: int) -> str:
     if actual is None:
         return STOPPED_EARLY
     if rank >= max_merges:
         return TOO_MANY
-    if best_count < MIN_MERGE_COUNT:
-        return SEEN_ONCE if actual_count == 1 else NEVER_SEEN
+    if best_count < minimum:
+        if actual_count == 0:
+            return NEVER_SEEN
+        return SEEN_ONCE if actual_count == 1 else BELOW_MINIMUM
     return TIE_OTHER_WAY if actual_count == best_count else NOT_MAXIMAL
 
 
-def _judge(rules: list[Pair], rank: int, counts: Counts, max_merges: int) -> Judgement | None:
-    best = select_pair(counts)
-    best_count = 0 if best is None else counts[best]
-    expected = best if rank < max_merges and best_count >= MIN_MERGE_COUNT else None
+def _judge(
+    rules: list[Pair], rank: int, counts: Counts, max_merges: int, pieces: list[bytes], profile: Profile
+) -> Judgement | None:
+    best = select_profile_pair(counts, pieces, profile)
+    best_count = max(counts.values(), default=0)
+    expected = best if rank < max_merges else None
     actual = rules[rank] if rank < len(rules) else None
     if actual == expected:
         return None
     actual_count = counts.get(actual, 0) if actual is not None else 0
-    kind = _kind(rank, max_merges, actual, actual_count, best_count)
+    kind = _kind(rank, max_merges, actual, actual_count, best_count, profile.min_count)
     return Judgement(
         round=rank,
         kind=kind,
@@ -304,33 +325,41 @@ def _checked_rules(rules: object) -> list[Pair]:
     return checked
 
 
-def judge_rounds(documents: list[str], max_merges: int, actual_rules: list[Pair]) -> Iterator[Judgement]:
-    """Every round where ``actual_rules`` is not what the specification makes, each judged in its own state.
+def judge_rounds(
+    documents: list[str], max_merges: int, actual_rules: list[Pair], profile: Profile = STRICT
+) -> Iterator[Judgement]:
+    """Every round where ``actual_rules`` is not what ``profile`` makes, each judged in its own state.
 
     The state of round r is the documents after the reference replacement of ``actual_rules[:r]``, so a
-    tie broken the other way in round 0 does not make every later rule look wrong.
+    tie broken the other way in round 0 does not make every later rule look wrong. The profile says how
+    the state starts (documents separate or joined), how ties go, the minimum count and the new ids.
 
     >>> [judgement.kind for judgement in judge_rounds(["aaab", "aab"], 32, [(97, 97), (258, 98)])]
     ['merged a pair seen once']
     """
-    data = check_documents(documents)
+    check_documents(documents)
     limit = check_max_merges(max_merges)
     rules = _checked_rules(actual_rules)
-    sequences = _start(data)
+    sequences = _start(list(documents), profile)
+    pieces = _start_pieces(profile)
     explanation: tuple[str, str] | None = None
     explained = False
     for rank in range(len(rules) + 1):
-        judgement = _judge(rules, rank, count_pairs(sequences), limit)
+        judgement = _judge(rules, rank, count_pairs(sequences), limit, pieces, profile)
         if judgement is not None:
             if not explained:  # the models run once, and only for an implementation that diverges
-                explanation, explained = _explanation(data, limit, rules), True
+                explanation, explained = _explanation(list(documents), limit, rules, profile), True
             clause, cause = _clause_and_cause(judgement.kind, explanation)
             yield dataclasses.replace(judgement, clause=clause, cause=cause)
         if rank < len(rules):
-            sequences = [replace_pair(sequence, rules[rank], rule_id(rank)) for sequence in sequences]
+            new_id = profile.first_rule_id + rank
+            sequences = [replace_pair(sequence, rules[rank], new_id) for sequence in sequences]
+            pieces.append(_piece_of(pieces, rules[rank][0]) + _piece_of(pieces, rules[rank][1]))
 
 
-def first_divergence(documents: list[str], max_merges: int, actual_rules: list[Pair]) -> dict[str, Any] | None:
+def first_divergence(
+    documents: list[str], max_merges: int, actual_rules: list[Pair], profile: Profile = STRICT
+) -> dict[str, Any] | None:
     """The first round where ``actual_rules`` leaves the reference's rules, as a JSON-ready dict; None if equal.
 
     Keys: ``round``; ``expected`` and ``actual`` (each ``{"pair": [a, b], "count": n}`` with the count in
@@ -344,7 +373,7 @@ def first_divergence(documents: list[str], max_merges: int, actual_rules: list[P
     >>> first_divergence(["abab", "acac"], 1, [(97, 98), (97, 99)])["diagnosis"]
     'made more than max_merges rules'
     """
-    judgement = next(judge_rounds(documents, max_merges, actual_rules), None)
+    judgement = next(judge_rounds(documents, max_merges, actual_rules, profile), None)
     return None if judgement is None else judgement.as_dict()
 
 

@@ -27,6 +27,7 @@ from conformance.adapters.subprocess import DEFAULT_TIMEOUT
 from conformance.checks.base import Check
 from conformance.errors import HarnessError
 from conformance.outcomes import CheckResult, Outcome, SuiteResult
+from conformance.profile_context import known_profile, with_profile
 from conformance.runner import run_checks
 from conformance.settings import PROFILES, active_profile_name
 from conformance.skipfile import SkipPlan, load_skip_file
@@ -45,6 +46,8 @@ __all__ = [
     "exit_code_for",
     "harness_version",
     "implementation_record",
+    "inapplicable_checks",
+    "judged_subject",
     "open_subject",
     "run_suite",
     "select",
@@ -67,6 +70,7 @@ class RunConfig:
     seed: int = 0
     patterns: tuple[str, ...] = ()
     skip_file: str | None = None
+    profile: str | None = None
 
     @property
     def isolation_used(self) -> str:
@@ -124,8 +128,29 @@ def open_subject(impl: str | None, isolation: str, timeout: float) -> Subject:
     return load_implementation(impl or BUNDLED_REFERENCE, isolation=isolation, timeout=timeout)
 
 
+def judged_subject(subject: Subject, profile: str | None) -> Subject:
+    """``subject`` judged under ``profile`` (None: the profile it declares); unknown names are HarnessErrors."""
+    try:
+        judged = with_profile(subject, profile)
+        known_profile(judged.info.profile)
+    except (ValueError, TypeError) as error:
+        origin = "--profile" if profile is not None else f"{subject.info.name} declares a profile, but"
+        raise HarnessError(f"{origin} {error}") from None
+    return judged
+
+
+def inapplicable_checks(checks: Sequence[Check], subject: Subject) -> dict[str, str]:
+    """Check name -> why its clause does not apply under the subject's profile."""
+    profile = known_profile(subject.info.profile)
+    reasons = {check.name: check.inapplicable(profile) for check in checks}
+    return {name: reason for name, reason in reasons.items() if reason is not None}
+
+
 def implementation_record(subject: Subject, impl: str | None) -> dict[str, Any]:
-    """The ``implementation`` object of a report; ``spec`` is None for the bundled reference."""
+    """The ``implementation`` object of a report; ``spec`` is None for the bundled reference.
+
+    ``profile`` is the profile the checks judged by: the declared one, or ``run --profile``'s.
+    """
     info = subject.info
     return {
         "name": info.name,
@@ -186,6 +211,8 @@ def run_suite(
 ) -> SuiteResult:
     """Run ``checks`` against ``subject`` one at a time, telling the observers as each starts and ends."""
     skips = skips or SkipPlan()
+    subject = judged_subject(subject, config.profile)
+    skipped = {**inapplicable_checks(checks, subject), **skips.checks}
     profile = base_settings(config.effort)
     started_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     started = time.monotonic()
@@ -193,7 +220,7 @@ def run_suite(
     for index, check in enumerate(checks):
         if on_start is not None:
             on_start(check, index, len(checks))
-        (result,) = run_checks([check], subject, profile, config.seed, skips.checks)
+        (result,) = run_checks([check], subject, profile, config.seed, skipped)
         results.append(apply_declared_deviations(result, skips.clauses))
         if on_result is not None:
             on_result(results[-1])

@@ -25,17 +25,21 @@ _CONTRACT_METHODS = ("train", "encode", "decode")
 
 def describe_python_implementation(factory: Callable[[], Any], instance: Any, label: str) -> ImplementationInfo:
     """Read the optional ``name``/``version``/``profile``/``capabilities`` attributes of an implementation."""
-    missing = [method for method in _CONTRACT_METHODS if not callable(getattr(instance, method, None))]
-    if missing:
-        raise TypeError(f"{label} does not implement the plug-in contract: missing {', '.join(missing)}")
     declared = getattr(instance, "capabilities", None)
     if declared is None:
+        required = set(_CONTRACT_METHODS)
         capabilities = {method for method in CAPABILITIES if callable(getattr(instance, method, None))}
     else:
+        # An encode-only implementation (tiktoken-style) declares {"load", "encode", "decode"}.
         capabilities = set(declared)
         unknown = capabilities - CAPABILITIES
         if unknown:
             raise ValueError(f"{label} declares unknown capabilities {sorted(unknown)}; known: {sorted(CAPABILITIES)}")
+        required = capabilities
+    in_contract_order = [method for method in (*_CONTRACT_METHODS, "load") if method in required]
+    missing = [method for method in in_contract_order if not callable(getattr(instance, method, None))]
+    if missing:
+        raise TypeError(f"{label} does not implement the plug-in contract: missing {', '.join(missing)}")
     return ImplementationInfo(
         name=str(getattr(instance, "name", getattr(factory, "__name__", label))),
         version=str(getattr(instance, "version", "unknown")),

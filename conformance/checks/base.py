@@ -13,8 +13,14 @@ from typing import Any
 from hypothesis.strategies import SearchStrategy
 
 from conformance.subject import Subject
+from reference.profiles import Profile
 
-__all__ = ["Check"]
+__all__ = ["Check", "always_applicable"]
+
+
+def always_applicable(profile: Profile) -> str | None:
+    """Most clauses hold under every profile: no reason to skip."""
+    return None
 
 
 @dataclass(frozen=True)
@@ -25,6 +31,8 @@ class Check:
     raises :class:`conformance.errors.Violation` otherwise. Examples come from ``strategy()`` (a
     function returning a hypothesis strategy; shrunk on failure) or, for fixed tables such as the
     known-answer vectors, from ``cases()`` (each run once, in order, no shrinking needed).
+    ``inapplicable(profile)`` is the reason the clause does not apply under a dialect profile
+    (naming the parameter that makes it so), or None when it applies.
     """
 
     name: str
@@ -36,6 +44,7 @@ class Check:
     requires: frozenset[str] = field(default_factory=lambda: frozenset({"train"}))
     also: tuple[str, ...] = ()
     budget: float = 1.0
+    inapplicable: Callable[[Profile], str | None] = always_applicable
 
     def __post_init__(self) -> None:
         if (self.strategy is None) == (self.cases is None):

@@ -27,9 +27,11 @@ from conformance.diagnosis import (
     replace_right_to_left,
 )
 from conformance.errors import ImplementationRaised, Violation
+from conformance.profile_context import expected_rules, profile_encode, subject_profile, train_subject
 from conformance.strategies import max_merges_values
 from conformance.subject import Subject
-from reference import BOUNDARY_IDS, encode, replace_pair, rule_id, train
+from reference import BOUNDARY_IDS, FIRST_RULE_ID, replace_pair
+from reference.profiles import STRICT, Profile
 
 __all__ = [
     "encoding_clause",
@@ -58,33 +60,48 @@ def training_examples(
     return st.fixed_dictionaries({"documents": documents, "max_merges": max_merges_values(max_value=max_value)})
 
 
-def training_violation(judgement: Judgement, documents: list[str], max_merges: int, actual: Rules) -> Violation:
+def _expected_json(documents: list[str], max_merges: int, profile: Profile) -> Any:
+    rules = expected_rules(list(documents), max_merges, profile)
+    return f"an error: profile {profile.name} runs out of pairs" if rules is None else rules_json(rules)
+
+
+def training_violation(
+    judgement: Judgement, documents: list[str], max_merges: int, actual: Rules, profile: Profile = STRICT
+) -> Violation:
     """A violation for ``judgement``; the counterexample also carries the first divergence from the reference."""
-    divergence = first_divergence(documents, max_merges, actual)
+    divergence = first_divergence(documents, max_merges, actual, profile)
     message = f"train(documents, {max_merges}) {describe(judgement.as_dict())}"
     if divergence is not None and divergence["round"] != judgement.round:
         message += f" (the rules first differ from the specification's at round {divergence['round']})"
+    if profile is not STRICT:
+        message += f" (judged under profile {profile.name})"
     return Violation(
         judgement.clause,
         message,
         inputs={"documents": list(documents), "max_merges": max_merges},
-        expected=rules_json(train(documents, max_merges)),
+        expected=_expected_json(documents, max_merges, profile),
         actual=rules_json(actual),
         divergence=divergence,
     )
 
 
-def verify_owned_rounds(subject: Subject, example: dict[str, Any], owns: Callable[[Judgement], bool]) -> Rules:
-    """Train; raise a violation for the first round this check owns that breaks the specification.
+def verify_owned_rounds(
+    subject: Subject, example: dict[str, Any], owns: Callable[[Judgement], bool]
+) -> Rules | None:
+    """Train; raise a violation for the first round this check owns that breaks the subject's profile.
 
     Rounds are judged in the state the implementation's own earlier rules leave, so a check only
     reports the bug class it is about and a dialect that differs in one clause fails one check.
+    Returns the rules, or None when the profile itself fails on these documents (and so did the subject).
     """
     documents, max_merges = example["documents"], example["max_merges"]
-    actual = subject.train(list(documents), max_merges)
-    for judgement in judge_rounds(documents, max_merges, actual):
+    profile = subject_profile(subject)
+    actual = train_subject(subject, list(documents), max_merges)
+    if actual is None:
+        return None
+    for judgement in judge_rounds(documents, max_merges, actual, profile):
         if owns(judgement):
-            raise training_violation(judgement, documents, max_merges, actual)
+            raise training_violation(judgement, documents, max_merges, actual, profile)
     return actual
 
 
@@ -113,7 +130,7 @@ def expect_rejection(
     )
 
 
-def single_pass_encode(text: str, rules: Rules) -> list[int]:
+def single_pass_encode(text: str, rules: Rules, first_rule_id: int = FIRST_RULE_ID) -> list[int]:
     """The classic rematching bug: one pass that merges a new token again with its neighbours at once."""
     rank_of: dict[Pair, int] = {}
     for rank, pair in enumerate(rules):
@@ -122,21 +139,23 @@ def single_pass_encode(text: str, rules: Rules) -> list[int]:
     for byte in text.encode("utf-8"):
         stack.append(byte)
         while len(stack) >= 2 and (stack[-2], stack[-1]) in rank_of:
-            stack[-2:] = [rule_id(rank_of[(stack[-2], stack[-1])])]
+            stack[-2:] = [first_rule_id + rank_of[(stack[-2], stack[-1])]]
     return stack
 
 
-def _encode_with(text: str, rules: Rules, replace: Callable[[list[int], Pair, int], list[int]]) -> list[int]:
+def _encode_with(
+    text: str, rules: Rules, first_rule_id: int, replace: Callable[[list[int], Pair, int], list[int]]
+) -> list[int]:
     sequence = list(text.encode("utf-8"))
     for rank, pair in enumerate(rules):
-        sequence = replace(sequence, pair, rule_id(rank))
+        sequence = replace(sequence, pair, first_rule_id + rank)
     return sequence
 
 
-def _reverse_order_encode(text: str, rules: Rules) -> list[int]:
+def _reverse_order_encode(text: str, rules: Rules, first_rule_id: int) -> list[int]:
     sequence = list(text.encode("utf-8"))
     for rank in reversed(range(len(rules))):
-        sequence = replace_pair(sequence, rules[rank], rule_id(rank))
+        sequence = replace_pair(sequence, rules[rank], first_rule_id + rank)
     return sequence
 
 
@@ -146,33 +165,41 @@ def _char_kind(char: str) -> str:
     return "space" if char.isspace() else "punctuation"
 
 
-def _pretokenized_encode(text: str, rules: Rules, key: Callable[[str], object]) -> list[int]:
+def _pretokenized_encode(text: str, rules: Rules, profile: Profile, key: Callable[[str], object]) -> list[int]:
     chunks = ["".join(group) for _, group in itertools.groupby(text, key=key)]
-    return [token for chunk in chunks for token in encode(chunk, rules)]
+    return [token for chunk in chunks for token in profile_encode(chunk, rules, profile)]
 
+
+EncodingModel = Callable[[str, Rules, Profile], list[int]]
 
 # Models of encoding bugs, tried in order; the first that reproduces every wrong answer names the clause.
-_ENCODING_MODELS: tuple[tuple[str, Callable[[str, Rules], list[int]]], ...] = (
-    ("BPE-ENCODE-ORDER", _reverse_order_encode),
-    ("BPE-MERGE-NOREMATCH", single_pass_encode),
-    ("BPE-MERGE-SCAN", lambda text, rules: _encode_with(text, rules, replace_right_to_left)),
-    ("BPE-MERGE-SCAN", lambda text, rules: _encode_with(text, rules, replace_overlapping)),
-    ("BPE-ENCODE-RAW", lambda text, rules: _pretokenized_encode(text, rules, _char_kind)),
-    ("BPE-ENCODE-RAW", lambda text, rules: _pretokenized_encode(text, rules, str.isspace)),
+_ENCODING_MODELS: tuple[tuple[str, EncodingModel], ...] = (
+    ("BPE-ENCODE-ORDER", lambda text, rules, profile: _reverse_order_encode(text, rules, profile.first_rule_id)),
+    ("BPE-MERGE-NOREMATCH", lambda text, rules, profile: single_pass_encode(text, rules, profile.first_rule_id)),
+    (
+        "BPE-MERGE-SCAN",
+        lambda text, rules, profile: _encode_with(text, rules, profile.first_rule_id, replace_right_to_left),
+    ),
+    (
+        "BPE-MERGE-SCAN",
+        lambda text, rules, profile: _encode_with(text, rules, profile.first_rule_id, replace_overlapping),
+    ),
+    ("BPE-ENCODE-RAW", lambda text, rules, profile: _pretokenized_encode(text, rules, profile, _char_kind)),
+    ("BPE-ENCODE-RAW", lambda text, rules, profile: _pretokenized_encode(text, rules, profile, str.isspace)),
 )
 
 
-def encoding_clause(wrong: list[tuple[str, list[int]]], rules: Rules) -> str:
-    """The clause that wrong encodings (``(text, ids)`` pairs) most likely break.
+def encoding_clause(wrong: list[tuple[str, list[int]]], rules: Rules, profile: Profile = STRICT) -> str:
+    """The clause that wrong encodings (``(text, ids)`` pairs) most likely break under ``profile``.
 
     A model of a common bug names the clause only if it reproduces every wrong answer.
     """
-    if any(token in BOUNDARY_IDS for _, ids in wrong for token in ids):
+    if profile.boundary_ids and any(token in BOUNDARY_IDS for _, ids in wrong for token in ids):
         return "BPE-ENCODE-BOUNDARY"
     if not rules:
         return "BPE-ALPHA-BYTES"
     for clause, model in _ENCODING_MODELS:
-        if all(model(text, rules) == ids for text, ids in wrong):
+        if all(model(text, rules, profile) == ids for text, ids in wrong):
             return clause
     return "BPE-ENCODE-ORDER"
 
@@ -182,24 +209,27 @@ def verify_encodings(
 ) -> None:
     """Each text's ids must be exactly the canonical encoding under ``rules`` (BPE-ENCODE-ORDER).
 
-    With ``owns``, only wrong encodings attributed to one of those clauses are reported.
+    Canonical means under the subject's profile: its encode algorithm (rank order or piece rank) and
+    its numbering. With ``owns``, only wrong encodings attributed to one of those clauses are reported.
     """
+    profile = subject_profile(subject)
     wrong = []
     for text in texts:
         actual = subject.encode(text)
-        if actual != encode(text, rules):
+        if actual != profile_encode(text, rules, profile):
             wrong.append((text, actual))
     if not wrong:
         return
-    clause = encoding_clause(wrong, rules)
+    clause = encoding_clause(wrong, rules, profile)
     if owns is not None and clause not in owns:
         return
     text, actual = wrong[0]
     raise Violation(
         clause,
         f"encode({text!r}) {context} gave ids that are not the canonical encoding under the model's rules"
-        + (f" ({len(wrong)} of {len(texts)} texts were wrong)" if len(texts) > 1 else ""),
+        + (f" ({len(wrong)} of {len(texts)} texts were wrong)" if len(texts) > 1 else "")
+        + ("" if profile is STRICT else f" (profile {profile.name}: {profile.encode_algorithm})"),
         inputs={"rules": rules_json(rules), "text": text},
-        expected=encode(text, rules),
+        expected=profile_encode(text, rules, profile),
         actual=actual,
     )

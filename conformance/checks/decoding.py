@@ -19,11 +19,21 @@ from hypothesis import strategies as st
 from conformance.checks.base import Check
 from conformance.checks.common import rules_json
 from conformance.errors import ImplementationRaised, Violation
+from conformance.profile_context import (
+    not_applicable,
+    profile_encode,
+    profile_pieces_of,
+    rules_are_valid,
+    subject_profile,
+    train_subject,
+)
 from conformance.strategies import corpora, encode_texts, max_merges_values, unicode_corpora
 from conformance.subject import Subject
-from reference import BEGIN_ID, END_ID, FIRST_RULE_ID, build_pieces, check_rules, encode
+from reference import BEGIN_ID, END_ID
+from reference.dialects import decode_profile
+from reference.profiles import STRICT, Profile
 
-__all__ = ["DECODING_CHECKS"]
+__all__ = ["DECODING_CHECKS", "boundary_inapplicable", "expected_decode"]
 
 Rules = list[tuple[int, int]]
 
@@ -42,12 +52,14 @@ BAD_ID_KINDS = (*_INVALID_UTF8, "first unknown id", "far unknown id", "negative 
 
 
 def _trained_rules(subject: Subject, example: dict[str, Any]) -> Rules | None:
-    """The implementation's rules, or None when they are malformed (rule-references reports that)."""
-    rules = subject.train(list(example["documents"]), example["max_merges"])
-    try:
-        return check_rules(rules)
-    except ValueError:
+    """The implementation's rules, or None when they are malformed (rule-references reports that).
+
+    None too when the profile's own training fails on the documents (and so did the subject's).
+    """
+    rules = train_subject(subject, list(example["documents"]), example["max_merges"])
+    if rules is None or not rules_are_valid(rules, subject_profile(subject)):
         return None
+    return rules
 
 
 def _decode_or_violation(subject: Subject, ids: list[int], clause: str, inputs: dict[str, Any], expected: str) -> str:
@@ -77,7 +89,9 @@ def _inputs(example: dict[str, Any], rules: Rules) -> dict[str, Any]:
 def verify_round_trip(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-ROUNDTRIP: ``decode(encode(t)) == t`` for training documents, unseen texts and a few hard ones."""
     documents = list(example["documents"])
-    rules = subject.train(documents, example["max_merges"])
+    rules = train_subject(subject, documents, example["max_merges"])
+    if rules is None:
+        return
     for text in [*documents, *example["texts"], *HARD_TEXTS]:
         ids = subject.encode(text)
         inputs = {"documents": documents, "max_merges": example["max_merges"], "rules": rules_json(rules), "text": text}
@@ -89,16 +103,17 @@ def verify_decode_concatenates(subject: Subject, example: dict[str, Any]) -> Non
     rules = _trained_rules(subject, example)
     if rules is None:
         return
-    pieces = build_pieces(rules)
+    profile = subject_profile(subject)
+    pieces = profile_pieces_of(rules, profile)
     inputs = _inputs(example, rules)
-    for token in range(FIRST_RULE_ID, FIRST_RULE_ID + len(rules)):
+    for token in range(profile.first_rule_id, profile.first_rule_id + len(rules)):
         try:
             text = pieces[token].decode("utf-8")
         except UnicodeDecodeError:
             continue  # a partial character on its own: decode-bytes-level covers it
         _expect_text(subject, [token], text, "BPE-DECODE-CONCAT", inputs, "is not the piece of the rule's two parts")
     texts = list(example["texts"])
-    joined = [token for text in texts for token in encode(text, rules)]
+    joined = [token for text in texts for token in profile_encode(text, rules, profile)]
     _expect_text(subject, joined, "".join(texts), "BPE-DECODE-CONCAT", inputs, "is not its pieces concatenated")
 
 
@@ -118,18 +133,19 @@ def verify_decode_bytes(subject: Subject, example: dict[str, Any]) -> None:
     rules = _trained_rules(subject, example)
     if rules is None:
         return
-    pieces = build_pieces(rules)
+    profile = subject_profile(subject)
+    pieces = profile_pieces_of(rules, profile)
     inputs = _inputs(example, rules)
     for text in [*example["documents"], *example["texts"]]:
-        canonical = encode(text, rules)
+        canonical = profile_encode(text, rules, profile)
         for ids in (canonical, _explode(canonical, pieces, example["explode"]), list(text.encode("utf-8"))):
             _expect_text(
                 subject, ids, text, "BPE-DECODE-BYTES", inputs, "must decode the concatenated bytes, not each piece"
             )
 
 
-def _partial_piece_ids(pieces: list[bytes]) -> list[int] | None:
-    for token in range(FIRST_RULE_ID, len(pieces)):
+def _partial_piece_ids(pieces: list[bytes], first_rule_id: int) -> list[int] | None:
+    for token in range(first_rule_id, len(pieces)):
         try:
             pieces[token].decode("utf-8")
         except UnicodeDecodeError:
@@ -137,19 +153,19 @@ def _partial_piece_ids(pieces: list[bytes]) -> list[int] | None:
     return None
 
 
-def bad_ids(kind: str, rules: Rules) -> tuple[list[Any], str, str] | None:
-    """The id list for ``kind``, the error kind and the clause; None when the model has no such ids.
+def bad_ids(kind: str, rules: Rules, profile: Profile = STRICT) -> tuple[list[Any], str, str] | None:
+    """The id list for ``kind``, the error kind strict requires and the clause; None when there are no such ids.
 
     >>> bad_ids("first unknown id", [(97, 98)])
     ([97, 259], 'ValueError', 'BPE-DECODE-STRICT')
     >>> bad_ids("bool id", [])
     ([97, True], 'TypeError', 'BPE-INPUT-IDS')
     """
-    vocabulary = FIRST_RULE_ID + len(rules)
+    vocabulary = profile.first_rule_id + len(rules)
     if kind in _INVALID_UTF8:
         return _INVALID_UTF8[kind], "ValueError", "BPE-DECODE-STRICT"
     if kind == "partial rule piece":
-        ids = _partial_piece_ids(build_pieces(rules))
+        ids = _partial_piece_ids(profile_pieces_of(rules, profile), profile.first_rule_id)
         return None if ids is None else (ids, "ValueError", "BPE-DECODE-STRICT")
     fixed: dict[str, tuple[list[Any], str, str]] = {
         "first unknown id": ([97, vocabulary], "ValueError", "BPE-DECODE-STRICT"),
@@ -160,18 +176,72 @@ def bad_ids(kind: str, rules: Rules) -> tuple[list[Any], str, str] | None:
     return fixed[kind]
 
 
+def expected_decode(ids: list[Any], rules: Rules, profile: Profile) -> tuple[bool, str]:
+    """What the profile's decode policy does with ``ids``: ``(True, text)``, or ``(False, error kind)``.
+
+    >>> from reference.profiles import HF_TOKENIZERS, MINBPE
+    >>> expected_decode([228, 189], [], MINBPE), expected_decode([97, 300], [], HF_TOKENIZERS)
+    ((True, '\ufffd'), (True, 'a'))
+    >>> expected_decode([97, 300], [], MINBPE)
+    (False, 'ValueError')
+    """
+    try:
+        return True, decode_profile(list(ids), rules, profile)
+    except (ValueError, TypeError) as error:
+        return False, type(error).__name__
+
+
+def _policy_violation(
+    clause: str, inputs: dict[str, Any], profile: Profile, expected: tuple[bool, str], actual: str
+) -> Violation:
+    returns, answer = expected
+    wanted = f"return {answer!r}" if returns else f"raise {answer}"
+    return Violation(
+        clause,
+        f"decode of ids with a {inputs['problem']} under profile {profile.name} "
+        f"(decode_policy={profile.decode_policy}) must {wanted}, but it {actual}",
+        inputs=inputs,
+        expected=answer,
+        actual=actual,
+    )
+
+
+def _verify_decode_policy(
+    subject: Subject, ids: list[Any], rules: Rules, profile: Profile, clause: str, inputs: dict[str, Any]
+) -> None:
+    """Under a lenient decode policy the profile's own answer is the expected one: text or an error kind."""
+    expected = expected_decode(ids, rules, profile)
+    try:
+        returned = subject.decode(list(ids))
+    except ImplementationRaised as raised:
+        if expected[0] or raised.kind != expected[1]:
+            actual = f"raised {raised.kind}: {raised.message}"
+            raise _policy_violation(clause, inputs, profile, expected, actual) from None
+        return
+    if expected != (True, returned):
+        raise _policy_violation(clause, inputs, profile, expected, f"returned {returned!r}")
+
+
 def verify_decode_strict(subject: Subject, example: dict[str, Any]) -> None:
-    """BPE-DECODE-STRICT: unknown ids and invalid UTF-8 raise ValueError (bool ids TypeError), never U+FFFD."""
+    """BPE-DECODE-STRICT: unknown ids and invalid UTF-8 raise ValueError (bool ids TypeError), never U+FFFD.
+
+    Under a profile whose decode policy is ``replace`` or ``skip-unknown`` the expected answer is that
+    policy's (U+FFFD for invalid UTF-8, unknown ids dropped), and every error kind is still the strict one.
+    """
     rules = _trained_rules(subject, example)
     if rules is None:
         return
-    chosen = bad_ids(example["kind"], rules)
+    profile = subject_profile(subject)
+    chosen = bad_ids(example["kind"], rules, profile)
     if chosen is None:
         return
     ids, kind, clause = chosen
-    prefix = encode(example["prefix"], rules)
+    prefix = profile_encode(example["prefix"], rules, profile)
     ids = [*prefix, *ids]
     inputs = {**_inputs(example, rules), "ids": ids, "problem": example["kind"]}
+    if profile.decode_policy != "strict":
+        _verify_decode_policy(subject, ids, rules, profile, clause, inputs)
+        return
     try:
         returned = subject.decode(ids)
     except ImplementationRaised as raised:
@@ -188,38 +258,57 @@ def verify_decode_strict(subject: Subject, example: dict[str, Any]) -> None:
 
 
 def verify_vocab_size(subject: Subject, example: dict[str, Any]) -> None:
-    """BPE-VOCAB-SIZE: the vocabulary is 258 + rules made, never 258 + max_merges: the next id is unknown."""
+    """BPE-VOCAB-SIZE: the vocabulary is 258 + rules made, never 258 + max_merges: the next id is unknown.
+
+    Under a ``skip-unknown`` decode policy an unknown id decodes to nothing instead of raising.
+    """
     rules = _trained_rules(subject, example)
     if rules is None:
         return
+    profile = subject_profile(subject)
+    first = profile.first_rule_id
     made, inputs = len(rules), _inputs(example, rules)
-    beyond = sorted({FIRST_RULE_ID + made, FIRST_RULE_ID + max(made, example["max_merges"] - 1)})
+    beyond = sorted({first + made, first + max(made, example["max_merges"] - 1)})
+    skips = profile.decode_policy == "skip-unknown"
     for token in beyond:
         try:
             returned = subject.decode([token])
         except ImplementationRaised as raised:
-            if raised.kind == "ValueError":
+            if raised.kind == "ValueError" and not skips:
                 continue
             returned = f"{raised.kind}: {raised.message}"
+        else:
+            if skips and returned == "":
+                continue
         raise Violation(
             "BPE-VOCAB-SIZE",
             f"{made} rules were made (max_merges {example['max_merges']}), so the vocabulary is "
-            f"{FIRST_RULE_ID + made} ids and id {token} must be unknown (ValueError)",
+            f"{first + made} ids and id {token} must be unknown ("
+            + ("dropped: decodes to ''" if skips else "ValueError") + ")",
             inputs={**inputs, "ids": [token]},
-            expected="ValueError",
+            expected="" if skips else "ValueError",
             actual=returned,
         )
 
 
+def boundary_inapplicable(profile: Profile) -> str | None:
+    """Why BPE-ALPHA-BOUNDARY does not apply under ``profile`` (256 and 257 are rule ids), or None."""
+    if profile.boundary_ids:
+        return None
+    return not_applicable(profile, "boundary_ids", "ids 256 and 257 are the first two rules, not boundaries")
+
+
 def verify_boundary_ids(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-ALPHA-BOUNDARY: ids 256 and 257 carry no bytes, wherever they appear in the ids to decode."""
+    if boundary_inapplicable(subject_profile(subject)) is not None:
+        return
     rules = _trained_rules(subject, example)
     if rules is None:
         return
     inputs = _inputs(example, rules)
     _expect_text(subject, [BEGIN_ID, END_ID], "", "BPE-ALPHA-BOUNDARY", inputs, "must be empty: no bytes")
     for text in [*example["documents"], *example["texts"]]:
-        ids = encode(text, rules)
+        ids = profile_encode(text, rules, STRICT)
         cut = example["cut"] % (len(ids) + 1)
         for marked in ([BEGIN_ID, *ids, END_ID], [*ids[:cut], END_ID, BEGIN_ID, *ids[cut:]]):
             _expect_text(subject, marked, text, "BPE-ALPHA-BOUNDARY", inputs, "must ignore the boundary ids")
@@ -294,6 +383,7 @@ DECODING_CHECKS = [
         clause="BPE-ALPHA-BOUNDARY",
         summary="ids 256 and 257 decode to nothing, around or inside a text",
         verify=verify_boundary_ids,
+        inapplicable=boundary_inapplicable,
         strategy=_examples(corpora(max_documents=3, max_length=20), texts=_TEXTS, cut=st.integers(0, 64)),
         requires=_DECODE,
         budget=0.5,

@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 
 from conformance.checks.base import Check
 from conformance.checks.common import verify_encodings, verify_owned_rounds
-from conformance.errors import Violation
+from conformance.errors import ImplementationRaised, Violation
+from conformance.identify import renumbered
+from conformance.profile_context import (
+    not_applicable,
+    profile_pieces_of,
+    rules_are_valid,
+    subject_profile,
+    train_subject,
+)
 from conformance.strategies import (
     corpora,
     encode_texts,
@@ -22,9 +30,9 @@ from conformance.strategies import (
     texts_and_rules,
 )
 from conformance.subject import Subject
-from reference import check_rules
+from reference.profiles import Profile
 
-__all__ = ["ENCODING_CHECKS"]
+__all__ = ["ENCODING_CHECKS", "pre_tokenization_inapplicable"]
 
 _ENCODE_CLAUSES = (
     "BPE-ALPHA-BYTES", "BPE-ENCODE-BOUNDARY", "BPE-MERGE-NOREMATCH", "BPE-MERGE-SCAN", "BPE-ENCODE-RAW"
@@ -33,37 +41,55 @@ _ENCODE_CLAUSES = (
 _NEW_PAIRS = ("xyxyxyxy", "qqqqqqqq", "zzzz zzzz", "😀😀😀😀", "\x00\x00\x00")
 
 
-def _valid_rules(rules: list[tuple[int, int]]) -> bool:
-    try:
-        check_rules(rules)
-    except ValueError:
-        return False
-    return True
-
-
 def verify_encode_trained(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-ENCODE-ORDER: after training, training documents and unseen texts get exactly the canonical ids.
 
-    For a training document these are its final training sequence (BPE-TRAIN-INPUT).
+    For a training document these are its final training sequence (BPE-TRAIN-INPUT). Canonical is
+    the profile's encode algorithm: rank order, or piece rank for tiktoken-style encoders.
     """
     documents = list(example["documents"])
-    rules = subject.train(documents, example["max_merges"])
-    if _valid_rules(rules):
+    rules = train_subject(subject, documents, example["max_merges"])
+    if rules is not None and rules_are_valid(rules, subject_profile(subject)):
         verify_encodings(subject, [*documents, *example["texts"]], rules, context="after training")
 
 
+def _has_repeated_piece(rules: list[tuple[int, int]], profile: Profile) -> bool:
+    pieces = profile_pieces_of(rules, profile)[profile.first_rule_id :]
+    return len(set(pieces)) < len(pieces)
+
+
 def verify_encode_loaded_rules(subject: Subject, example: dict[str, Any]) -> None:
-    """BPE-ENCODE-ORDER: for any valid rule list given to ``load``, even one training never makes, exact ids."""
-    rules = [tuple(rule) for rule in example["rules"]]
-    subject.load(list(rules))
+    """BPE-ENCODE-ORDER: for any valid rule list given to ``load``, even one training never makes, exact ids.
+
+    The rules are renumbered into the profile's ids. A piece-rank encoder keeps one rank per piece,
+    so it may refuse (ValueError) a rule list in which two rules make the same piece.
+    """
+    profile = subject_profile(subject)
+    rules = renumbered([(rule[0], rule[1]) for rule in example["rules"]], profile.first_rule_id)
+    try:
+        subject.load(list(rules))
+    except ImplementationRaised as raised:
+        refusable = profile.encode_algorithm == "piece-rank" and _has_repeated_piece(rules, profile)
+        if refusable and raised.is_input_error:
+            return
+        raise
     verify_encodings(subject, list(example["texts"]), rules, context="after load(rules)")
+
+
+def pre_tokenization_inapplicable(profile: Profile) -> str | None:
+    """Why BPE-ENCODE-RAW does not apply under ``profile`` (it pre-tokenizes), or None when it does."""
+    if profile.pre_tokenization is None:
+        return None
+    return not_applicable(profile, "pre_tokenization", "the profile splits text into chunks before merging")
 
 
 def verify_no_pretokenization(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-ENCODE-RAW: merges cross spaces and punctuation, in training and in encoding."""
+    if pre_tokenization_inapplicable(subject_profile(subject)) is not None:
+        return
     documents = list(example["documents"])
     rules = verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-ENCODE-RAW")
-    if not _valid_rules(rules):
+    if rules is None or not rules_are_valid(rules, subject_profile(subject)):
         return
     joined = [" ".join(documents), ", ".join(documents), "\n".join(documents)]
     verify_encodings(subject, [*documents, *joined], rules, context="after training", owns=("BPE-ENCODE-RAW",))
@@ -76,7 +102,8 @@ def _snapshot(subject: Subject, texts: list[str]) -> list[list[int]]:
 def verify_encode_pure(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-ENCODE-PURE: encoding other texts (with pairs training never saw) changes no later encoding."""
     documents = list(example["documents"])
-    subject.train(documents, example["max_merges"])
+    if train_subject(subject, documents, example["max_merges"]) is None:
+        return
     probes = [*documents, *example["texts"], *_NEW_PAIRS]
     before = _snapshot(subject, probes)
     for _ in range(2):
@@ -136,6 +163,7 @@ ENCODING_CHECKS = [
         clause="BPE-ENCODE-RAW",
         summary="merges cross spaces and punctuation, in training and in encoding",
         verify=verify_no_pretokenization,
+        inapplicable=pre_tokenization_inapplicable,
         strategy=lambda: st.fixed_dictionaries(
             {"documents": pretokenization_corpora(max_documents=3, max_length=24), "max_merges": st.integers(4, 24)}
         ),

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from conformance.checks.base import Check
 from conformance.checks.common import verify_encodings, verify_owned_rounds
+from conformance.profile_context import rules_are_valid, subject_profile
 from conformance.strategies import run_corpora
 from conformance.subject import Subject
-from reference import check_rules
 
 __all__ = ["REPLACEMENT_CHECKS", "verify_merge_scan"]
 
@@ -35,11 +35,9 @@ def verify_merge_scan(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-MERGE-SCAN: ``[a, a, a]`` becomes ``[n, a]``, visible in the rules learned and the ids of runs."""
     documents = list(example["documents"])
     rules = verify_owned_rounds(subject, example, lambda judgement: judgement.clause in _SCAN_CLAUSES)
-    if not subject.supports("encode"):
+    if rules is None or not subject.supports("encode"):
         return
-    try:
-        check_rules(rules)
-    except ValueError:
+    if not rules_are_valid(rules, subject_profile(subject)):
         return  # rule-references reports malformed rules
     verify_encodings(subject, _run_texts(documents), rules, context="after training on runs", owns=_SCAN_CLAUSES)
 

@@ -19,6 +19,14 @@ from conformance.checks.base import Check
 from conformance.checks.common import rules_json, training_examples, verify_owned_rounds
 from conformance.diagnosis import NOT_MAXIMAL, Judgement
 from conformance.errors import Violation
+from conformance.profile_context import (
+    not_applicable,
+    profile_pieces_of,
+    rule_problem,
+    rules_are_valid,
+    subject_profile,
+    train_subject,
+)
 from conformance.strategies import (
     boundary_pair_corpora,
     corpora,
@@ -29,9 +37,11 @@ from conformance.strategies import (
     tie_corpora,
 )
 from conformance.subject import Subject
-from reference import BOUNDARY_IDS, BYTE_COUNT, FIRST_RULE_ID, check_rules, decode_bytes
+from reference import BOUNDARY_IDS, BYTE_COUNT
+from reference.decoding import decode_bytes_with_pieces
+from reference.profiles import Profile
 
-__all__ = ["TRAINING_CHECKS"]
+__all__ = ["TRAINING_CHECKS", "cross_document_inapplicable"]
 
 _MODEL_CLAUSES = ("BPE-TRAIN-DOCS", "BPE-TRAIN-COUNT", "BPE-TRAIN-RECOUNT", "BPE-MERGE-SCAN", "BPE-ENCODE-RAW")
 
@@ -40,58 +50,60 @@ def _inputs(example: dict[str, Any]) -> dict[str, Any]:
     return {"documents": list(example["documents"]), "max_merges": example["max_merges"]}
 
 
-def _reference_problem(rank: int, part: int) -> str | None:
-    if part < 0:
-        return f"negative id {part}"
-    if part in BOUNDARY_IDS:
-        return f"boundary id {part}"
-    if part >= FIRST_RULE_ID + rank:
-        return f"id {part}, which is itself or a later rule"
-    return None
-
-
 def verify_rule_references(subject: Subject, example: dict[str, Any]) -> None:
-    """BPE-RULE-REF: each part of rule r is a byte (0-255) or an earlier rule's id (258 to 257 + r)."""
-    rules = subject.train(list(example["documents"]), example["max_merges"])
-    for rank, rule in enumerate(rules):
+    """BPE-RULE-REF: each part of rule r is a byte (0-255) or an earlier rule's id (258 to 257 + r).
+
+    Under a profile without boundary ids, rule r is 256 + r and may refer to 256 to 255 + r.
+    """
+    profile = subject_profile(subject)
+    first = profile.first_rule_id
+    rules = train_subject(subject, list(example["documents"]), example["max_merges"])
+    for rank, rule in enumerate(rules or []):
         for part in rule:
-            problem = _reference_problem(rank, part)
+            problem = rule_problem(rank, part, profile)
             if problem is not None:
                 raise Violation(
                     "BPE-RULE-REF",
                     f"rule {rank} {rule} refers to {problem}; rule {rank} may refer only to bytes "
-                    f"0-{BYTE_COUNT - 1} or ids 258-{FIRST_RULE_ID + rank - 1}",
+                    f"0-{BYTE_COUNT - 1} or ids {first}-{first + rank - 1}",
                     inputs=_inputs(example),
-                    expected=f"parts in 0-{BYTE_COUNT - 1} or 258-{FIRST_RULE_ID + rank - 1}",
-                    actual=rules_json(rules),
+                    expected=f"parts in 0-{BYTE_COUNT - 1} or {first}-{first + rank - 1}",
+                    actual=rules_json(rules or []),
                 )
 
 
-def _rule_id_problem(ids: list[int], rules: list[tuple[int, int]], text: str) -> tuple[str, str] | None:
+def _rule_id_problem(
+    ids: list[int], rules: list[tuple[int, int]], text: str, profile: Profile
+) -> tuple[str, str] | None:
+    first = profile.first_rule_id
     for position, token in enumerate(ids):
-        if token in BOUNDARY_IDS:
+        if profile.boundary_ids and token in BOUNDARY_IDS:
             return "BPE-ENCODE-BOUNDARY", f"boundary id {token} at position {position} of a body encoding"
-        if not 0 <= token < FIRST_RULE_ID + len(rules):
+        if not 0 <= token < first + len(rules):
             return "BPE-RULE-ID", (
                 f"id {token} at position {position} names no rule: {len(rules)} rules create ids "
-                f"258-{FIRST_RULE_ID + len(rules) - 1}"
+                f"{first}-{first + len(rules) - 1}"
             )
-    if decode_bytes(ids, rules) != text.encode("utf-8"):
-        return "BPE-RULE-ID", "the ids, read as 258 + rank of the returned rules, spell other bytes than the text"
+    if decode_bytes_with_pieces(ids, profile_pieces_of(rules, profile)) != text.encode("utf-8"):
+        return "BPE-RULE-ID", (
+            f"the ids, read as {first} + rank of the returned rules, spell other bytes than the text"
+        )
     return None
 
 
 def verify_rule_ids(subject: Subject, example: dict[str, Any]) -> None:
-    """BPE-RULE-ID: the ids ``encode`` emits are 258 + rank of the rules ``train`` returned, nothing else."""
+    """BPE-RULE-ID: the ids ``encode`` emits are 258 + rank of the rules ``train`` returned, nothing else.
+
+    The first rule id is the profile's: 256 when it has no boundary ids.
+    """
+    profile = subject_profile(subject)
     documents = list(example["documents"])
-    rules = subject.train(documents, example["max_merges"])
-    try:
-        check_rules(rules)
-    except ValueError:
+    rules = train_subject(subject, documents, example["max_merges"])
+    if rules is None or not rules_are_valid(rules, profile):
         return  # malformed rules are rule-references' finding; their pieces are undefined
     for text in [*documents, *example["texts"]]:
         ids = subject.encode(text)
-        problem = _rule_id_problem(ids, rules, text)
+        problem = _rule_id_problem(ids, rules, text, profile)
         if problem is not None:
             clause, detail = problem
             raise Violation(
@@ -107,8 +119,17 @@ def _owns_not_maximal(judgement: Judgement) -> bool:
     return judgement.kind == NOT_MAXIMAL
 
 
+def cross_document_inapplicable(profile: Profile) -> str | None:
+    """Why BPE-TRAIN-DOCS does not apply under ``profile`` (it joins documents), or None when it does."""
+    if profile.documents == "separate":
+        return None
+    return not_applicable(profile, "documents", "the profile counts pairs across documents on purpose")
+
+
 def verify_no_cross_document_pairs(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-TRAIN-DOCS: no rule is explained by counting pairs across document boundaries."""
+    if cross_document_inapplicable(subject_profile(subject)) is not None:
+        return
     verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-DOCS")
 
 
@@ -133,7 +154,10 @@ def verify_recount(subject: Subject, example: dict[str, Any]) -> None:
 
 
 def verify_stop_rule(subject: Subject, example: dict[str, Any]) -> None:
-    """BPE-TRAIN-STOP: no rule with a best count below 2, none beyond max_merges, no stop while a pair repeats."""
+    """BPE-TRAIN-STOP: no rule with a best count below 2, none beyond max_merges, no stop while a pair repeats.
+
+    The minimum count is the profile's (1 for trainers that merge pairs seen once).
+    """
     verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-STOP")
 
 
@@ -141,12 +165,14 @@ def verify_training_input(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-TRAIN-INPUT: the rules depend only on this call's documents, not on earlier calls or encoded text."""
     documents, max_merges = list(example["documents"]), example["max_merges"]
     subject.reset()
-    fresh = subject.train(list(documents), max_merges)
-    subject.train(list(example["earlier"]), max_merges)
+    fresh = train_subject(subject, list(documents), max_merges)
+    if fresh is None:
+        return
+    train_subject(subject, list(example["earlier"]), max_merges)
     for text in example["texts"]:
         if subject.supports("encode"):
             subject.encode(text)
-    after = subject.train(list(documents), max_merges)
+    after = train_subject(subject, list(documents), max_merges)
     if after != fresh:
         raise Violation(
             "BPE-TRAIN-INPUT",
@@ -154,7 +180,7 @@ def verify_training_input(subject: Subject, example: dict[str, Any]) -> None:
             "the earlier documents or the encoded texts took part in training",
             inputs={**_inputs(example), "earlier_documents": list(example["earlier"]), "encoded": example["texts"]},
             expected=rules_json(fresh),
-            actual=rules_json(after),
+            actual=rules_json(after or []),
         )
 
 
@@ -213,6 +239,7 @@ TRAINING_CHECKS = [
         clause="BPE-TRAIN-DOCS",
         summary="pairs are counted inside documents only: a pair frequent only across boundaries is never merged",
         verify=verify_no_cross_document_pairs,
+        inapplicable=cross_document_inapplicable,
         strategy=lambda: training_examples(boundary_pair_corpora(max_documents=6)),
     ),
     Check(

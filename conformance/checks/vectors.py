@@ -19,11 +19,13 @@ from conformance.checks.base import Check
 from conformance.checks.common import encoding_clause
 from conformance.diagnosis import first_divergence
 from conformance.errors import Violation
+from conformance.profile_context import differing_parameters, is_strict, subject_profile
 from conformance.subject import Subject
 from conformance.vector_files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors
 from conformance.vector_replay import Mismatch, replay_vector
+from reference.profiles import Profile
 
-__all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "verify_vector"]
+__all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "vectors_inapplicable", "verify_vector"]
 
 # Serialization is not part of the plug-in contract a subject offers, so those replays are skipped.
 _NEVER_REPORTED = NOT_IN_VECTORS | {"BPE-SER-JSON", "BPE-SER-DIGEST", "BPE-SER-LOAD"}
@@ -92,8 +94,24 @@ def mismatch_clause(vector: dict[str, Any], mismatch: Mismatch) -> str:
     return by_operation.get(mismatch.operation, "BPE-ENCODE-ORDER")
 
 
+def vectors_inapplicable(profile: Profile) -> str | None:
+    """Why the known-answer vectors do not apply under ``profile``: they are strict's answers, ids included.
+
+    >>> from reference.profiles import RUSTBPE
+    >>> print(vectors_inapplicable(RUSTBPE))  # doctest: +NORMALIZE_WHITESPACE
+    not applicable under profile rustbpe (min_count=1, first_rule_id=256, boundary_ids=False:
+    the vectors hold strict answers)
+    """
+    if is_strict(profile):
+        return None
+    changed = ", ".join(differing_parameters(profile))
+    return f"not applicable under profile {profile.name} ({changed}: the vectors hold strict answers)"
+
+
 def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
     """Replay one vector; the first mismatch that is not a skipped optional operation is a violation."""
+    if vectors_inapplicable(subject_profile(subject)) is not None:
+        return
     contract = _ContractWithLoad(subject) if subject.supports("load") else _Contract(subject)
     for mismatch in replay_vector(lambda: contract, vector):
         if mismatch.skipped:
@@ -115,6 +133,7 @@ def _vector_check(name: str, file_name: str, clause: str, summary: str, requires
         verify=verify_vector,
         cases=lambda: vector_cases(file_name),
         requires=frozenset(requires),
+        inapplicable=vectors_inapplicable,
         also=tuple(other for other in CLAUSE_IDS if other not in _NEVER_REPORTED and other != clause),
     )
 

@@ -20,20 +20,90 @@ identified as: strict
 from __future__ import annotations
 
 import argparse
-import importlib
+import builtins
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conformance.identify import format_report, identify
+from conformance.adapters import COMMAND_PREFIX, load_implementation, resolve_factory
+from conformance.errors import HarnessError, ImplementationRaised
+from conformance.identify import IdentifyReport, format_report, identify
+from conformance.subject import Subject
 
-__all__ = ["EXIT_IDENTIFIED", "EXIT_UNIDENTIFIED", "EXIT_USAGE", "handle", "register"]
+__all__ = [
+    "EXIT_IDENTIFIED",
+    "EXIT_UNIDENTIFIED",
+    "EXIT_USAGE",
+    "SubjectContract",
+    "contract_factory",
+    "handle",
+    "identify_spec",
+    "register",
+]
 
 EXIT_IDENTIFIED = 0
 EXIT_UNIDENTIFIED = 1
 EXIT_USAGE = 2
+
+
+def _exception_type(kind: str) -> type[Exception]:
+    """The built-in exception named ``kind``, or a new Exception subclass of that name (``PanicException``)."""
+    found = getattr(builtins, kind, None)
+    if isinstance(found, type) and issubclass(found, Exception):
+        return found
+    return type(kind, (Exception,), {})
+
+
+class SubjectContract:
+    """A :class:`Subject` back in the plug-in contract: errors are re-raised as exceptions of their named type.
+
+    >>> from conformance.adapters import load_implementation
+    >>> contract = SubjectContract(load_implementation("reference", isolation="inprocess"))
+    >>> contract.train(["abab", "acac"], 32), contract.profile
+    ([(97, 98), (97, 99)], 'strict')
+    >>> contract.decode([228])
+    Traceback (most recent call last):
+    ...
+    ValueError: ids decode to invalid UTF-8 at byte offset 0 (unexpected end of data): e4
+    """
+
+    def __init__(self, subject: Subject) -> None:
+        self._subject = subject
+        self.name = subject.info.name
+        self.version = subject.info.version
+        self.profile = subject.info.profile
+        self.capabilities = frozenset(subject.info.capabilities)
+
+    def _call(self, method: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return method(*args)
+        except ImplementationRaised as raised:
+            raise _exception_type(raised.kind)(raised.message) from None
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        return self._call(self._subject.train, documents, max_merges)
+
+    def load(self, rules: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        self._call(self._subject.load, rules)
+        return [(int(first), int(second)) for first, second in rules]
+
+    def encode(self, text: str) -> list[int]:
+        return self._call(self._subject.encode, text)
+
+    def decode(self, ids: list[int]) -> str:
+        return self._call(self._subject.decode, ids)
+
+
+def contract_factory(subject: Subject) -> Callable[[], SubjectContract]:
+    """A factory of fresh plug-in-contract objects: each call resets ``subject`` (a new instance or process)."""
+
+    def fresh() -> SubjectContract:
+        subject.reset()
+        return SubjectContract(subject)
+
+    return fresh
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -44,33 +114,40 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         description="Probe an implementation with corpora that separate the dialect profiles of specs/profiles.md "
         "and report which profiles explain every observation.",
     )
-    parser.add_argument("--impl", required=True, metavar="SPEC", help="the implementation, as module:attr")
+    parser.add_argument(
+        "--impl",
+        required=True,
+        metavar="SPEC",
+        help="the implementation: module:attr (e.g. reference:Tokenizer) or cmd:<command line>",
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the full report as JSON to PATH")
     parser.set_defaults(handler=handle)
     return parser
 
 
-def _load_factory(spec: str) -> Callable[[], Any]:
-    # Stand-in until conformance.adapters.load_implementation (module:attr and cmd:...) is wired here.
-    module_name, separator, attribute = spec.partition(":")
-    if not separator or not module_name or not attribute:
-        raise ValueError(f"--impl must look like module:attr, got {spec!r}")
-    target: Any = importlib.import_module(module_name)
-    for part in attribute.split("."):
-        target = getattr(target, part)
-    if not callable(target):
-        raise TypeError(f"--impl {spec!r} names a {type(target).__name__}, not a class or factory")
-    return target
+def identify_spec(spec: str) -> IdentifyReport:
+    """Identify the implementation ``module:attr`` or ``cmd:<command line>`` names; HarnessError if it cannot load.
+
+    A Python class is probed directly, so an encode-only class (no ``train``) is probed too; a
+    ``cmd:`` program is probed through its subject, one fresh process per probe.
+    """
+    spec = spec.strip()
+    if not spec.startswith(COMMAND_PREFIX):
+        return identify(resolve_factory(spec))
+    subject = load_implementation(spec)
+    try:
+        return identify(contract_factory(subject))
+    finally:
+        subject.close()
 
 
 def handle(args: argparse.Namespace) -> int:
     """Run identification and print the report; optionally write it as JSON."""
     try:
-        factory = _load_factory(args.impl)
-    except (ImportError, AttributeError, ValueError, TypeError) as error:
+        report = identify_spec(args.impl)
+    except HarnessError as error:
         print(f"bpe-conformance identify: cannot load {args.impl!r}: {error}", file=sys.stderr)
         return EXIT_USAGE
-    report = identify(factory)
     print(format_report(report))
     if args.json:
         document = json.dumps(report.to_dict(), indent=2, ensure_ascii=False, default=repr)

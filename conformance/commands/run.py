@@ -23,6 +23,7 @@ from conformance.reports.markdown import write_markdown
 from conformance.reports.terminal import live_view, make_console, render_header, render_summary
 from conformance.subject import Subject
 from conformance.suite import DEFAULT_TIMEOUT, HARNESS_NAME, ISOLATIONS, RunConfig
+from reference.profiles import PROFILES
 
 __all__ = ["config_from_args", "handle", "register"]
 
@@ -87,6 +88,12 @@ def register(subparsers: Any) -> None:
         help="run only checks whose name or clause id matches (fnmatch-style; repeatable)",
     )
     parser.add_argument("--skip-file", metavar="PATH", help="checks the implementation knowingly fails (see below)")
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="judge under this dialect profile of specs/profiles.md instead of the one the implementation "
+        f"declares ({', '.join(PROFILES)})",
+    )
     parser.add_argument("--json", metavar="PATH", help="write the JSON report (specs/schema/report.schema.json)")
     parser.add_argument("--junit", metavar="PATH", help="write a JUnit XML report")
     parser.add_argument("--markdown", metavar="PATH", help="write a Markdown report")
@@ -105,6 +112,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         seed=args.seed,
         patterns=tuple(args.check),
         skip_file=args.skip_file,
+        profile=args.profile,
     )
 
 
@@ -136,6 +144,8 @@ def _show_header(console: Console, subject: Subject, config: RunConfig, checks: 
         **dataclasses.asdict(config),
         "isolation": config.isolation_used,
         "checks": [check.name for check in checks],
+        # The header has no profile field of its own; it follows the effort on the same line.
+        "effort": f"{config.effort} · profile {subject.info.profile}",
     }
     harness = f"{HARNESS_NAME} {suite.harness_version()}"
     render_header(console, suite.implementation_record(subject, config.impl), shown, harness)
@@ -146,6 +156,8 @@ def handle(args: argparse.Namespace) -> int:
     if args.list_checks:
         return _list_checks(args)
     config = config_from_args(args)
+    if config.profile is not None and config.profile not in PROFILES:
+        raise HarnessError(f"--profile: unknown profile {config.profile!r}; choose one of: {', '.join(PROFILES)}")
     reports = _report_paths(args)
     checks = suite.select(config.patterns)
     if not checks:
@@ -154,6 +166,7 @@ def handle(args: argparse.Namespace) -> int:
     console = make_console()
     subject = suite.open_subject(config.impl, config.isolation_used, config.timeout)
     try:
+        subject = suite.judged_subject(subject, config.profile)
         if not args.quiet:
             _show_header(console, subject, config, checks)
         with live_view(console, len(checks), quiet=args.quiet) as view:

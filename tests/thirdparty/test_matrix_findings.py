@@ -1,0 +1,86 @@
+"""Every ``fail`` cell of docs/matrix.md reproduces: that check, that seed, that profile, that clause.
+
+One test per failure (the library is import-skipped when missing); the last test ties this list to
+the committed matrix, so a regenerated matrix with a new or a vanished failure fails here until the
+list (and docs/findings.md) is updated.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.adapters.thirdparty import ADAPTERS, LIBRARIES
+from conformance.matrix import parse_failures
+from conformance.outcomes import Outcome
+from conformance.suite import RunConfig, open_subject, run_suite, select
+
+MATRIX = Path(__file__).resolve().parents[2] / "docs" / "matrix.md"
+SEED = 0
+
+# (implementation, check, clause, profile): the failure table of docs/matrix.md.
+FAILURES = [
+    ("hf-tokenizers", "encode-loaded-rules", "BPE-ENCODE-ORDER", "hf-tokenizers"),
+    ("hf-tokenizers", "decode-strict", "BPE-INPUT-IDS", "hf-tokenizers"),
+    ("hf-tokenizers", "max-merges-validation", "BPE-TRAIN-MAXMERGES", "hf-tokenizers"),
+    ("hf-tokenizers", "documents-validation", "BPE-INPUT-DOCS", "hf-tokenizers"),
+    ("hf-tokenizers", "text-validation", "BPE-INPUT-TEXT", "hf-tokenizers"),
+    ("hf-tokenizers", "ids-validation", "BPE-INPUT-IDS", "hf-tokenizers"),
+    ("rustbpe", "decode-strict", "BPE-DECODE-STRICT", "rustbpe"),
+    ("rustbpe", "max-merges-validation", "BPE-TRAIN-MAXMERGES", "rustbpe"),
+    ("rustbpe", "documents-validation", "BPE-INPUT-DOCS", "rustbpe"),
+    ("rustbpe", "text-validation", "BPE-INPUT-TEXT", "rustbpe"),
+    ("rustbpe", "ids-validation", "BPE-INPUT-IDS", "rustbpe"),
+    ("rustbpe", "failed-call-keeps-model", "BPE-INPUT-DOCS", "rustbpe"),
+    ("bpeasy", "decode-strict", "BPE-DECODE-STRICT", "bpeasy"),
+    ("bpeasy", "vocab-size", "BPE-VOCAB-SIZE", "bpeasy"),
+    ("bpeasy", "max-merges-validation", "BPE-TRAIN-MAXMERGES", "bpeasy"),
+    ("bpeasy", "documents-validation", "BPE-INPUT-DOCS", "bpeasy"),
+    ("bpeasy", "ids-validation", "BPE-INPUT-IDS", "bpeasy"),
+    ("minbpe", "encode-loaded-rules", "BPE-ENCODE-ORDER", "minbpe"),
+    ("minbpe", "decode-strict", "BPE-DECODE-STRICT", "minbpe"),
+    ("minbpe", "vocab-size", "BPE-VOCAB-SIZE", "minbpe"),
+    ("minbpe", "max-merges-validation", "BPE-TRAIN-MAXMERGES", "minbpe"),
+    ("minbpe", "documents-validation", "BPE-INPUT-DOCS", "minbpe"),
+    ("minbpe", "text-validation", "BPE-INPUT-TEXT", "minbpe"),
+    ("minbpe", "ids-validation", "BPE-INPUT-IDS", "minbpe"),
+]
+# A crash (the library killed its host process) counts as failing the check's own clause.
+FAILING = (Outcome.FAIL, Outcome.CRASH, Outcome.ERROR)
+
+
+@pytest.mark.parametrize(
+    ("implementation", "check", "clause", "profile"), FAILURES, ids=lambda value: str(value)
+)
+def test_matrix_failure_reproduces(implementation, check, clause, profile) -> None:
+    """What ``bpe-conformance run --impl <adapter> --profile <p> --check <check> --seed 0`` does."""
+    pytest.importorskip(LIBRARIES[implementation])
+    config = RunConfig(impl=ADAPTERS[implementation], seed=SEED, profile=profile, patterns=(check,))
+    subject = open_subject(config.impl, config.isolation_used, config.timeout)
+    try:
+        (result,) = run_suite(config, subject, select([check])).results
+    finally:
+        subject.close()
+    assert result.outcome in FAILING, (result.outcome, result.message)
+    assert result.clause == clause, result.message
+
+
+def test_the_committed_matrix_lists_exactly_these_failures() -> None:
+    listed = parse_failures(MATRIX.read_text(encoding="utf-8"))
+    assert listed == {(*failure[:3], failure[3], SEED) for failure in FAILURES}
+
+
+def test_every_library_with_a_failure_acknowledges_it_in_its_skip_file() -> None:
+    """tox's impl-<name> envs stay green only through these entries; each points at docs/findings.md."""
+    for implementation in {failure[0] for failure in FAILURES}:
+        skip_file = Path(__file__).parent / "skips" / f"{implementation}.txt"
+        entries = [line for line in skip_file.read_text(encoding="utf-8").splitlines() if line.split("#")[0].strip()]
+        names = {line.split("#")[0].strip() for line in entries}
+        assert names == {check for name, check, _, _ in FAILURES if name == implementation}
+        assert all("docs/findings.md" in line for line in entries)
+
+
+def test_the_matrix_covers_at_least_six_implementations() -> None:
+    header = next(line for line in MATRIX.read_text(encoding="utf-8").splitlines() if line.startswith("| check |"))
+    assert len(header.strip("|").split("|")) - 2 >= 6
