@@ -220,3 +220,37 @@ def test_a_command_that_speaks_another_protocol_version(monkeypatch):
     command = shlex.join([sys.executable, str(HOSTILE / "wrong_version.py")])
     with pytest.raises(HarnessError, match="protocol version mismatch: the harness speaks 1, the implementation 2"):
         load_implementation(f"cmd:{command}")
+
+
+class _EncodeOnly:
+    """An encode-only implementation (tiktoken-style): it declares what it can do and has no train."""
+
+    capabilities = ("load", "encode", "decode")
+
+    def __init__(self) -> None:
+        self._tokenizer = Tokenizer()
+
+    def load(self, rules):
+        self._tokenizer.load(rules)
+
+    def encode(self, text):
+        return self._tokenizer.encode(text)
+
+    def decode(self, ids):
+        return self._tokenizer.decode(ids)
+
+
+class _DeclaresLoadWithoutIt(_EncodeOnly):
+    capabilities = ("load", "encode", "decode", "train")
+
+
+def test_an_encode_only_implementation_needs_only_what_it_declares():
+    subject = InProcessSubject(_EncodeOnly)
+    assert subject.info.capabilities == frozenset({"load", "encode", "decode"})
+    subject.load([(97, 98)])
+    assert subject.encode("abab") == [258, 258]
+
+
+def test_a_declared_capability_without_its_method_is_refused():
+    with pytest.raises(TypeError, match="missing train"):
+        InProcessSubject(_DeclaresLoadWithoutIt)
