@@ -15,6 +15,7 @@ from conformance.adapters import SHORTCUTS, load_implementation, resolve_factory
 from conformance.adapters.python import InProcessSubject
 from conformance.adapters.subprocess import ProcessSubject
 from conformance.errors import HarnessError
+from reference import Tokenizer
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
