@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -209,6 +210,34 @@ def _variant(**changes: Callable[[Profile], Any]) -> Model:
     return train_with
 
 
+def _documents_changed(transform: Callable[[list[str]], list[str]]) -> Model:
+    """The profile's own training on documents ``transform`` rewrote first; None when it rewrote nothing."""
+
+    def train_with(documents: list[str], rounds: int, profile: Profile) -> list[Pair] | None:
+        rewritten = transform(list(documents))
+        if rewritten == list(documents):
+            return None  # the same input: no story about the input to tell
+        rules = _simulate(_start(rewritten, profile), rounds, profile)
+        own = _simulate(_start(list(documents), profile), rounds, profile)
+        if rules == own[: len(rules)]:
+            return None  # a prefix of the right rules is better told as stopping early
+        return rules
+
+    return train_with
+
+
+def _without_repeats(documents: list[str]) -> list[str]:
+    return list(dict.fromkeys(documents))
+
+
+def _stripped(documents: list[str]) -> list[str]:
+    return [document.strip() for document in documents]
+
+
+def _nfc(documents: list[str]) -> list[str]:
+    return [unicodedata.normalize("NFC", document) for document in documents]
+
+
 def _without_overlap(documents: list[str], rounds: int, profile: Profile) -> list[Pair]:
     return _simulate(_start(documents, profile), rounds, profile, _count_non_overlapping)
 
@@ -256,6 +285,10 @@ _MODELS: tuple[tuple[str, str, Model], ...] = (
     ("BPE-MERGE-SCAN", "overlapping occurrences all replaced", _overlapping),
     ("BPE-ENCODE-RAW", "documents split into words, spaces and punctuation first", _split_by_kind),
     ("BPE-ENCODE-RAW", "documents split at whitespace first", _split_at_whitespace),
+    # Last: a rewrite of the input explains fewer, different rules only when no step of the algorithm does.
+    ("BPE-TRAIN-DOCS", "repeated documents dropped before counting", _documents_changed(_without_repeats)),
+    ("BPE-TRAIN-INPUT", "documents stripped of surrounding whitespace", _documents_changed(_stripped)),
+    ("BPE-TRAIN-INPUT", "documents normalized to NFC", _documents_changed(_nfc)),
 )
 
 

@@ -408,3 +408,10 @@ BROKEN = {
     for name, value in dict(globals()).items()
     if isinstance(value, type) and issubclass(value, LiteralTokenizer) and value is not LiteralTokenizer
 }
+
+
+class StripsDocuments(LiteralTokenizer):
+    """Trims each document before training, the way a "clean-up" step in a data loader does."""
+
+    def train(self, documents: list[str], max_merges: int) -> Rules:
+        return super().train([document.strip() for document in documents], max_merges)

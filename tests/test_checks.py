@@ -32,6 +32,7 @@ BROKEN_FOR = {
     "recount-each-round": broken.NeverRecounts,
     "stop-rule": broken.StopsAtTwo,
     "training-sees-only-its-documents": broken.RemembersEarlierDocuments,
+    "documents-as-given": broken.StripsDocuments,
     "merge-scan": broken.ReplacesRightToLeft,
     "encode-trained": broken.EncodesRulesInReverse,
     "encode-loaded-rules": broken.SinglePassEncoder,

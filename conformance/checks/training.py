@@ -184,6 +184,29 @@ def verify_training_input(subject: Subject, example: dict[str, Any]) -> None:
         )
 
 
+def verify_documents_as_given(subject: Subject, example: dict[str, Any]) -> None:
+    """BPE-TRAIN-INPUT, BPE-TRAIN-DOCS: each document is counted byte for byte as given, repeats included.
+
+    No rule may be explained by documents stripped, normalized to NFC, or deduplicated before counting.
+    """
+    verify_owned_rounds(
+        subject, example, lambda judgement: judgement.clause in ("BPE-TRAIN-INPUT", "BPE-TRAIN-DOCS")
+    )
+
+
+def _documents_as_given_corpora() -> st.SearchStrategy[list[str]]:
+    # Decomposed accents, surrounding whitespace and repeated documents: what an input "clean-up" changes.
+    core = st.text(alphabet="ab e\u0301\u00e9\u0308", min_size=1, max_size=10)
+    padding = st.sampled_from(["", " ", "  ", "\n", "\t "])
+    document = st.builds(lambda left, text, right: left + text + right, padding, core, padding)
+    repeated = st.builds(
+        lambda thrice, once: thrice * 3 + once,
+        st.lists(document, min_size=1, max_size=2),
+        st.lists(document, max_size=2),
+    )
+    return st.lists(document, min_size=1, max_size=4) | repeated
+
+
 def _small_corpora() -> st.SearchStrategy[list[str]]:
     return corpora(max_documents=4, max_length=24)
 
@@ -277,6 +300,14 @@ TRAINING_CHECKS = [
         summary="training stops when the best count is below 2 or max_merges rules exist, and not earlier",
         verify=verify_stop_rule,
         strategy=_stop_examples,
+    ),
+    Check(
+        name="documents-as-given",
+        clause="BPE-TRAIN-INPUT",
+        summary="documents are counted as given: not stripped, not normalized, repeats not dropped",
+        verify=verify_documents_as_given,
+        strategy=lambda: training_examples(_documents_as_given_corpora()),
+        also=("BPE-TRAIN-DOCS",),
     ),
     Check(
         name="training-sees-only-its-documents",
