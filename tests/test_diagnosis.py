@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import json
+import unicodedata
 
 import broken_for_checks as broken
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import conformance.diagnosis as diagnosis
+import reference
 from conformance.diagnosis import (
     NEVER_SEEN,
     NOT_MAXIMAL,
@@ -140,3 +142,25 @@ def test_bad_arguments_are_named(arguments, error, match) -> None:
 
 def test_docstring_examples_run() -> None:
     assert doctest.testmod(diagnosis).failed == 0
+
+
+@pytest.mark.parametrize(
+    ("documents", "max_merges", "rewrite", "clause", "cause"),
+    [
+        (["cdcd", "cdcd", "abab"], 1, lambda docs: list(dict.fromkeys(docs)), "BPE-TRAIN-DOCS", "repeated documents"),
+        (["\t\tab", "\t\tcd", "\t\tef", "ab"], 1, lambda docs: [doc.strip() for doc in docs], "BPE-TRAIN-INPUT", "strip"),
+        (["e\u0301e\u0301"], 1, lambda docs: [unicodedata.normalize("NFC", d) for d in docs], "BPE-TRAIN-INPUT", "NFC"),
+    ],
+)
+def test_rewritten_input_is_attributed_to_the_input_clauses(documents, max_merges, rewrite, clause, cause) -> None:
+    """BPE-TRAIN-INPUT / BPE-TRAIN-DOCS: "each document is UTF-8 encoded on its own" and counted as given."""
+    rules = reference.train(rewrite(documents), max_merges)
+    divergence = first_divergence(documents, max_merges, rules)
+    assert divergence is not None and divergence["clause"] == clause, divergence
+    assert cause in divergence["cause"]
+
+
+def test_a_rewrite_that_only_stops_training_early_is_told_as_a_stop() -> None:
+    """A prefix of the right rules is the stop rule's story, even when dropping a repeat also explains it."""
+    divergence = first_divergence(["aa", "aa", "aa"], 1, [])
+    assert divergence["clause"] == "BPE-TRAIN-STOP", divergence
