@@ -148,7 +148,7 @@ def test_docstring_examples_run() -> None:
     ("documents", "max_merges", "rewrite", "clause", "cause"),
     [
         (["cdcd", "cdcd", "abab"], 1, lambda docs: list(dict.fromkeys(docs)), "BPE-TRAIN-DOCS", "repeated documents"),
-        (["\t\tab", "\t\tcd", "\t\tef", "ab"], 1, lambda docs: [doc.strip() for doc in docs], "BPE-TRAIN-INPUT", "strip"),
+        (["\t\tab", "\t\tcd", "\t\tef", "ab"], 1, lambda docs: [d.strip() for d in docs], "BPE-TRAIN-INPUT", "strip"),
         (["e\u0301e\u0301"], 1, lambda docs: [unicodedata.normalize("NFC", d) for d in docs], "BPE-TRAIN-INPUT", "NFC"),
     ],
 )
