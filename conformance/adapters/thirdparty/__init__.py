@@ -9,7 +9,7 @@ The libraries are optional extras: importing an adapter module imports its libra
 them through :data:`ADAPTERS` (``"module:Class"`` specs) only where the library is installed.
 
 >>> sorted(ADAPTERS)
-['bpeasy', 'hf-tokenizers', 'minbpe', 'rustbpe', 'tiktoken']
+['bpeasy', 'bpetokenizer', 'hf-tokenizers', 'minbpe', 'rustbpe', 'tiktoken']
 >>> ADAPTERS["tiktoken"]
 'conformance.adapters.thirdparty.tiktoken_encoding:TiktokenAdapter'
 """
@@ -24,6 +24,7 @@ ADAPTERS: dict[str, str] = {
     "rustbpe": "conformance.adapters.thirdparty.rustbpe_trainer:RustbpeAdapter",
     "bpeasy": "conformance.adapters.thirdparty.bpeasy_trainer:BpeasyAdapter",
     "minbpe": "conformance.adapters.thirdparty.minbpe_basic:MinbpeAdapter",
+    "bpetokenizer": "conformance.adapters.thirdparty.bpetokenizer_base:BpetokenizerAdapter",
 }
 
 # The importable module each adapter needs (what ``pytest.importorskip`` is given).
@@ -33,4 +34,5 @@ LIBRARIES: dict[str, str] = {
     "rustbpe": "rustbpe",
     "bpeasy": "bpeasy",
     "minbpe": "MiniBpeRust",
+    "bpetokenizer": "bpetokenizer",
 }
