@@ -1,0 +1,141 @@
+"""Every bug model of the diagnosis names its story, on a freshly imported copy (docs/mutation.md).
+
+The models are built by functions when :mod:`conformance.diagnosis` is imported, and mutmut forks its
+test processes after import, so these tests import a fresh copy to see the models as the source builds
+them. Each rule list below is what a trainer with exactly one bug makes on those documents.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from types import ModuleType
+
+import pytest
+
+from reference.profiles import LARGEST_PAIR, RUSTBPE, STRICT
+
+STORY = "the rules are exactly what a trainer with {} makes"
+TIE, NOT_MAXIMAL, STOPPED, SEEN_ONCE, NEVER_SEEN = (
+    "tie broken the other way",
+    "pair not maximal",
+    "stopped early",
+    "merged a pair seen once",
+    "merged a pair that does not occur",
+)
+
+
+@pytest.fixture(scope="module")
+def diagnosis() -> ModuleType:
+    """A new copy of conformance.diagnosis, its bug models built again (next to the imported one)."""
+    importlib.import_module("conformance.diagnosis")  # its dataclasses resolve names through sys.modules
+    spec = importlib.util.find_spec("conformance.diagnosis")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("documents", "max_merges", "rules", "kind", "clause", "cause"),
+    [
+        (["abab", "acac"], 1, [(97, 99)], TIE, "BPE-TRAIN-TIE", "ties broken towards the largest pair"),
+        (["bcbc", "abab", "dede"], 1, [(98, 99)], TIE, "BPE-TRAIN-TIE", "ties broken towards the pair seen first"),
+        (
+            ["bcbc", "abab", "dede"],
+            2,
+            [(100, 101), (97, 98)],
+            TIE,
+            "BPE-TRAIN-TIE",
+            "ties broken by the pair's decimal string",
+        ),
+        (["abab", "acac"], 1, [], STOPPED, "BPE-TRAIN-STOP", "a pair counted exactly twice left unmerged"),
+        (
+            ["abab", "acac"],
+            3,
+            [(97, 98), (97, 99), (258, 258)],
+            SEEN_ONCE,
+            "BPE-TRAIN-STOP",
+            "pairs seen once merged too",
+        ),
+        (["xay", "xby", "xcy"], 1, [(121, 120)], NEVER_SEEN, "BPE-TRAIN-DOCS", "documents joined before training"),
+        (["aaab", "cdcd"], 2, [(99, 100)], TIE, "BPE-TRAIN-COUNT", "overlapping windows counted once"),
+        (["低" * 30], 2, [(189, 142), (228, 189)], NOT_MAXIMAL, "BPE-TRAIN-RECOUNT", "the first round's counts reused"),
+        (
+            ["aaab", "aaab"],
+            2,
+            [(97, 97), (97, 258)],
+            NOT_MAXIMAL,
+            "BPE-MERGE-SCAN",
+            "replacement scanning right to left",
+        ),
+        (
+            ["aaaa", "bcbc"],
+            8,
+            [(97, 97), (98, 99), (258, 258)],
+            SEEN_ONCE,
+            "BPE-MERGE-SCAN",
+            "overlapping occurrences all replaced",
+        ),
+        (
+            ["the cat, the hat, the mat, the bat"],
+            2,
+            [(97, 116), (104, 101)],
+            TIE,
+            "BPE-ENCODE-RAW",
+            "documents split into words, spaces and punctuation first",
+        ),
+        (
+            ["the cat, the hat, the mat, the bat"],
+            8,
+            [(97, 116), (104, 101), (116, 259), (258, 44)],
+            TIE,
+            "BPE-ENCODE-RAW",
+            "documents split at whitespace first",
+        ),
+        (
+            ["abab", "abab", "cdcd", "cdcd", "cdcd"],
+            1,
+            [(97, 98)],
+            NOT_MAXIMAL,
+            "BPE-TRAIN-DOCS",
+            "repeated documents dropped before counting",
+        ),
+        (["  ab", "  ab"], 2, [(97, 98)], TIE, "BPE-TRAIN-INPUT", "documents stripped of surrounding whitespace"),
+        (["e\u0301" * 3, "abab"], 1, [(195, 169)], NOT_MAXIMAL, "BPE-TRAIN-INPUT", "documents normalized to NFC"),
+    ],
+)
+def test_each_bug_model_names_its_clause_and_cause(
+    diagnosis: ModuleType, documents: list[str], max_merges: int, rules: list, kind: str, clause: str, cause: str
+) -> None:
+    """The first divergence names the one bug that makes exactly these rules (BPE-TRAIN-* and friends)."""
+    divergence = diagnosis.first_divergence(documents, max_merges, rules)
+    assert divergence is not None
+    assert (divergence["diagnosis"], divergence["clause"], divergence["cause"]) == (kind, clause, STORY.format(cause))
+
+
+def test_the_stop_story_counts_in_the_profiles_minimum(diagnosis: ModuleType) -> None:
+    """BPE-TRAIN-STOP under a profile that merges pairs seen once: stopping is told as 'exactly once'."""
+    divergence = diagnosis.first_divergence(["ab"], 1, [], RUSTBPE)
+    assert divergence["diagnosis"] == STOPPED
+    assert divergence["cause"] == STORY.format("a pair counted exactly once left unmerged")
+
+
+def test_the_judging_profile_itself_is_no_bug_model(diagnosis: ModuleType) -> None:
+    """BPE-TRAIN-TIE under largest-pair: its own tie rule is correct there, the smallest pair is the bug."""
+    assert diagnosis.first_divergence(["abab", "acac"], 1, [(97, 99)], LARGEST_PAIR) is None
+    divergence = diagnosis.first_divergence(["abab", "acac"], 1, [(97, 98)], LARGEST_PAIR)
+    assert divergence["cause"] == STORY.format("ties broken towards the pair seen first")
+
+
+def test_a_rewrite_that_only_truncates_the_rules_is_told_as_a_stop(diagnosis: ModuleType) -> None:
+    """BPE-TRAIN-STOP: documents that strip to a prefix of the right rules are no input story."""
+    divergence = diagnosis.first_divergence(["  x", "  y"], 4, [], STRICT)
+    assert divergence["diagnosis"] == STOPPED and "stripped" not in divergence["cause"]
+
+
+def test_a_continuation_byte_0x80_belongs_to_its_word(diagnosis: ModuleType) -> None:
+    """BPE-ENCODE-RAW: the word-splitting model keeps U+0400's bytes d0 80 together, like any letter."""
+    divergence = diagnosis.first_divergence(["Ѐ,Ѐ,Ѐ,Ѐ"], 8, [(208, 128)])
+    assert (divergence["diagnosis"], divergence["clause"]) == (STOPPED, "BPE-ENCODE-RAW")
+    assert divergence["cause"] == STORY.format("documents split into words, spaces and punctuation first")

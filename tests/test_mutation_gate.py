@@ -1,0 +1,249 @@
+"""The mutation gate (tools/mutation_gate.py) on fabricated statistics and survivor lists; no mutmut run.
+
+The gate is what makes "the suite catches bugs" a checked claim rather than a hope: it must fail below
+the threshold, fail on a survivor nobody explained, and refuse statistics it cannot read.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+TOOL = Path(__file__).resolve().parents[1] / "tools" / "mutation_gate.py"
+_spec = importlib.util.spec_from_file_location("mutation_gate", TOOL)
+assert _spec is not None and _spec.loader is not None
+gate = importlib.util.module_from_spec(_spec)
+sys.modules["mutation_gate"] = gate
+_spec.loader.exec_module(gate)
+
+GOOD = {
+    "killed": 950,
+    "survived": 20,
+    "total": 1000,
+    "no_tests": 0,
+    "skipped": 10,
+    "suspicious": 0,
+    "timeout": 15,
+    "check_was_interrupted_by_user": 0,
+    "segfault": 5,
+}
+SURVIVORS = "\n".join(f"    reference.x_f__mutmut_{number}: survived" for number in range(1, 4))
+EXPLANATIONS = """# Mutation testing
+
+## Equivalent mutants
+
+- `reference.x_f__mutmut_1`: `<` and `<=` agree because the index never reaches the length
+- `reference.x_f__mutmut_2`: ensure_ascii on a JSON text that is ASCII by construction
+* `reference.x_f__mutmut_3`: the default equals the value passed by every caller
+"""
+
+
+def _write(tmp_path: Path, name: str, content: str) -> Path:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+def _stats(tmp_path: Path, **changes: object) -> Path:
+    return _write(tmp_path, "stats.json", json.dumps({**GOOD, **changes}))
+
+
+def _printing(tmp_path: Path, text: str) -> str:
+    """A results command that prints ``text``, standing in for `mutmut results`."""
+    script = _write(tmp_path, "results.py", f"print({text!r})")
+    return shlex.join([sys.executable, str(script)])
+
+
+# --- the score ---------------------------------------------------------------------------------
+
+
+def test_score_is_detected_over_total_minus_skipped(tmp_path: Path) -> None:
+    stats = gate.read_stats(_stats(tmp_path))
+    assert stats.tested == 990 and stats.detected == 970
+    assert gate.mutation_score(stats) == pytest.approx(100 * 970 / 990)
+
+
+def test_timeouts_and_segfaults_count_as_killed_and_no_tests_do_not(tmp_path: Path) -> None:
+    base = gate.read_stats(_stats(tmp_path, killed=900, timeout=0, segfault=0, survived=90))
+    slow = gate.read_stats(_stats(tmp_path, killed=900, timeout=60, segfault=30, survived=0))
+    untested = gate.read_stats(_stats(tmp_path, killed=900, timeout=0, segfault=0, survived=0, no_tests=90))
+    assert gate.mutation_score(slow) == pytest.approx(100 * 990 / 990)
+    assert gate.mutation_score(untested) == gate.mutation_score(base) == pytest.approx(100 * 900 / 990)
+
+
+def test_summary_names_every_count(tmp_path: Path) -> None:
+    text = gate.summary(gate.read_stats(_stats(tmp_path, no_tests=3, suspicious=2, killed=945)))
+    assert "mutation score: 97.47%" in text
+    for fragment in ("killed 945", "timeout 15", "segfault 5", "survived 20", "no tests 3", "suspicious 2", "skipped"):
+        assert fragment in text
+
+
+def test_unchecked_mutants_are_reported_and_lower_the_score(tmp_path: Path) -> None:
+    stats = gate.read_stats(_stats(tmp_path, killed=900))
+    assert stats.unaccounted == 50
+    assert "50 mutants were not checked" in gate.summary(stats)
+    assert gate.mutation_score(stats) == pytest.approx(100 * 920 / 990)
+
+
+# --- the threshold -------------------------------------------------------------------------------
+
+
+def test_passes_at_or_above_the_threshold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(_stats(tmp_path))
+    assert gate.main([path, "--min-score", "95"]) == 0
+    assert "pass" in capsys.readouterr().out
+    exactly = str(_stats(tmp_path, killed=930, survived=35, timeout=25, segfault=0))  # 955 of 990
+    assert gate.main([exactly, "--min-score", f"{100 * 955 / 990}"]) == 0
+
+
+def test_fails_below_the_threshold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(_stats(tmp_path, killed=900, survived=70))  # 920 of 990 = 92.93%
+    assert gate.main([path, "--min-score", "95"]) == 1
+    assert "92.93% < 95%: FAIL" in capsys.readouterr().out
+
+
+def test_without_a_threshold_it_only_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert gate.main([str(_stats(tmp_path, killed=10, survived=960))]) == 0
+    assert "mutation score" in capsys.readouterr().out
+
+
+def test_a_threshold_outside_0_to_100_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert gate.main([str(_stats(tmp_path)), "--min-score", "950"]) == 2
+    assert "--min-score must be between 0 and 100" in capsys.readouterr().err
+
+
+# --- unreadable statistics -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not valid JSON (line 1"),
+        ("[1, 2]", "must hold a JSON object of counts, not list"),
+        (json.dumps({key: value for key, value in GOOD.items() if key != "killed"}), "'killed' is missing"),
+        (json.dumps({**GOOD, "survived": "20"}), "'survived' must be a non-negative integer, got '20'"),
+        (json.dumps({**GOOD, "timeout": -1}), "'timeout' must be a non-negative integer, got -1"),
+        (json.dumps({**GOOD, "segfault": True}), "'segfault' must be a non-negative integer, got True"),
+        (json.dumps({**GOOD, "total": 10}), "add up to more than the total 10"),
+        (json.dumps({**{key: 0 for key in GOOD}}), "no mutant was tested"),
+    ],
+)
+def test_malformed_statistics_are_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    path = _write(tmp_path, "stats.json", content)
+    with pytest.raises(gate.GateError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        gate.read_stats(path)
+    assert gate.main([str(path), "--min-score", "95"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_missing_statistics_file_says_how_to_make_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert gate.main([str(tmp_path / "absent.json")]) == 2
+    error = capsys.readouterr().err
+    assert "absent.json: no such statistics file" in error and "mutmut export-cicd-stats" in error
+
+
+# --- survivors and their explanations ------------------------------------------------------------
+
+
+def test_results_lines_are_parsed_and_other_lines_ignored() -> None:
+    text = "\n".join(
+        [
+            "⠋ Generating mutants",
+            "    reference.counting.x_count_pairs__mutmut_3: survived",
+            "    reference.tokenizer.xǁTokenizerǁencode__mutmut_1: no tests",
+            "    conformance.diagnosis.x__judge__mutmut_7: timeout",
+            "    conformance.diagnosis.x__judge__mutmut_8: killed",
+            "not a result line",
+        ]
+    )
+    results = gate.parse_results(text)
+    assert results == {
+        "reference.counting.x_count_pairs__mutmut_3": "survived",
+        "reference.tokenizer.xǁTokenizerǁencode__mutmut_1": "no tests",
+        "conformance.diagnosis.x__judge__mutmut_7": "timeout",
+        "conformance.diagnosis.x__judge__mutmut_8": "killed",
+    }
+    assert gate.not_killed(results) == {
+        "reference.counting.x_count_pairs__mutmut_3": "survived",
+        "reference.tokenizer.xǁTokenizerǁencode__mutmut_1": "no tests",
+    }
+
+
+def test_explanations_need_the_name_in_backticks_and_a_reason() -> None:
+    explained = gate.explained_mutants(EXPLANATIONS + "- `reference.x_f__mutmut_9`:\n- reference.x_f__mutmut_8: bare\n")
+    assert sorted(explained) == [f"reference.x_f__mutmut_{number}" for number in (1, 2, 3, 9)]
+    survivors = {f"reference.x_f__mutmut_{number}": "survived" for number in (1, 2, 8, 9)}
+    assert gate.unexplained(survivors, explained) == ["reference.x_f__mutmut_8", "reference.x_f__mutmut_9"]
+
+
+def test_every_survivor_explained_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _write(tmp_path, "mutation.md", EXPLANATIONS)
+    argv = [str(_stats(tmp_path)), "--min-score", "95", "--explained", str(doc)]
+    assert gate.main([*argv, "--results-command", _printing(tmp_path, SURVIVORS)]) == 0
+    assert "explained: 3 of 3 mutants not killed are listed" in capsys.readouterr().out
+
+
+def test_an_unexplained_survivor_fails_the_gate_even_above_the_threshold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = _write(tmp_path, "mutation.md", EXPLANATIONS)
+    survivors = (
+        SURVIVORS + "\n    reference.alphabet.x_rule_id__mutmut_2: survived\n    reference.y__mutmut_1: no tests"
+    )
+    argv = [str(_stats(tmp_path)), "--min-score", "95", "--explained", str(doc)]
+    assert gate.main([*argv, "--results-command", _printing(tmp_path, survivors)]) == 1
+    out = capsys.readouterr().out
+    assert "UNEXPLAINED reference.alphabet.x_rule_id__mutmut_2 (survived)" in out
+    assert "UNEXPLAINED reference.y__mutmut_1 (no tests)" in out
+    assert "explained: 3 of 5" in out
+
+
+def test_stale_explanations_are_noted_but_do_not_fail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _write(tmp_path, "mutation.md", EXPLANATIONS)
+    one_left = "    reference.x_f__mutmut_1: survived\n    reference.x_f__mutmut_2: killed"
+    argv = [str(_stats(tmp_path)), "--explained", str(doc), "--results-command", _printing(tmp_path, one_left)]
+    assert gate.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "reference.x_f__mutmut_2 is listed" in out and "reference.x_f__mutmut_3 is listed" in out
+
+
+def test_a_failing_results_command_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _write(tmp_path, "mutation.md", EXPLANATIONS)
+    failing = shlex.join([sys.executable, "-c", "import sys; sys.exit('no mutants directory')"])
+    assert gate.main([str(_stats(tmp_path)), "--explained", str(doc), "--results-command", failing]) == 2
+    assert "exited with 1: no mutants directory" in capsys.readouterr().err
+    missing = str(tmp_path / "no-such-program")
+    assert gate.main([str(_stats(tmp_path)), "--explained", str(doc), "--results-command", missing]) == 2
+    assert "cannot run" in capsys.readouterr().err
+
+
+def test_a_missing_explanations_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [str(_stats(tmp_path)), "--explained", str(tmp_path / "absent.md")]
+    assert gate.main([*argv, "--results-command", _printing(tmp_path, SURVIVORS)]) == 2
+    assert "absent.md: cannot read the explanations" in capsys.readouterr().err
+
+
+def test_the_script_runs_on_its_own(tmp_path: Path) -> None:
+    import subprocess
+
+    completed = subprocess.run(
+        [sys.executable, str(TOOL), str(_stats(tmp_path, killed=900, survived=70)), "--min-score", "95"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 1 and "FAIL" in completed.stdout
+
+
+def test_module_docstring_examples() -> None:
+    import doctest
+
+    outcome = doctest.testmod(gate)
+    assert outcome.attempted > 0 and outcome.failed == 0
