@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference import count_pairs, replace_pair
-from reference.dialects import select_profile_pair, training_sequences
+from reference.dialects import profile_pieces, select_profile_pair, training_sequences
 from reference.profiles import STRICT, Profile
 from reference.validation import check_documents, check_max_merges
 
@@ -72,7 +73,12 @@ KIND_CLAUSES = {
 
 @dataclass(frozen=True)
 class Judgement:
-    """One round whose rule (or missing rule) is not what the specification makes in that state."""
+    """One round whose rule (or missing rule) is not what the specification makes in that state.
+
+    ``expected`` is the rule the specification makes in that state and ``actual`` the implementation's,
+    each None for "no rule", with its count in that state (None exactly when the pair is None).
+    ``top_counts`` are the five highest counts of the state, highest first, equal counts by pair.
+    """
 
     round: int
     kind: str
@@ -145,10 +151,6 @@ def _piece_of(pieces: list[bytes], part: int) -> bytes:
     return pieces[part] if 0 <= part < len(pieces) else b""
 
 
-def _start_pieces(profile: Profile) -> list[bytes]:
-    return [bytes([value]) for value in range(256)] + [b""] * (profile.first_rule_id - 256)
-
-
 def _simulate(
     sequences: Sequences,
     rounds: int,
@@ -158,7 +160,7 @@ def _simulate(
 ) -> list[Pair]:
     """Greedy training under ``profile`` with ``count`` and ``replace`` swapped in."""
     rules: list[Pair] = []
-    pieces = _start_pieces(profile)
+    pieces = profile_pieces([], profile)
     for rank in range(rounds):
         pair = select_profile_pair(count(sequences), pieces, profile)
         if pair is None:
@@ -171,20 +173,20 @@ def _simulate(
 
 def _stale_counts(sequences: Sequences, rounds: int, profile: Profile) -> list[Pair]:
     counts, rules = count_pairs(sequences), []
-    pieces = _start_pieces(profile)
+    # The first round's counts hold pairs of bytes only, so no tie ever looks up a rule's piece.
+    pieces = profile_pieces([], profile)
     for _ in range(rounds):
         pair = select_profile_pair({pair: n for pair, n in counts.items() if pair not in rules}, pieces, profile)
         if pair is None:
             break
         rules.append(pair)
-        pieces.append(_piece_of(pieces, pair[0]) + _piece_of(pieces, pair[1]))
     return rules
 
 
-def _byte_kind(byte: int) -> str:
-    if byte >= 128 or chr(byte).isalnum():
-        return "word"
-    return "space" if chr(byte).isspace() else "punctuation"
+def _byte_kind(byte: int) -> tuple[bool, bool]:
+    # (part of a word, a space): words (every byte of a multi-byte character too), spaces, punctuation.
+    word = byte >= 128 or chr(byte).isalnum()
+    return word, not word and chr(byte).isspace()
 
 
 def _start(documents: list[str], profile: Profile) -> Sequences:
@@ -311,8 +313,8 @@ def _clause_and_cause(kind: str, explanation: tuple[str, str] | None) -> tuple[s
     return (KIND_CLAUSES[kind], "") if explanation is None else explanation
 
 
-def _kind(rank: int, max_merges: int, actual: Pair | None, actual_count: int, best_count: int, minimum: int) -> str:
-    if actual is None:
+def _kind(rank: int, max_merges: int, actual_count: int | None, best_count: int, minimum: int) -> str:
+    if actual_count is None:
         return STOPPED_EARLY
     if rank >= max_merges:
         return TOO_MANY
@@ -324,7 +326,13 @@ def _kind(rank: int, max_merges: int, actual: Pair | None, actual_count: int, be
 
 
 def _judge(
-    rules: list[Pair], rank: int, counts: Counts, max_merges: int, pieces: list[bytes], profile: Profile
+    rules: list[Pair],
+    rank: int,
+    counts: Counts,
+    max_merges: int,
+    pieces: list[bytes],
+    profile: Profile,
+    explain: Callable[[], tuple[str, str] | None],
 ) -> Judgement | None:
     best = select_profile_pair(counts, pieces, profile)
     best_count = max(counts.values(), default=0)
@@ -332,17 +340,18 @@ def _judge(
     actual = rules[rank] if rank < len(rules) else None
     if actual == expected:
         return None
-    actual_count = counts.get(actual, 0) if actual is not None else 0
-    kind = _kind(rank, max_merges, actual, actual_count, best_count, profile.min_count)
+    actual_count = None if actual is None else counts.get(actual, 0)
+    kind = _kind(rank, max_merges, actual_count, best_count, profile.min_count)
+    clause, cause = _clause_and_cause(kind, explain())
     return Judgement(
         round=rank,
         kind=kind,
-        clause=KIND_CLAUSES[kind],
-        cause="",
+        clause=clause,
+        cause=cause,
         expected=expected,
         expected_count=None if expected is None else best_count,
         actual=actual,
-        actual_count=None if actual is None else actual_count,
+        actual_count=actual_count,
         top_counts=sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:5],
     )
 
@@ -374,16 +383,13 @@ def judge_rounds(
     limit = check_max_merges(max_merges)
     rules = _checked_rules(actual_rules)
     sequences = _start(list(documents), profile)
-    pieces = _start_pieces(profile)
-    explanation: tuple[str, str] | None = None
-    explained = False
+    pieces = profile_pieces([], profile)
+    # The models run once, and only for an implementation that diverges.
+    explain = functools.cache(lambda: _explanation(list(documents), limit, rules, profile))
     for rank in range(len(rules) + 1):
-        judgement = _judge(rules, rank, count_pairs(sequences), limit, pieces, profile)
+        judgement = _judge(rules, rank, count_pairs(sequences), limit, pieces, profile, explain)
         if judgement is not None:
-            if not explained:  # the models run once, and only for an implementation that diverges
-                explanation, explained = _explanation(list(documents), limit, rules, profile), True
-            clause, cause = _clause_and_cause(judgement.kind, explanation)
-            yield dataclasses.replace(judgement, clause=clause, cause=cause)
+            yield judgement
         if rank < len(rules):
             new_id = profile.first_rule_id + rank
             sequences = [replace_pair(sequence, rules[rank], new_id) for sequence in sequences]

@@ -35,7 +35,7 @@ PROFILES: dict[str, settings] = {
     ),
     "thorough": settings(max_examples=2000, deadline=None, suppress_health_check=_SLOW_IS_FINE),
     "mutation": settings(
-        max_examples=40,
+        max_examples=20,
         derandomize=True,
         deadline=None,
         database=None,

@@ -32,7 +32,7 @@ def decode_bytes(ids: list[int], rules: list[tuple[int, int]]) -> bytes:
 def strict_utf8(data: bytes) -> str:
     """``data`` as text; invalid UTF-8 is a ValueError with its byte offset, never a U+FFFD."""
     try:
-        return data.decode("utf-8")
+        return data.decode()
     except UnicodeDecodeError as error:
         context = data[max(0, error.start - 4) : error.end + 4].hex(" ")
         raise ValueError(

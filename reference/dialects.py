@@ -84,7 +84,7 @@ def largest_pieces(tied: list[Pair], pieces: list[bytes]) -> Pair:
 
 def _byte_level_alphabet() -> tuple[str, ...]:
     # Printable Latin-1 bytes stand for themselves; the rest take U+0100 onwards, in byte order.
-    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), BYTE_COUNT)]
     others = [value for value in range(BYTE_COUNT) if value not in printable]
     return tuple(
         chr(value) if value in printable else chr(BYTE_COUNT + others.index(value)) for value in range(BYTE_COUNT)
@@ -103,11 +103,11 @@ def byte_level_symbol(value: int) -> str:
     return _BYTE_LEVEL_ALPHABET[value]
 
 
-def hf_order_key(token_id: int) -> int:
+def hf_order_key(token_id: int) -> tuple[bool, int]:
     """Where ``token_id`` sorts among HF's trainer ids: bytes by their byte-level symbol, then rules by rank."""
     if token_id < BYTE_COUNT:
-        return ord(byte_level_symbol(token_id))
-    return 2 * BYTE_COUNT + token_id  # above every byte-level symbol (the largest is U+0143)
+        return (False, ord(byte_level_symbol(token_id)))
+    return (True, token_id)  # every rule after every byte, whatever its byte-level symbol
 
 
 def smallest_hf_ids(tied: list[Pair], pieces: list[bytes]) -> Pair:
@@ -176,25 +176,25 @@ def _is_pair_of_ints(rule: object) -> bool:
 
 def _replace_surrogates(text: str) -> bytes:
     # tiktoken turns each lone surrogate into U+FFFD before encoding.
-    return "".join("\ufffd" if 0xD800 <= ord(char) <= 0xDFFF else char for char in text).encode("utf-8")
+    return "".join("\ufffd" if 0xD800 <= ord(char) <= 0xDFFF else char for char in text).encode()
 
 
 def _chunks(data: bytes, profile: Profile) -> list[bytes]:
     """``data`` split by the profile's pre-tokenization pattern; chunks must cover it exactly."""
     if profile.pre_tokenization is None:
         return [data]
-    text = data.decode("utf-8")
+    text = data.decode()
     chunks = re.findall(profile.pre_tokenization, text)
     if "".join(chunks) != text:
         raise ValueError(f"profile {profile.name!r}: pre_tokenization pattern does not cover the text {text!r}")
-    return [chunk.encode("utf-8") for chunk in chunks]
+    return [chunk.encode() for chunk in chunks]
 
 
 def training_sequences(documents: object, profile: Profile) -> list[list[int]]:
     """The byte sequences training counts in: one per document, or one for all, then per chunk."""
     encoded = check_documents(documents)
     if profile.documents == "concatenated":
-        encoded = [profile.document_separator.encode("utf-8").join(encoded)]
+        encoded = [profile.document_separator.encode().join(encoded)]
     return [list(chunk) for data in encoded for chunk in _chunks(data, profile)]
 
 
@@ -308,4 +308,4 @@ def decode_profile(ids: list[int], rules: Rules, profile: Profile) -> str:
     data = decode_profile_bytes(ids, rules, profile)
     if profile.decode_policy == "strict":
         return strict_utf8(data)
-    return data.decode("utf-8", errors="replace")
+    return data.decode(errors="replace")

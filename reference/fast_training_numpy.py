@@ -46,8 +46,7 @@ class LinkedArrays:
         self.made_at: list[np.ndarray] = []
         self.sentinel = len(tokens) - 1
         # Set only when some document occurs more than once: where each document ends, and its count.
-        self.document_ends: np.ndarray | None = None
-        self.document_weights: np.ndarray | None = None
+        self.repeated_documents: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def _pair_counts(codes: np.ndarray) -> tuple[list[int], list[int]]:
@@ -112,8 +111,7 @@ def link_arrays(documents: list[bytes], multiplicities: list[int]) -> tuple[Link
 def _add_repeated_documents(counts, arrays, byte_pairs, crossing, lengths, multiplicities) -> None:
     """Count the windows of a document seen ``m`` times ``m - 1`` more times, one pass per distinct ``m``."""
     weights = np.asarray(multiplicities, dtype=np.int64)
-    arrays.document_ends = np.cumsum(lengths)
-    arrays.document_weights = weights
+    arrays.repeated_documents = (np.cumsum(lengths), weights)
     for multiplicity in sorted(set(multiplicities) - {1}):
         inside = np.repeat(weights == multiplicity, lengths)[:-1]
         inside[crossing] = False
@@ -162,7 +160,8 @@ def _occurrences(arrays: LinkedArrays, first: int, second: int) -> np.ndarray:
 
 
 def _codes(first: np.ndarray | int, second: np.ndarray | int) -> np.ndarray:
-    return np.asarray(first, dtype=np.int64) * PAIR_SHIFT + np.asarray(second, dtype=np.int64)
+    # int64 from the left operand on: an int32 array or a Python int added to it stays int64.
+    return np.asarray(first, dtype=np.int64) * PAIR_SHIFT + second
 
 
 def _merge_round(arrays: LinkedArrays, first: int, second: int, new_id: int) -> list[tuple[int, int]]:
@@ -181,7 +180,7 @@ def _merge_round(arrays: LinkedArrays, first: int, second: int, new_id: int) -> 
     rights = following[partners]
     touching_next = np.zeros(len(starts), dtype=bool)
     touching_next[:-1] = rights[:-1] == starts[1:]
-    touching_previous = np.zeros(len(starts), dtype=bool)
+    touching_previous = np.zeros_like(touching_next)
     touching_previous[1:] = touching_next[:-1]
     has_left = lefts != sentinel
     has_right = (rights != sentinel) & ~touching_next
@@ -189,8 +188,9 @@ def _merge_round(arrays: LinkedArrays, first: int, second: int, new_id: int) -> 
     right_tokens = tokens[rights[has_right]]
     new_left_tokens = np.where(touching_previous[has_left], new_id, left_tokens)
     weights = None
-    if arrays.document_weights is not None and arrays.document_ends is not None:
-        weights = arrays.document_weights[np.searchsorted(arrays.document_ends, starts, side="right")]
+    if arrays.repeated_documents is not None:
+        document_ends, document_weights = arrays.repeated_documents
+        weights = document_weights[np.searchsorted(document_ends, starts, side="right")]
     changes: list[tuple[int, int]] = []
     # One group at a time: a big round (a run of spaces in code) has millions of windows.
     for codes, sign, present in (
@@ -215,7 +215,8 @@ def _summed(codes: np.ndarray, sign: int, weights: np.ndarray | None) -> list[tu
         distinct, totals = np.unique(codes, return_counts=True)
     else:
         distinct, inverse = np.unique(codes, return_inverse=True)
-        totals = np.bincount(inverse, weights=weights, minlength=len(distinct)).astype(np.int64)
+        # Every index below len(distinct) occurs in ``inverse``, so the bins are exactly the codes.
+        totals = np.bincount(inverse, weights=weights).astype(np.int64)
     return list(zip(distinct.tolist(), (sign * totals).tolist(), strict=True))
 
 

@@ -45,18 +45,22 @@ def to_document(rules: list[tuple[int, int]]) -> dict[str, object]:
     """The JSON object describing a tokenizer with these rules."""
     checked = check_rules(rules)
     return {
-        "digest": digest(checked),
         "format": FORMAT,
+        "version": FORMAT_VERSION,
         "profile": PROFILE,
         "rules": [[first, second] for first, second in checked],
-        "version": FORMAT_VERSION,
         "vocab_size": vocab_size(checked),
+        "digest": digest(checked),
     }
 
 
 def dumps(rules: list[tuple[int, int]]) -> str:
-    """Canonical JSON: sorted keys, no spaces, ASCII only, one trailing newline."""
-    return json.dumps(to_document(rules), sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n"
+    """Canonical JSON: sorted keys, no spaces, ASCII only, one trailing newline.
+
+    The keys are sorted here, not by :func:`to_document`; ASCII only is ``json``'s default (and the
+    document holds nothing else).
+    """
+    return json.dumps(to_document(rules), sort_keys=True, separators=(",", ":")) + "\n"
 
 
 def loads(text: str | bytes) -> list[tuple[int, int]]:

@@ -67,7 +67,7 @@ def trace_training(documents: list[str], max_merges: int, top: int = 5) -> Train
     rounds = []
     rules: list[tuple[int, int]] = []
     merges = training_rounds(documents, max_merges)  # validates before anything is read below
-    last_sequences = [list(document.encode("utf-8")) for document in documents]
+    last_sequences = [list(document.encode()) for document in documents]
     for merge in merges:
         rules.append(merge.pair)
         rounds.append(

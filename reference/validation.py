@@ -53,7 +53,7 @@ def check_max_merges(max_merges: object) -> int:
 def utf8_encode(text: str, what: str) -> bytes:
     """UTF-8 bytes of ``text``; a lone surrogate is a ValueError naming ``what`` and its index."""
     try:
-        return text.encode("utf-8")
+        return text.encode()
     except UnicodeEncodeError as error:
         code_point = ord(text[error.start])
         raise ValueError(

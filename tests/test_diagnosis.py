@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import json
 import unicodedata
+from dataclasses import replace
 
 import broken_for_checks as broken
 import pytest
@@ -26,6 +27,8 @@ from conformance.diagnosis import (
 )
 from conformance.strategies import corpora, max_merges_values, run_corpora, tie_corpora
 from reference import train
+from reference.dialects import train_profile
+from reference.profiles import STRICT
 
 
 @given(corpora(max_documents=4, max_length=20), max_merges_values(max_value=20))
@@ -49,8 +52,9 @@ def test_the_divergent_round_is_the_first_rule_that_differs(documents, max_merge
     first = min(len(expected), len(actual)) if first is None else first
     divergence = first_divergence(documents, max_merges, actual)
     assert divergence["round"] == first
-    assert divergence["expected"] == (None if first >= len(expected) else {
-        "pair": list(expected[first]), "count": divergence["expected"]["count"]})
+    assert divergence["expected"] == (
+        None if first >= len(expected) else {"pair": list(expected[first]), "count": divergence["expected"]["count"]}
+    )
     assert (divergence["actual"] or {}).get("pair") == (list(actual[first]) if first < len(actual) else None)
     json.dumps(divergence)  # JSON-ready for reports
 
@@ -71,6 +75,11 @@ def test_non_overlapping_counting_is_attributed_to_the_count_clause(documents, m
         return
     # A tie may be equally well explained by a tie dialect, which is then preferred as the simpler story.
     allowed = {"BPE-TRAIN-COUNT", "BPE-TRAIN-TIE"} if divergence["diagnosis"] == TIE_OTHER_WAY else {"BPE-TRAIN-COUNT"}
+    # Runs of one byte can make joining the documents produce the very same rules (found by hypothesis:
+    # ["baaaaaaaabaaaaaaaabaaaaaaaa", "aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"], 4 merges); the models are
+    # tried in a fixed order, so that equally good story is the one told.
+    if train_profile(documents, max_merges, replace(STRICT, documents="concatenated")) == rules:
+        allowed.add("BPE-TRAIN-DOCS")
     assert divergence["clause"] in allowed, divergence
 
 

@@ -8,23 +8,38 @@ example is fixed and small, so these run in milliseconds and no hypothesis searc
 
 from __future__ import annotations
 
+import dataclasses
+import random
+import re
 from typing import Any
 
 import broken_for_checks as broken
 import pytest
 
 from conformance.adapters.python import InProcessSubject
-from conformance.checks import ALL_CHECKS
-from conformance.checks.common import encoding_clause
-from conformance.checks.decoding import BAD_ID_KINDS
-from conformance.checks.validation import MAX_MERGES_CASES
-from conformance.checks.vectors import mismatch_clause, vector_cases, verify_vector
+from conformance.checks import ALL_CHECKS, validation
+from conformance.checks.common import encoding_clause, verify_encodings
+from conformance.checks.decoding import BAD_ID_KINDS, boundary_inapplicable
+from conformance.checks.encoding import _with_variants, pre_tokenization_inapplicable
+from conformance.checks.properties import _permutations, document_order_inapplicable
+from conformance.checks.replacement import _run_texts
+from conformance.checks.training import cross_document_inapplicable
+from conformance.checks.validation import (
+    ALL_CASES,
+    IDS_CASES,
+    MAX_MERGES_CASES,
+    TEXT_CASES,
+    profile_accepts,
+    setup_merges,
+    verify_rejection,
+)
+from conformance.checks.vectors import mismatch_clause, vector_cases, vectors_inapplicable, verify_vector
 from conformance.errors import ImplementationRaised, Violation
 from conformance.identify import ProfileModel
 from conformance.profile_context import profile_encode
 from conformance.vector_replay import Mismatch
 from reference import LiteralTokenizer, Tokenizer
-from reference.profiles import HF_TOKENIZERS, MINBPE, STRICT
+from reference.profiles import HF_TOKENIZERS, MINBPE, RUSTBPE, STRICT, TIKTOKEN
 
 CHECKS = {check.name: check for check in ALL_CHECKS}
 LOW = "低" * 30
@@ -45,6 +60,30 @@ class AlternatingTies(LiteralTokenizer):
         return self._adopt(broken.literal_train(documents, max_merges, select=select))
 
 
+class UnknownIdsAreTypeErrors(LiteralTokenizer):
+    """Rejects unknown ids with the wrong error kind."""
+
+    def decode(self, ids: list[int]) -> str:
+        if any(isinstance(token, int) and token >= len(self._pieces) for token in ids):
+            raise TypeError("unknown id")
+        return super().decode(ids)
+
+
+class HoleInTheVocabulary(LiteralTokenizer):
+    """Sizes the vocabulary by max_merges but rejects the one id right after the last rule made."""
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        rules = super().train(documents, max_merges)
+        self._pieces.extend(b"" for _ in range(max_merges - len(rules)))
+        self.hole = 258 + len(rules)
+        return rules
+
+    def decode(self, ids: list[int]) -> str:
+        if self.hole in ids:
+            raise ValueError("unknown id")
+        return super().decode(ids)
+
+
 # (check, broken implementation, example, clause, inputs, expected, actual, fragment of the message)
 COUNTEREXAMPLES = [
     (
@@ -61,7 +100,7 @@ COUNTEREXAMPLES = [
         },
         "cafe\u0301",
         "caf\u00e9",
-        "did not give the text back",
+        "decode([99, 97, 102, 101, 204, 129]) of encode(text) did not give the text back",
     ),
     (
         "decode-concatenates",
@@ -71,7 +110,7 @@ COUNTEREXAMPLES = [
         {"documents": ["abab"], "max_merges": 1, "rules": [[97, 98]], "ids": [258]},
         "ab",
         "ba",
-        "decode([258])",
+        "decode([258]) is not the piece of the rule's two parts",
     ),
     (
         "decode-bytes-level",
@@ -127,7 +166,7 @@ COUNTEREXAMPLES = [
         {"documents": ["abab"], "max_merges": 3, "rules": [[97, 98]], "ids": [259]},
         "ValueError",
         "",
-        "id 259 must be unknown",
+        "so the vocabulary is 259 ids and id 259 must be unknown (ValueError)",
     ),
     (
         "boundary-ids",
@@ -147,7 +186,7 @@ COUNTEREXAMPLES = [
         {"documents": ["aaaa", "aaaa"], "max_merges": 2},
         "parts in 0-255 or 258-258",
         [[97, 97], [256, 256]],
-        "rule 1 (256, 256) refers to boundary id 256",
+        "rule 1 (256, 256) refers to boundary id 256; rule 1 may refer only to bytes 0-255 or ids 258-258",
     ),
     (
         "rule-ids",
@@ -157,7 +196,7 @@ COUNTEREXAMPLES = [
         {"documents": ["abab"], "max_merges": 1, "text": "abab"},
         {"rules": [[97, 98]], "utf8_hex": "61626162"},
         {"ids": [259, 259]},
-        "id 259 at position 0 names no rule",
+        "id 259 at position 0 names no rule: 1 rules create ids 258-258",
     ),
     (
         "no-cross-document-pairs",
@@ -257,7 +296,8 @@ COUNTEREXAMPLES = [
         {"documents": ["abab"], "max_merges": 2, "earlier_documents": ["cdcd"], "encoded": []},
         [[97, 98]],
         [[97, 98], [99, 100]],
-        "after an earlier training run",
+        "training on the same documents gave other rules after an earlier training run and some encoding: "
+        "the earlier documents or the encoded texts took part in training",
     ),
     (
         "encode-trained",
@@ -267,6 +307,7 @@ COUNTEREXAMPLES = [
         {"rules": [[98, 99], [97, 258]], "text": "abcbc"},
         [259, 258],
         [97, 258, 258],
+        "encode('abcbc') after training gave ids that are not the canonical encoding under the model's rules "
         "(2 of 2 texts were wrong)",
     ),
     (
@@ -349,7 +390,54 @@ COUNTEREXAMPLES = [
         },
         [[258, 258]],
         [[97, 98, 97, 98]],
-        "after a rejected train (max_merges -1)",
+        "after a rejected train (max_merges -1) the same texts encode differently: "
+        "a rejected call must leave the model unchanged",
+    ),
+    (
+        "decode-strict",
+        UnknownIdsAreTypeErrors,
+        {"documents": ["abab"], "max_merges": 1, "kind": "far unknown id", "prefix": ""},
+        "BPE-DECODE-STRICT",
+        {"documents": ["abab"], "max_merges": 1, "rules": [[97, 98]], "ids": [1259], "problem": "far unknown id"},
+        "ValueError",
+        "TypeError: unknown id",
+        "with a far unknown id must raise ValueError, not TypeError",
+    ),
+    (
+        "decode-strict",
+        broken.LenientDecoder,
+        {"documents": ["低低"], "max_merges": 1, "kind": "partial rule piece", "prefix": "a"},
+        "BPE-DECODE-STRICT",
+        {
+            "documents": ["低低"],
+            "max_merges": 1,
+            "rules": [[189, 142]],
+            "ids": [97, 258],
+            "problem": "partial rule piece",
+        },
+        "ValueError",
+        "a\ufffd\ufffd",
+        "with a partial rule piece must raise ValueError, but returned text",
+    ),
+    (
+        "decode-strict",
+        broken.LenientDecoder,
+        {"documents": ["abab"], "max_merges": 1, "kind": "negative id", "prefix": ""},
+        "BPE-INPUT-IDS",
+        {"documents": ["abab"], "max_merges": 1, "rules": [[97, 98]], "ids": [97, -1], "problem": "negative id"},
+        "ValueError",
+        "a",
+        "with a negative id must raise ValueError",
+    ),
+    (
+        "vocab-size",
+        HoleInTheVocabulary,
+        {"documents": ["abab"], "max_merges": 3},
+        "BPE-VOCAB-SIZE",
+        {"documents": ["abab"], "max_merges": 3, "rules": [[97, 98]], "ids": [260]},
+        "ValueError",
+        "",
+        "so the vocabulary is 259 ids and id 260 must be unknown (ValueError)",
     ),
 ]
 
@@ -421,12 +509,18 @@ def test_training_counterexamples_carry_the_first_divergence() -> None:
         ("aaa", [97, 256], [(97, 97)], MINBPE, "BPE-MERGE-SCAN"),
         ("aaa", [258, 258], [(97, 97)], STRICT, "BPE-MERGE-SCAN"),  # overlapping windows both merged
         ("aaa", [256, 256], [(97, 97)], MINBPE, "BPE-MERGE-SCAN"),
+        ("aaa", [97, 259], [(98, 98), (97, 97)], STRICT, "BPE-MERGE-SCAN"),  # scanned from the right, rule 1
+        ("aaa", [259, 259], [(98, 98), (97, 97)], STRICT, "BPE-MERGE-SCAN"),  # overlapping windows, rule 1
+        ("caabb", [99, 260, 98], [(97, 97), (98, 98), (258, 98)], STRICT, "BPE-MERGE-NOREMATCH"),  # after a byte
         ("ab,ab", [97, 98, 44, 97, 98], [(98, 44)], STRICT, "BPE-ENCODE-RAW"),  # split at punctuation
         ("ab,ab", [97, 98, 44, 97, 98], [(98, 44)], MINBPE, "BPE-ENCODE-RAW"),
         ("a ,b", [97, 32, 44, 98], [(32, 44), (44, 98)], STRICT, "BPE-ENCODE-RAW"),  # space apart from punctuation
         ("\x80,", [194, 128, 44], [(128, 44)], STRICT, "BPE-ENCODE-RAW"),  # U+0080 is a word character
         ("ab ab", [97, 98, 32, 97, 98], [(98, 32)], STRICT, "BPE-ENCODE-RAW"),
+        ("aba ", [258, 97, 32], [(97, 98), (97, 32)], STRICT, "BPE-ENCODE-RAW"),  # a chunk of several characters
         ("xyz", [1], [(97, 98)], STRICT, "BPE-ENCODE-ORDER"),
+        ("abc", [259, 99], [(98, 99), (97, 98)], STRICT, "BPE-ENCODE-ORDER"),  # rules applied last to first
+        ("abc", [257, 99], [(98, 99), (97, 98)], MINBPE, "BPE-ENCODE-ORDER"),
     ],
 )
 def test_a_wrong_encoding_is_blamed_on_the_bug_that_reproduces_it(
@@ -471,6 +565,7 @@ INVALID_VECTOR = {"id": "invalid-x-y", "clauses": ["BPE-TRAIN-MAXMERGES", "BPE-I
         (LOAD_VECTOR, _mismatch("encode", [260, 98], {"text": "aabb"}), "BPE-MERGE-NOREMATCH"),
         (LOAD_VECTOR, _mismatch("encode", [256, 97, 97, 98, 98], {"text": "aabb"}), "BPE-ENCODE-BOUNDARY"),
         (LOAD_VECTOR, _mismatch("encode", [True, 98], {"text": "aabb"}), "BPE-ENCODE-ORDER"),
+        (LOAD_VECTOR, _mismatch("encode", (256, 97, 97, 98, 98), {"text": "aabb"}), "BPE-ENCODE-ORDER"),  # no list
         (LOAD_VECTOR, _mismatch("encode", "raised TypeError: no", {"text": "aabb"}), "BPE-ENCODE-ORDER"),
         (LOAD_VECTOR, _mismatch("load", "raised ValueError: no"), "BPE-INPUT-RULES"),
         (LOAD_VECTOR, _mismatch("decode", "baca"), "BPE-DECODE-CONCAT"),
@@ -519,7 +614,11 @@ def test_vectors_replay_load_only_where_load_is_offered_and_only_under_strict() 
     class DeclaresLargestPair(broken.LargestTiedPair):
         profile = "largest-pair"
 
+    class ReferenceWithoutLoad(Tokenizer):
+        capabilities = ("train", "encode", "decode")
+
     verify_vector(InProcessSubject(WithoutLoad), vector)
+    verify_vector(InProcessSubject(ReferenceWithoutLoad), vector_cases("training.json")[0])
     verify_vector(InProcessSubject(DeclaresLargestPair), vector_cases("training.json")[0])
     invalid = next(vector for vector in vector_cases("invalid.json") if vector["description"] == "max_merges True")
     with pytest.raises(Violation) as caught:
@@ -639,7 +738,17 @@ def test_vocab_size_under_skip_unknown_drops_the_next_id() -> None:
         CHECKS["vocab-size"].verify(InProcessSubject(dialect(HF_TOKENIZERS, decode=raise_on_unknown)), example)
     violation = caught.value
     assert (violation.clause, violation.expected, violation.actual) == ("BPE-VOCAB-SIZE", "", "ValueError: unknown id")
-    assert violation.inputs["ids"] == [257] and "dropped: decodes to ''" in violation.message
+    assert violation.inputs["ids"] == [257] and violation.message.endswith("must be unknown (dropped: decodes to '')")
+
+    def drop_only_the_next_id(self: Any, ids: list[int]) -> str:
+        if any(token > 256 + len(self.model.rules) for token in ids):
+            raise ValueError("unknown id")
+        return self.model.decode([token for token in ids if token != 256 + len(self.model.rules)])
+
+    with pytest.raises(Violation) as caught:
+        CHECKS["vocab-size"].verify(InProcessSubject(dialect(HF_TOKENIZERS, decode=drop_only_the_next_id)), example)
+    violation = caught.value
+    assert (violation.expected, violation.actual, violation.inputs["ids"]) == ("", "ValueError: unknown id", [258])
 
 
 # --- boundary ids inside a text, and rule lists a piece-rank encoder may refuse ---------------------------
@@ -670,10 +779,35 @@ def test_boundary_ids_must_decode_to_nothing_alone_and_inside_a_text() -> None:
     example = {"documents": ["abab"], "max_merges": 1, "texts": ["xyz"], "cut": 1}
     alone = violation_of("boundary-ids", BoundariesAsBytes, example)
     assert (alone.clause, alone.expected, alone.actual) == ("BPE-ALPHA-BOUNDARY", "", "<>")
-    assert alone.inputs["ids"] == [256, 257] and "must be empty" in alone.message
+    assert alone.inputs["ids"] == [256, 257] and alone.message.startswith("decode([256, 257]) must be empty")
     inside = violation_of("boundary-ids", BoundariesOnlyAtTheEnds, example)
     assert (inside.clause, inside.expected, inside.actual) == ("BPE-ALPHA-BOUNDARY", "abab", "ab||ab")
-    assert inside.inputs["ids"] == [258, 257, 256, 258] and "must ignore the boundary ids" in inside.message
+    assert inside.inputs["ids"] == [258, 257, 256, 258]
+    assert inside.message.startswith("decode([258, 257, 256, 258]) must ignore the boundary ids")
+
+
+def recording_decodes(decoded: list[list[int]]) -> type:
+    """The literal reference, appending every id list it is asked to decode to ``decoded``."""
+
+    class RecordsDecodes(LiteralTokenizer):
+        def decode(self, ids: list[int]) -> str:
+            decoded.append(list(ids))
+            return super().decode(ids)
+
+    return RecordsDecodes
+
+
+@pytest.mark.parametrize("cut", range(5))
+def test_the_cut_is_a_place_between_ids_counted_round_both_ends(cut: int) -> None:
+    """BPE-ALPHA-BOUNDARY: the example's cut is taken modulo len(ids) + 1, the places from front to back.
+
+    "abab" under (97, 98) is [258, 258]: three places, so cut 3 is the front again and cut 4 the middle.
+    """
+    decoded: list[list[int]] = []
+    example = {"documents": ["abab"], "max_merges": 1, "texts": [], "cut": cut}
+    CHECKS["boundary-ids"].verify(InProcessSubject(recording_decodes(decoded)), example)
+    place = cut % 3
+    assert decoded[-1] == [*[258, 258][:place], 257, 256, *[258, 258][place:]]
 
 
 def _refusing(refuse: Any, profile: str) -> type:
@@ -699,3 +833,536 @@ def test_only_a_piece_rank_encoder_may_refuse_rules_that_repeat_a_piece() -> Non
     ):
         with pytest.raises(ImplementationRaised, match="two rules make the same piece"):
             CHECKS["encode-loaded-rules"].verify(InProcessSubject(implementation), example)
+
+
+# --- document order: each permutation is named and reproducible (BPE-PROP-PERMUTE) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("documents", "seed", "label", "permuted"),
+    [
+        (["abab", "acac", "acac", "abab"], 0, "shuffled with seed 0", ["acac", "abab", "acac", "abab"]),
+        (["acac", "abab", "abab", "acac"], 1, "sorted", ["abab", "abab", "acac", "acac"]),
+    ],
+)
+def test_the_failing_permutation_is_named_and_given(
+    documents: list[str], seed: int, label: str, permuted: list
+) -> None:
+    """Reversed, shuffled with the example's seed, sorted: the first that changes the rules is reported."""
+    violation = violation_of(
+        "document-order", broken.FirstSeenTieBreak, {"documents": documents, "max_merges": 2, "seed": seed}
+    )
+    assert violation.inputs["permuted_documents"] == permuted
+    assert f"training on the documents {label} gave other rules" in violation.message
+
+
+def test_the_shuffled_permutation_is_reproducible_from_its_seed() -> None:
+    """A failure names its seed, so the same seed must give the same shuffle (random.Random(seed))."""
+    documents = [f"document {number}" for number in range(12)]
+    shuffled = list(documents)
+    random.Random(5).shuffle(shuffled)
+    permutations = _permutations(documents, 5)
+    assert permutations == _permutations(documents, 5)
+    assert permutations == [
+        ("reversed", documents[::-1]),
+        ("shuffled with seed 5", shuffled),
+        ("sorted", sorted(documents)),
+    ]
+
+
+# --- validation under a declared profile: which bad calls the profile itself accepts -----------------------
+
+
+def test_the_set_up_model_is_as_rich_as_the_profile_allows() -> None:
+    """Bad calls are made against a model with rules: 32 merges allowed, fewer where the profile runs dry."""
+    assert (setup_merges(STRICT), setup_merges(MINBPE)) == (32, 5)
+
+
+def test_the_profile_judges_a_bad_call_on_a_model_set_up_like_the_subjects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The profile's reference is trained on the set-up documents when the subject can train, else loaded with
+    the rules that training makes first, (97, 98) and (97, 99): both sides see the same model."""
+    calls: list[tuple[Any, ...]] = []
+
+    class RecordingModel(ProfileModel):
+        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+            calls.append(("train", list(documents), max_merges))
+            return super().train(documents, max_merges)
+
+        def load(self, rules: list[tuple[int, int]]) -> list[tuple[int, int]]:
+            calls.append(("load", list(rules)))
+            return super().load(rules)
+
+    monkeypatch.setattr(validation, "ProfileModel", RecordingModel)
+    assert profile_accepts(IDS_CASES[-1], HF_TOKENIZERS, True)
+    assert calls == [("train", ["abab", "acac"], setup_merges(HF_TOKENIZERS))]
+    calls.clear()
+    assert profile_accepts(IDS_CASES[-1], HF_TOKENIZERS, False)
+    assert calls == [("load", LiteralTokenizer().train(["abab", "acac"], 2))]
+    assert calls[0][1] == [(97, 98), (97, 99)]
+    calls.clear()
+    verify_rejection(InProcessSubject(dialect(HF_TOKENIZERS)), IDS_CASES[-1])  # it can train
+    assert calls == [("train", ["abab", "acac"], setup_merges(HF_TOKENIZERS))]
+
+
+def test_a_profile_accepts_only_the_bad_calls_its_own_reference_accepts() -> None:
+    """hf-tokenizers drops a huge unknown id; tiktoken replaces lone surrogates; max_merges stays strict."""
+    assert [profile_accepts(case, HF_TOKENIZERS, True) for case in IDS_CASES] == [False] * 10 + [True]
+    assert [profile_accepts(case, TIKTOKEN, False) for case in TEXT_CASES] == [False, False, False, True, True, True]
+    assert not any(profile_accepts(case, MINBPE, True) for case in MAX_MERGES_CASES)
+    lenient = dialect(HF_TOKENIZERS)
+    CHECKS["ids-validation"].verify(InProcessSubject(lenient), IDS_CASES[-1])
+    with pytest.raises(Violation) as caught:
+        CHECKS["ids-validation"].verify(
+            InProcessSubject(dialect(HF_TOKENIZERS, decode=lambda self, ids: "")), IDS_CASES[0]
+        )
+    assert caught.value.clause == "BPE-INPUT-IDS"
+
+
+# --- determinism of encoding, fresh instances, unique pieces of malformed rules, wrong error kinds --------
+
+
+class EncodeAlternates(LiteralTokenizer):
+    """Returns the canonical ids, then the raw bytes, then the canonical ids again..."""
+
+    def encode(self, text: str) -> list[int]:
+        self.calls = getattr(self, "calls", 0) + 1
+        return super().encode(text) if self.calls % 2 else list(text.encode("utf-8"))
+
+
+def test_determinism_covers_encoding_and_fresh_instances() -> None:
+    """BPE-PROP-DETERMINISM: the same text twice gives the same ids; a fresh instance gives the same rules."""
+    violation = violation_of("determinism", EncodeAlternates, {"documents": ["abab"], "max_merges": 1, "texts": []})
+    assert violation.clause == "BPE-PROP-DETERMINISM"
+    assert violation.inputs == {"documents": ["abab"], "max_merges": 1, "text": "abab"}
+    assert (violation.expected, violation.actual) == ([258, 258], [97, 98, 97, 98])
+    assert "encode('abab') gave different ids on a second call" in violation.message
+
+    class TrainOnly(EncodeAlternates):
+        capabilities = ("train",)
+
+    CHECKS["determinism"].verify(InProcessSubject(TrainOnly), {"documents": ["abab"], "max_merges": 1, "texts": []})
+
+    class TiesPerInstance(LiteralTokenizer):
+        instances = 0
+
+        def __init__(self) -> None:
+            type(self).instances += 1
+            super().__init__()
+
+        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+            select = broken.select_largest_tied if type(self).instances % 2 else broken.select_pair
+            return self._adopt(broken.literal_train(documents, max_merges, select=select))
+
+    violation = violation_of(
+        "determinism", TiesPerInstance, {"documents": ["abab", "acac"], "max_merges": 2, "texts": []}
+    )
+    assert (violation.expected, violation.actual) == ([[97, 99], [97, 98]], [[97, 98], [97, 99]])
+    assert "gave other rules on a fresh instance" in violation.message
+
+
+def trains_to(rules: list[tuple[int, int]]) -> type:
+    """An implementation whose train returns ``rules`` whatever the documents."""
+    return type("TrainsTo", (LiteralTokenizer,), {"train": lambda self, documents, max_merges: list(rules)})
+
+
+@pytest.mark.parametrize(
+    ("rules", "piece"),
+    [
+        ([(97, 98), (258, 257)], "61 62"),  # the end id adds nothing to rule 0's piece
+        ([(256, 97), (257, 97)], "61"),  # boundary ids spell nothing
+        ([(97, 258), (97, 256)], "61"),  # an id that names no rule yet spells nothing either
+        ([(0, 97), (97, 0)], None),  # byte 0 is a byte like any other
+        ([(97, 258), (97, 97)], None),  # a rule naming itself spells only its other part
+    ],
+)
+def test_unique_pieces_spells_malformed_rules_as_far_as_they_go(rules: list, piece: str | None) -> None:
+    """BPE-PROP-UNIQUE: pieces of ids that are no rule yet are empty, boundaries are empty, bytes are bytes."""
+    example = {"documents": ["abab"], "max_merges": 2}
+    if piece is None:
+        CHECKS["unique-pieces"].verify(InProcessSubject(trains_to(rules)), example)
+        return
+    violation = violation_of("unique-pieces", trains_to(rules), example)
+    assert f"rules 0 and 1 have the same piece {piece}" in violation.message
+    assert violation.actual == [list(rule) for rule in rules]
+
+
+class BoolMaxMergesIsValueError(LiteralTokenizer):
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        if isinstance(max_merges, bool):
+            raise ValueError("max_merges is a bool")
+        return super().train(documents, max_merges)
+
+
+def test_a_rejection_with_the_wrong_error_kind_is_a_violation() -> None:
+    """BPE-TRAIN-MAXMERGES: a bool max_merges is a TypeError; a ValueError is the wrong answer."""
+    case = MAX_MERGES_CASES[2]
+    with pytest.raises(Violation) as caught:
+        verify_rejection(InProcessSubject(BoolMaxMergesIsValueError), case)
+    violation = caught.value
+    assert (violation.clause, violation.expected, violation.actual) == (
+        "BPE-TRAIN-MAXMERGES",
+        "TypeError",
+        "ValueError: max_merges is a bool",
+    )
+    assert violation.inputs == case.inputs()
+    assert "must raise TypeError, but raised ValueError" in violation.message
+
+
+def test_an_implementation_without_train_is_set_up_by_load() -> None:
+    """A load-only implementation gets the rules (97, 98), (97, 99) loaded before the bad encode/decode/load."""
+
+    class LoadOnly(LiteralTokenizer):
+        capabilities = ("load", "encode", "decode")
+
+    for case in [case for case in ALL_CASES if case.operation != "train"]:
+        verify_rejection(InProcessSubject(LoadOnly), case)
+    minbpe_accepting = dialect(MINBPE, train=lambda self, documents, max_merges: [])
+    with pytest.raises(Violation):
+        verify_rejection(InProcessSubject(minbpe_accepting), MAX_MERGES_CASES[0])
+
+
+# --- decoding: which ids each check decodes, and what its failure says (BPE-DECODE-*) ---------------------
+
+
+def test_decode_strict_has_nothing_to_ask_when_no_rule_piece_is_partial() -> None:
+    """BPE-DECODE-STRICT: "partial rule piece" needs a rule whose piece is not UTF-8; without one, no call."""
+    example = {"documents": ["abab"], "max_merges": 1, "kind": "partial rule piece", "prefix": "a"}
+    CHECKS["decode-strict"].verify(InProcessSubject(broken.LenientDecoder), example)
+
+
+def test_a_partial_rule_piece_is_found_among_the_profiles_own_rule_ids() -> None:
+    """Under minbpe rule 0 is id 256: its partial piece must decode to U+FFFD (replace), not raise."""
+    example = {"documents": ["低低"], "max_merges": 1, "kind": "partial rule piece", "prefix": "a"}
+    violation = violation_of("decode-strict", StrictDeclaringMinbpe, example)
+    assert (violation.clause, violation.expected, violation.actual) == (
+        "BPE-DECODE-STRICT",
+        "a\ufffd\ufffd",
+        "returned 'a'",
+    )
+    assert violation.inputs["ids"] == [97, 256] and violation.inputs["rules"] == [[189, 142]]
+
+
+class DecodesPieceByPieceReplacing(LiteralTokenizer):
+    """Decodes each id's piece on its own and replaces what is not UTF-8 there."""
+
+    def decode(self, ids: list[int]) -> str:
+        return "".join(self.decode_bytes([token]).decode("utf-8", errors="replace") for token in ids)
+
+
+def test_decode_bytes_decodes_the_canonical_the_exploded_and_the_byte_ids() -> None:
+    """BPE-DECODE-BYTES: the example's explode choices replace tokens by their bytes, splitting characters anew."""
+    decoded: list[list[int]] = []
+    example = {"documents": ["低低低低"], "max_merges": 2, "texts": [], "explode": [True, False]}
+    CHECKS["decode-bytes-level"].verify(InProcessSubject(recording_decodes(decoded)), example)
+    byte_ids = list("低低低低".encode())
+    assert decoded == [[259, 259, 259, 259], [228, 189, 142, 259, 228, 189, 142, 259], byte_ids]
+
+
+def test_a_character_split_across_pieces_must_decode_whole() -> None:
+    """BPE-DECODE-BYTES: a replacement character where the bytes together are valid UTF-8 is a violation."""
+    example = {"documents": ["低低"], "max_merges": 1, "texts": [], "explode": []}
+    violation = violation_of("decode-bytes-level", DecodesPieceByPieceReplacing, example)
+    assert (violation.clause, violation.expected) == ("BPE-DECODE-BYTES", "低低")
+    assert violation.actual == "\ufffd" * 6 and violation.inputs["ids"] == [228, 258, 228, 258]
+    assert violation.message == "decode([228, 258, 228, 258]) must decode the concatenated bytes, not each piece"
+
+
+class JoinsPiecesBackwards(LiteralTokenizer):
+    """Decodes one id right, but joins the pieces of several ids last to first."""
+
+    def decode(self, ids: list[int]) -> str:
+        return super().decode(list(ids)[::-1])
+
+
+def test_decode_concatenates_joins_the_pieces_of_the_texts_in_order() -> None:
+    """BPE-DECODE-CONCAT: the canonical ids of the texts, all together, decode to the texts joined."""
+    example = {"documents": ["abab"], "max_merges": 1, "texts": ["abc", "d"]}
+    violation = violation_of("decode-concatenates", JoinsPiecesBackwards, example)
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-DECODE-CONCAT", "abcd", "dcab")
+    assert violation.inputs == {"documents": ["abab"], "max_merges": 1, "rules": [[97, 98]], "ids": [258, 99, 100]}
+    assert violation.message == "decode([258, 99, 100]) is not its pieces concatenated"
+
+
+def test_decode_concatenates_checks_every_rule_after_a_partial_piece() -> None:
+    """BPE-DECODE-CONCAT: rule 0 (bytes bd 8e) is no text alone and is skipped; rule 1 (低) is still checked."""
+    example = {"documents": ["低低低低"], "max_merges": 2, "texts": []}
+    violation = violation_of("decode-concatenates", broken.PiecesReversed, example)
+    assert (violation.clause, violation.inputs["ids"], violation.expected) == ("BPE-DECODE-CONCAT", [259], "低")
+
+
+def test_decode_concatenates_judges_rule_pieces_only_not_the_boundary_ids() -> None:
+    """One bug, one failing check: boundary ids spelt as bytes break BPE-ALPHA-BOUNDARY, not BPE-DECODE-CONCAT."""
+    example = {"documents": ["abab"], "max_merges": 1, "texts": ["ab"], "cut": 0}
+    CHECKS["decode-concatenates"].verify(InProcessSubject(BoundariesAsBytes), example)
+    assert violation_of("boundary-ids", BoundariesAsBytes, example).clause == "BPE-ALPHA-BOUNDARY"
+
+
+# --- why a check does not apply under a profile (the report prints it) -------------------------------------
+
+
+def test_a_skipped_check_names_the_parameter_its_value_and_why() -> None:
+    """Boundary ids and document order: the reason names the profile parameter that makes the clause moot."""
+    separate_first_seen = dataclasses.replace(STRICT, name="separate-first-seen", tie_break="first-seen")
+    assert boundary_inapplicable(MINBPE) == (
+        "not applicable under profile minbpe (boundary_ids=False: ids 256 and 257 are the first two rules, "
+        "not boundaries)"
+    )
+    assert document_order_inapplicable(MINBPE) == (
+        "not applicable under profile minbpe (documents=concatenated: the order of the joined documents changes "
+        "the pairs at the seams)"
+    )
+    assert document_order_inapplicable(separate_first_seen) == (
+        "not applicable under profile separate-first-seen (tie_break=first-seen: which tied pair is seen first "
+        "depends on the document order)"
+    )
+    words = dataclasses.replace(STRICT, name="words", pre_tokenization=r"\w+|\s+")
+    assert pre_tokenization_inapplicable(words) == (
+        "not applicable under profile words (pre_tokenization=\\w+|\\s+: the profile splits text into chunks "
+        "before merging)"
+    )
+    assert boundary_inapplicable(STRICT) is None and document_order_inapplicable(HF_TOKENIZERS) is None
+    assert pre_tokenization_inapplicable(STRICT) is None
+    assert cross_document_inapplicable(MINBPE) == (
+        "not applicable under profile minbpe (documents=concatenated: the profile counts pairs across documents "
+        "on purpose)"
+    )
+    assert vectors_inapplicable(RUSTBPE) == (
+        "not applicable under profile rustbpe (min_count=1, first_rule_id=256, boundary_ids=False: the vectors "
+        "hold strict answers)"
+    )
+
+
+# --- determinism: both encodings of a text are compared (BPE-PROP-DETERMINISM) -----------------------------
+
+
+def test_determinism_compares_two_encodings_of_each_text() -> None:
+    """BPE-PROP-DETERMINISM: an encoder whose third answer differs is caught on the second text."""
+
+    class ThirdAnswerDiffers(LiteralTokenizer):
+        def encode(self, text: str) -> list[int]:
+            self.calls = getattr(self, "calls", 0) + 1
+            return list(text.encode("utf-8")) if self.calls == 3 else super().encode(text)
+
+    example = {"documents": ["abab", "acac"], "max_merges": 2, "texts": []}
+    violation = violation_of("determinism", ThirdAnswerDiffers, example)
+    assert violation.inputs["text"] == "acac"
+    assert (violation.expected, violation.actual) == ([97, 99, 97, 99], [259, 259])
+
+
+# --- rule ids: what an encoding after training may contain (BPE-RULE-ID, BPE-ENCODE-BOUNDARY) --------------
+
+
+class BoundaryInTheBody(LiteralTokenizer):
+    def encode(self, text: str) -> list[int]:
+        return [256, *super().encode(text)]
+
+
+class EncodesTheTextReversed(LiteralTokenizer):
+    def encode(self, text: str) -> list[int]:
+        return super().encode(text[::-1])
+
+
+def test_rule_ids_blames_a_boundary_id_in_a_body_on_the_boundary_clause() -> None:
+    """BPE-ENCODE-BOUNDARY: 256 and 257 never appear in the encoding of a text; BPE-RULE-ID for the rest."""
+    example = {"documents": ["abab"], "max_merges": 1, "texts": []}
+    boundary = violation_of("rule-ids", BoundaryInTheBody, example)
+    assert boundary.clause == "BPE-ENCODE-BOUNDARY" and boundary.actual == {"ids": [256, 258, 258]}
+    assert boundary.message == "encode('abab') after training: boundary id 256 at position 0 of a body encoding"
+    reversed_text = violation_of("rule-ids", EncodesTheTextReversed, example)
+    assert reversed_text.clause == "BPE-RULE-ID" and reversed_text.actual == {"ids": [98, 258, 97]}
+    assert reversed_text.expected == {"rules": [[97, 98]], "utf8_hex": "61626162"}
+    assert "the ids, read as 258 + rank of the returned rules, spell other bytes" in reversed_text.message
+
+
+# --- training failures: the first divergent round and the profile judged by (BPE-TRAIN-*) -------------------
+
+
+def test_a_training_failure_names_an_earlier_divergence_and_a_lenient_profile() -> None:
+    """A check reports its own round; if the rules left the specification's earlier, the message says where.
+
+    Round 0 picks (100, 99) (count 2) over (99, 100) (count 3): greedy-selection's finding, so tie-break
+    judges round 1 in the state the implementation's rules leave and reports that, pointing back at round 0.
+    """
+    example = {"documents": ["abab", "acac", "cdcdcd"], "max_merges": 2}
+    later = violation_of("tie-break", trains_to([(100, 99), (97, 99)]), example)
+    assert later.clause == "BPE-TRAIN-TIE" and later.divergence["round"] == 0
+    assert later.message.startswith("train(documents, 2) round 1: expected (97, 98) (count 2), got (97, 99) (count 2)")
+    assert later.message.endswith(" (the rules first differ from the specification's at round 0)")
+    same_round = violation_of("tie-break", broken.LargestTiedPair, {"documents": ["abab", "acac"], "max_merges": 2})
+    assert same_round.divergence["round"] == 0 and "first differ" not in same_round.message
+
+
+def test_a_training_failure_under_a_profile_is_judged_and_diagnosed_by_that_profile() -> None:
+    """Under largest-pair, (97, 99) is the answer: the divergence and the message are the profile's."""
+    stops = type("StopsAtTwoDeclaringLargestPair", (broken.StopsAtTwo,), {"profile": "largest-pair"})
+    violation = violation_of("stop-rule", stops, {"documents": ["abab", "acac"], "max_merges": 2})
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-TRAIN-STOP", [[97, 99], [97, 98]], [])
+    assert violation.divergence["expected"] == {"pair": [97, 99], "count": 2}
+    assert violation.message.startswith("train(documents, 2) round 0: expected (97, 99) (count 2), got no rule")
+    assert violation.message.endswith(" (judged under profile largest-pair)")
+
+
+def test_documents_as_given_also_reports_pairs_across_documents() -> None:
+    """BPE-TRAIN-DOCS is documents-as-given's too: joined documents are documents not counted as given."""
+    violation = violation_of(
+        "documents-as-given", broken.TrainsOnJoinedDocuments, {"documents": ["xay", "xby", "xcy"], "max_merges": 1}
+    )
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-TRAIN-DOCS", [], [[121, 120]])
+
+
+# --- no pre-tokenization in encoding, a clean training input, a model kept after a rejected call --------------
+
+
+class EncodesWordByWord(LiteralTokenizer):
+    """Trains on the raw documents but encodes each run of spaces or non-spaces on its own."""
+
+    def encode(self, text: str) -> list[int]:
+        encode = super().encode
+        return [token for chunk in re.findall(r"\s+|\S+", text) for token in encode(chunk)]
+
+
+def recording_encodes(encoded: list[str]) -> type:
+    """The literal reference, appending every text it is asked to encode to ``encoded``."""
+
+    class RecordsEncodes(LiteralTokenizer):
+        def encode(self, text: str) -> list[int]:
+            encoded.append(text)
+            return super().encode(text)
+
+    return RecordsEncodes
+
+
+def test_no_pre_tokenization_checks_the_encodings_too() -> None:
+    """BPE-ENCODE-RAW: rules trained right but applied word by word are a violation of encoding."""
+    example = {"documents": ["the cat, the hat, the mat, the bat"], "max_merges": 2}
+    violation = violation_of("no-pre-tokenization", EncodesWordByWord, example)
+    assert (violation.clause, violation.inputs["text"]) == ("BPE-ENCODE-RAW", example["documents"][0])
+    assert violation.message.startswith(f"encode({example['documents'][0]!r}) after training gave ids")
+
+
+def test_no_pre_tokenization_encodes_the_documents_joined_by_space_comma_and_newline() -> None:
+    """BPE-ENCODE-RAW: the joined documents put spaces and punctuation between pairs the rules know."""
+    encoded: list[str] = []
+    example = {"documents": ["ab", "cd"], "max_merges": 2}
+    CHECKS["no-pre-tokenization"].verify(InProcessSubject(recording_encodes(encoded)), example)
+    assert encoded == ["ab", "cd", "ab cd", "ab, cd", "ab\ncd"]
+
+
+def test_no_pre_tokenization_leaves_other_encoding_bugs_to_their_checks() -> None:
+    """One bug, one failing check: rules applied last to first break BPE-ENCODE-ORDER, not BPE-ENCODE-RAW."""
+    example = {"documents": ["abcbc", "abcbc"], "max_merges": 2}
+    CHECKS["no-pre-tokenization"].verify(InProcessSubject(broken.EncodesRulesInReverse), example)
+    assert violation_of("encode-trained", broken.EncodesRulesInReverse, {**example, "texts": []}).clause == (
+        "BPE-ENCODE-ORDER"
+    )
+
+
+class TrainsOnWhatItEncoded(LiteralTokenizer):
+    """Adds every text it has encoded to the documents of its next training run."""
+
+    def encode(self, text: str) -> list[int]:
+        self.encoded = [*getattr(self, "encoded", []), text]
+        return super().encode(text)
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        return super().train([*documents, *getattr(self, "encoded", [])], max_merges)
+
+
+def test_training_sees_only_its_documents_not_the_texts_encoded_before() -> None:
+    """BPE-TRAIN-INPUT: texts encoded between two training runs take no part in the second."""
+    example = {"documents": ["abab"], "max_merges": 2, "earlier": [], "texts": ["cdcd"]}
+    violation = violation_of("training-sees-only-its-documents", TrainsOnWhatItEncoded, example)
+    assert (violation.clause, violation.expected, violation.actual) == (
+        "BPE-TRAIN-INPUT",
+        [[97, 98]],
+        [[97, 98], [99, 100]],
+    )
+    assert violation.inputs["encoded"] == ["cdcd"]
+
+
+class LosesTheModelOnARejectedTrain(LiteralTokenizer):
+    """Marks the model lost before validating train's arguments; encode then raises."""
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        self.lost = True
+        rules = super().train(documents, max_merges)
+        self.lost = False
+        return rules
+
+    def encode(self, text: str) -> list[int]:
+        if getattr(self, "lost", False):
+            raise RuntimeError("the model is gone")
+        return super().encode(text)
+
+
+def test_a_model_that_cannot_encode_after_a_rejected_call_is_a_violation() -> None:
+    """BPE-TRAIN-MAXMERGES: a rejected train must leave a model that still encodes; the error is the answer."""
+    example = {"documents": ["abab"], "max_merges": 2, "texts": [], "call": MAX_MERGES_CASES[0]}
+    violation = violation_of("failed-call-keeps-model", LosesTheModelOnARejectedTrain, example)
+    assert (violation.clause, violation.expected) == ("BPE-TRAIN-MAXMERGES", [[258, 258]])
+    assert violation.actual == "encode raised RuntimeError: the model is gone"
+
+
+# --- replacement seen through encoding (BPE-MERGE-SCAN), and the texts the encoding checks use ----------------
+
+
+class EncodesRightToLeft(LiteralTokenizer):
+    """Trains right, but applies each rule scanning from the right end when encoding."""
+
+    def encode(self, text: str) -> list[int]:
+        ids = list(text.encode("utf-8"))
+        for rank, pair in enumerate(self._rules):
+            ids = broken.replace_right_to_left(ids, pair, 258 + rank)
+        return ids
+
+
+def test_merge_scan_checks_the_encodings_of_runs_too() -> None:
+    """BPE-MERGE-SCAN: rules trained right but applied from the right are a violation of encoding."""
+    violation = violation_of("merge-scan", EncodesRightToLeft, {"documents": ["aaab", "aaab"], "max_merges": 2})
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-MERGE-SCAN", [258, 259], [97, 258, 98])
+    assert violation.message.startswith("encode('aaab') after training on runs gave ids")
+
+
+def test_merge_scan_encodes_the_documents_and_runs_of_one_to_seven_of_their_first_characters() -> None:
+    """Odd and even runs of each first character: where a scan from the wrong end or with overlap shows."""
+    runs = [char * length for char in "ab" for length in range(1, 8)]
+    assert _run_texts(["ba", "", "a", "bc"]) == ["ba", "", "a", "bc", *runs]
+
+
+def test_loaded_rules_are_checked_on_the_text_its_reverse_and_the_text_twice() -> None:
+    """BPE-ENCODE-ORDER after load: the reverse and the doubled text put the rules' pairs in new places."""
+    assert _with_variants(("abc", [(97, 98)])) == {"rules": [(97, 98)], "texts": ["abc", "cba", "abcabc"]}
+
+
+def test_merge_scan_leaves_other_encoding_bugs_to_their_checks() -> None:
+    """One bug, one failing check: rules applied last to first break BPE-ENCODE-ORDER, not BPE-MERGE-SCAN."""
+    CHECKS["merge-scan"].verify(
+        InProcessSubject(broken.EncodesRulesInReverse), {"documents": ["abcbc", "abcbc"], "max_merges": 2}
+    )
+
+
+def test_a_wrong_encoding_names_the_text_the_context_and_the_profile() -> None:
+    """The message says which text, after what, how many texts were wrong (of several), under which profile."""
+    rules = [(98, 99), (97, 258)]
+    subject = InProcessSubject(broken.EncodesRulesInReverse)
+    subject.load(rules)
+    with pytest.raises(Violation) as caught:
+        verify_encodings(subject, ["abc"], rules, context="after load(rules)")
+    violation = caught.value
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-ENCODE-ORDER", [259], [97, 258])
+    assert (
+        violation.message
+        == "encode('abc') after load(rules) gave ids that are not the canonical encoding under the model's rules"
+    )
+
+    def encode_right_to_left(self: Any, text: str) -> list[int]:
+        ids = list(text.encode("utf-8"))
+        for rank, pair in enumerate(self.model.rules):
+            ids = broken.replace_right_to_left(ids, pair, 256 + rank)
+        return ids
+
+    loading = dialect(MINBPE, encode=encode_right_to_left, load=lambda self, rules: self.model.load(rules))
+    example = {"rules": [(97, 97)], "texts": ["aaa", "aaaa"]}
+    violation = violation_of("encode-loaded-rules", loading, example)
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-MERGE-SCAN", [256, 97], [97, 256])
+    assert violation.message.endswith(" (1 of 2 texts were wrong) (profile minbpe: rank-order)")

@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-from reference.profiles import LARGEST_PAIR, RUSTBPE, STRICT
+from reference.profiles import LARGEST_PAIR, RUSTBPE, STRICT, SUBWORD_NMT
 
 STORY = "the rules are exactly what a trainer with {} makes"
 TIE, NOT_MAXIMAL, STOPPED, SEEN_ONCE, NEVER_SEEN = (
@@ -25,9 +25,13 @@ TIE, NOT_MAXIMAL, STOPPED, SEEN_ONCE, NEVER_SEEN = (
 )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def diagnosis() -> ModuleType:
-    """A new copy of conformance.diagnosis, its bug models built again (next to the imported one)."""
+    """A new copy of conformance.diagnosis, its bug models built again (next to the imported one).
+
+    One copy per test, not per module: mutmut links a function to the tests during which it ran, so
+    each test must build the models itself to be run against a mutant of the function building them.
+    """
     importlib.import_module("conformance.diagnosis")  # its dataclasses resolve names through sys.modules
     spec = importlib.util.find_spec("conformance.diagnosis")
     assert spec is not None and spec.loader is not None
@@ -139,3 +143,51 @@ def test_a_continuation_byte_0x80_belongs_to_its_word(diagnosis: ModuleType) -> 
     divergence = diagnosis.first_divergence(["Ѐ,Ѐ,Ѐ,Ѐ"], 8, [(208, 128)])
     assert (divergence["diagnosis"], divergence["clause"]) == (STOPPED, "BPE-ENCODE-RAW")
     assert divergence["cause"] == STORY.format("documents split into words, spaces and punctuation first")
+
+
+def test_stale_counts_run_out_of_pairs_before_max_merges(diagnosis: ModuleType) -> None:
+    """BPE-TRAIN-RECOUNT: first-round counts offer three pairs, so that trainer stops after three rules."""
+    divergence = diagnosis.first_divergence(["低" * 30], 8, [(189, 142), (228, 189), (142, 228)])
+    assert (divergence["clause"], divergence["cause"]) == (
+        "BPE-TRAIN-RECOUNT",
+        STORY.format("the first round's counts reused"),
+    )
+
+
+def test_stale_counts_break_ties_by_pieces_under_subword_nmt(diagnosis: ModuleType) -> None:
+    """BPE-TRAIN-RECOUNT under subword-nmt, whose ties compare the pairs' pieces."""
+    divergence = diagnosis.first_divergence(["abcab", "bcabc"], 3, [(98, 99), (97, 98), (99, 97)], SUBWORD_NMT)
+    assert (divergence["clause"], divergence["cause"]) == (
+        "BPE-TRAIN-RECOUNT",
+        STORY.format("the first round's counts reused"),
+    )
+
+
+def test_the_word_splitting_model_keeps_spaces_apart_from_punctuation(diagnosis: ModuleType) -> None:
+    """BPE-ENCODE-RAW: words, spaces and punctuation are three kinds, so ", " is two pieces, no pair."""
+    divergence = diagnosis.first_divergence(["a, b, c, d"], 2, [])
+    assert (divergence["diagnosis"], divergence["clause"]) == (STOPPED, "BPE-ENCODE-RAW")
+    assert divergence["cause"] == STORY.format("documents split into words, spaces and punctuation first")
+
+
+def test_a_byte_whose_latin1_character_is_a_space_belongs_to_its_word(diagnosis: ModuleType) -> None:
+    """BPE-ENCODE-RAW: U+00A0 is bytes c2 a0; 0xa0 is a word byte like any byte >= 0x80, not a space."""
+    divergence = diagnosis.first_divergence(["\u00a0,\u00a0,\u00a0,\u00a0"], 2, [(194, 160)])
+    assert (divergence["diagnosis"], divergence["clause"]) == (STOPPED, "BPE-ENCODE-RAW")
+    assert divergence["cause"] == STORY.format("documents split into words, spaces and punctuation first")
+
+
+@pytest.mark.parametrize(
+    ("sequence", "replaced"),
+    [
+        ([97, 98, 97, 98], [256, 256]),
+        ([97, 98, 99], [256, 99]),
+        ([97, 97, 97, 98], [256, 256, 98]),
+    ],
+)
+def test_the_overlapping_replacement_keeps_every_id_outside_a_match(
+    diagnosis: ModuleType, sequence: list[int], replaced: list[int]
+) -> None:
+    """replace_overlapping (BPE-MERGE-SCAN bug model): every matching window becomes the new id, and every
+    id that is in no matching window stays, in order."""
+    assert diagnosis.replace_overlapping(sequence, (sequence[0], sequence[1]), 256) == replaced

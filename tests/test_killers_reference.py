@@ -10,12 +10,13 @@ import importlib.util
 
 import pytest
 
-from reference import Tokenizer, format_trace, trace_training, train
+from reference import Tokenizer, encode_bytes, format_trace, trace_training, train
 from reference.alphabet import BEGIN_ID, BYTE_COUNT, END_ID, FIRST_RULE_ID, is_boundary, is_byte
-from reference.dialects import _byte_level_alphabet, byte_level_symbol, encode_profile
-from reference.fast_encoding import fast_encode_bytes
-from reference.fast_training import numpy_available
-from reference.profiles import TIKTOKEN
+from reference.decoding import strict_utf8
+from reference.dialects import _byte_level_alphabet, byte_level_symbol, check_profile_rules, encode_profile
+from reference.fast_encoding import MergeTable, fast_encode_bytes
+from reference.fast_training import NUMPY_MIN_BYTES, _choose_engine, fast_train, numpy_available
+from reference.profiles import MINBPE, TIKTOKEN
 
 
 def _gpt2_bytes_to_unicode() -> dict[int, str]:
@@ -117,3 +118,90 @@ def test_piece_rank_merges_the_lowest_rank_even_when_it_is_not_leftmost() -> Non
     rules = [(98, 99), (97, 98)]  # "bc" has rank 256, "ab" rank 257
     assert encode_profile("abc", rules, TIKTOKEN) == [97, 256]
     assert encode_profile("abcab", rules, TIKTOKEN) == [97, 256, 257]
+
+
+# --- the batched numpy engine on corpora built to trip it (BPE-TRAIN-DOCS, BPE-TRAIN-COUNT) -------------
+
+
+NEEDS_NUMPY = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
+
+
+@NEEDS_NUMPY
+@pytest.mark.parametrize(
+    "documents",
+    [
+        ["a\x01a\x01", "xa"],  # a document ending in "a" before the merge of (a, \x01)
+        ["a\x01a\x01", "xa", "xa"],
+        ["xa", "yx", "xa", "yx", "xa", "yx", "xy"],  # repeated documents whose joins would pair up
+        ["ab", "ab", "ba", "ba", "ab"],
+        ["\x01\x01\x01\x01\x01", "\x01\x01\x01", "\x01\x01\x01\x01\x01", "\x01\x01\x01"],  # runs of byte 1
+        ["aaaa", "aaaa", "aaa"],
+        ["abcabc", "abcabc", "abcabc", "cab"],
+        ["", "a", "ab", "ab"],
+    ],
+)
+@pytest.mark.parametrize("max_merges", [1, 3, 8])
+def test_numpy_engine_makes_the_literal_rules(documents: list[str], max_merges: int) -> None:
+    """BPE-TRAIN-DOCS: "Pairs are counted inside each document", repeated documents and byte 1 included."""
+    assert fast_train(documents, max_merges, engine="numpy") == train(documents, max_merges)
+
+
+# --- rules in a dialect's numbering (BPE-INPUT-RULES under a profile) ------------------------------------
+
+
+def test_profile_rules_are_rejected_naming_the_problem() -> None:
+    """BPE-INPUT-RULES under minbpe: a str is a TypeError naming it; an id past the rules names the range."""
+    with pytest.raises(TypeError, match="rules must be a list of \\(int, int\\) pairs, not str"):
+        check_profile_rules("ab", MINBPE)
+    message = "in profile 'minbpe' a rule may refer only to bytes 0-255 or earlier rules \\(256 and up\\)"
+    with pytest.raises(ValueError, match=message):
+        check_profile_rules([(97, 300)], MINBPE)
+    assert check_profile_rules([(0, 0), (256, 0)], MINBPE) == [(0, 0), (256, 0)]
+
+
+# --- engine choice and the strict decoder's report ---------------------------------------------------------
+
+
+def test_auto_engine_picks_numpy_exactly_from_the_documented_size() -> None:
+    """BPE-PROP-DETERMINISM: "auto" picks numpy when it is installed and the corpus reaches NUMPY_MIN_BYTES."""
+    small = [b"a" * (NUMPY_MIN_BYTES - 1)]
+    exact = [b"a" * (NUMPY_MIN_BYTES // 2), b"b" * (NUMPY_MIN_BYTES - NUMPY_MIN_BYTES // 2)]
+    assert _choose_engine("auto", small) == "python"
+    assert _choose_engine("auto", exact) == ("numpy" if numpy_available() else "python")
+    assert [_choose_engine(engine, small) for engine in ("numpy", "python")] == ["numpy", "python"]
+    with pytest.raises(ValueError, match="engine must be one of auto, numpy, python, not 'fast'"):
+        _choose_engine("fast", small)
+
+
+def test_invalid_utf8_is_reported_with_four_bytes_either_side() -> None:
+    """BPE-DECODE-STRICT: the error names the byte offset and shows the bytes around it in hex."""
+    data = b"abcdef\xffghijkl"
+    with pytest.raises(ValueError) as caught:
+        strict_utf8(data)
+    assert str(caught.value) == (
+        "ids decode to invalid UTF-8 at byte offset 6 (invalid start byte): 63 64 65 66 ff 67 68 69 6a"
+    )
+
+
+def test_merge_table_codes_never_collide() -> None:
+    """BPE-ENCODE-ORDER: the table's pair codes are unique, so a rule is never hidden behind another.
+
+    With ten rules, a code base of 248 (below the vocabulary) would give (0, 248) the code of (1, 0).
+    """
+    rules = [(1, 0), (0, 248)] + [(97, 97)] * 8
+    assert fast_encode_bytes(b"\x00\xf8", rules) == encode_bytes(b"\x00\xf8", rules) == [259]
+    assert fast_encode_bytes(b"\x01\x00\x00\xf8", MergeTable(rules)) == [258, 259]
+
+
+@pytest.mark.parametrize(("documents", "type_name"), [(b"abab", "bytes"), (None, "NoneType"), ({"abab"}, "set")])
+def test_documents_that_are_not_a_str_get_no_advice_to_wrap_them(documents: object, type_name: str) -> None:
+    """BPE-INPUT-DOCS: only a str gets the hint "(wrap a single document in a list)" of the spec's example.
+
+    For bytes, None or a set the advice would be wrong (a list holding them is still not a list of str);
+    the message is the spec's "documents must be a list of str, not <type>" and nothing after it.
+    """
+    with pytest.raises(TypeError) as caught:
+        train(documents, 32)
+    assert str(caught.value) == f"documents must be a list of str, not {type_name}"
+    with pytest.raises(TypeError, match=r"not str \(wrap a single document in a list\)$"):
+        train("abab", 32)

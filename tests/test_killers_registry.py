@@ -15,14 +15,16 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import strategies as st
 
 from conformance.adapters.python import InProcessSubject
 from conformance.checks import ALL_CHECKS, select_checks
 from conformance.checks.base import Check
+from conformance.checks.encoding import _with_variants
 from conformance.checks.vectors import vector_cases
 from conformance.clauses import load_clauses
 from conformance.errors import Violation
-from conformance.strategies import max_merges_values
+from conformance.strategies import corpora, encode_texts, max_merges_values, texts_and_rules
 from conformance.subject import CAPABILITIES
 from reference import LiteralTokenizer, Tokenizer, check_documents, check_max_merges
 
@@ -177,7 +179,7 @@ def test_vector_checks_replay_every_vector_of_their_file() -> None:
         assert check.inapplicable is vectors.vectors_inapplicable
 
 
-# --- the decoding checks' examples -------------------------------------------------------------------
+# --- the checks' examples: what each strategy draws -------------------------------------------------
 
 
 def test_decoding_check_examples_have_documents_and_max_merges_up_to_24() -> None:
@@ -188,6 +190,106 @@ def test_decoding_check_examples_have_documents_and_max_merges_up_to_24() -> Non
         described = repr(check.strategy())
         assert described.startswith("fixed_dictionaries({'documents': "), check.name
         assert f"'max_merges': {max_merges}" in described, check.name
+
+
+def test_document_order_examples_have_two_to_four_documents_and_a_seed() -> None:
+    """BPE-PROP-PERMUTE needs two documents at least to permute: 2 to 4 documents of up to 20 characters,
+    max_merges from 0 to 20, and a shuffle seed from 0 to 2**16 (the failure names it)."""
+    expected = st.fixed_dictionaries(
+        {
+            "documents": corpora(min_documents=2, max_documents=4, max_length=20),
+            "max_merges": max_merges_values(max_value=20),
+            "seed": st.integers(min_value=0, max_value=2**16),
+        }
+    )
+    strategy = next(check.strategy for check in ALL_CHECKS if check.name == "document-order")
+    assert strategy is not None and repr(strategy()) == repr(expected)
+
+
+def test_rule_id_examples_have_up_to_three_texts_besides_the_documents() -> None:
+    """BPE-RULE-ID is checked on up to 4 documents of up to 24 characters and up to 3 unseen texts of up to 20,
+    with max_merges from 0 to 24."""
+    expected = st.fixed_dictionaries(
+        {
+            "documents": corpora(max_documents=4, max_length=24),
+            "max_merges": max_merges_values(max_value=24),
+            "texts": st.lists(encode_texts(max_length=20), max_size=3),
+        }
+    )
+    strategy = next(check.strategy for check in ALL_CHECKS if check.name == "rule-ids")
+    assert strategy is not None and repr(strategy()) == repr(expected)
+
+
+def test_training_input_examples_train_at_least_once_between_two_corpora() -> None:
+    """BPE-TRAIN-INPUT: documents, 1 to 16 merges (so the first run makes rules), earlier documents, and up to
+    2 texts of up to 20 characters encoded in between."""
+    expected = st.fixed_dictionaries(
+        {
+            "documents": corpora(max_documents=4, max_length=24),
+            "max_merges": st.integers(1, 16),
+            "earlier": corpora(max_documents=4, max_length=24),
+            "texts": st.lists(encode_texts(max_length=20), max_size=2),
+        }
+    )
+    strategy = next(check.strategy for check in ALL_CHECKS if check.name == "training-sees-only-its-documents")
+    assert strategy is not None and repr(strategy()) == repr(expected)
+
+
+@pytest.mark.parametrize(("name", "documents"), [("encode-trained", (4, 24)), ("encode-pure", (3, 20))])
+def test_trained_encoding_examples_have_up_to_three_unseen_texts(name: str, documents: tuple[int, int]) -> None:
+    """BPE-ENCODE-ORDER, BPE-ENCODE-PURE: documents, max_merges from 0 to 24, and up to 3 unseen texts of up to
+    24 characters (encode-trained: up to 4 documents of 24 characters; encode-pure: 3 of 20)."""
+    max_documents, max_length = documents
+    expected = st.fixed_dictionaries(
+        {
+            "documents": corpora(max_documents=max_documents, max_length=max_length),
+            "max_merges": max_merges_values(max_value=24),
+            "texts": st.lists(encode_texts(max_length=24), max_size=3),
+        }
+    )
+    strategy = next(check.strategy for check in ALL_CHECKS if check.name == name)
+    assert strategy is not None and repr(strategy()) == repr(expected)
+
+
+def test_stop_rule_examples_favour_zero_one_and_two_merges() -> None:
+    """BPE-TRAIN-STOP: max_merges 0, 1 and 2 often (where stopping early or late shows), else 0 to 24."""
+    expected = st.fixed_dictionaries(
+        {
+            "documents": corpora(max_documents=4, max_length=24),
+            "max_merges": st.sampled_from((0, 1, 2)) | max_merges_values(max_value=24),
+        }
+    )
+    strategy = next(check.strategy for check in ALL_CHECKS if check.name == "stop-rule")
+    assert strategy is not None and repr(strategy()) == repr(expected)
+
+
+def test_loaded_rule_examples_have_up_to_ten_rules_for_a_text_of_up_to_24_characters() -> None:
+    """BPE-ENCODE-ORDER after load: a text and up to 10 rules aimed at it, then the text's variants."""
+    strategy = next(check.strategy for check in ALL_CHECKS if check.name == "encode-loaded-rules")
+    assert strategy is not None
+    assert repr(strategy()) == repr(texts_and_rules(max_rules=10, max_length=24).map(_with_variants))
+
+
+def test_documents_as_given_examples_are_what_a_clean_up_would_change() -> None:
+    """BPE-TRAIN-INPUT: documents padded with whitespace, with decomposed accents, some repeated three times;
+    max_merges from 0 to 24.
+
+    A document is 1-10 characters of "ab e", a combining acute, "é", a combining diaeresis, with one of
+    "", " ", "  ", "\\n", "\\t " on each side; a corpus is 1-4 such documents, or 1-2 of them three times over
+    followed by up to 2 more once.
+    """
+    core = st.text(alphabet="ab e\u0301\u00e9\u0308", min_size=1, max_size=10)
+    padding = st.sampled_from(["", " ", "  ", "\n", "\t "])
+    document = st.builds(lambda left, text, right: left + text + right, padding, core, padding)
+    repeated = st.builds(
+        lambda thrice, once: thrice * 3 + once,
+        st.lists(document, min_size=1, max_size=2),
+        st.lists(document, max_size=2),
+    )
+    expected = st.lists(document, min_size=1, max_size=4) | repeated
+    strategy = next(check.strategy for check in ALL_CHECKS if check.name == "documents-as-given")
+    examples = st.fixed_dictionaries({"documents": expected, "max_merges": max_merges_values(max_value=24)})
+    assert strategy is not None and repr(strategy()) == repr(examples)
 
 
 # --- the catalogue as a whole -------------------------------------------------------------------------
@@ -233,6 +335,8 @@ def test_unknown_patterns_suggest_up_to_three_close_names_and_the_listing_comman
     assert message.endswith(" (list the checks with: bpe-conformance run --list-checks)")
     suggestions = message.split("did you mean ", 1)[1].split("?", 1)[0].split(", ")
     assert 1 <= len(suggestions) <= 3 and len(suggestions) == len(set(suggestions))
+    known = {check.name for check in ALL_CHECKS} | {clause for check in ALL_CHECKS for clause in check.clauses}
+    assert set(suggestions) <= known
     with pytest.raises(ValueError) as caught:
         select_checks(["BPE-" + "TRAIN-TIED"])
     assert "did you mean BPE-TRAIN-TIE" in str(caught.value)

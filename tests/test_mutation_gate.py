@@ -247,3 +247,52 @@ def test_module_docstring_examples() -> None:
 
     outcome = doctest.testmod(gate)
     assert outcome.attempted > 0 and outcome.failed == 0
+
+
+# --- the test selection mutmut runs ---------------------------------------------------------------------
+
+_COLLECT_TWICE = """
+import io, contextlib, json, sys, tomllib
+import pytest
+
+config = tomllib.load(open("pyproject.toml", "rb"))["tool"]["mutmut"]
+arguments = ["-q", "--collect-only", *config["pytest_add_cli_args_test_selection"], *config["pytest_add_cli_args"]]
+
+
+class Collected:
+    def __init__(self):
+        self.ids = []
+
+    def pytest_collection_finish(self, session):
+        self.ids = [item.nodeid for item in session.items]
+
+
+def collect():
+    collected = Collected()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = pytest.main(arguments, plugins=[collected])
+    return int(code), collected.ids
+
+
+first, second = collect(), collect()
+print(json.dumps({"codes": [first[0], second[0]], "count": len(first[1]),
+                  "changed": sorted(set(first[1]) ^ set(second[1]))}))
+"""
+
+
+def test_the_mutation_selection_keeps_its_node_ids_across_collections() -> None:
+    """mutmut records node ids in one collection and selects them by name in forked runs after others.
+
+    An id that changes between in-process collections (pytest escapes a non-ASCII explicit id again each
+    time) cannot be selected; the run then fails with a usage error that mutmut counts as a kill.
+    """
+    import json
+    import subprocess
+
+    root = TOOL.parents[1]
+    completed = subprocess.run(
+        [sys.executable, "-c", _COLLECT_TWICE], cwd=root, capture_output=True, text=True, check=True, timeout=300
+    )
+    outcome = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert outcome["codes"] == [0, 0] and outcome["count"] > 500
+    assert outcome["changed"] == []

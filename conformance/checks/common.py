@@ -136,7 +136,7 @@ def single_pass_encode(text: str, rules: Rules, first_rule_id: int = FIRST_RULE_
     for rank, pair in enumerate(rules):
         rank_of.setdefault(pair, rank)
     stack: list[int] = []
-    for byte in text.encode("utf-8"):
+    for byte in text.encode():
         stack.append(byte)
         while len(stack) >= 2 and (stack[-2], stack[-1]) in rank_of:
             stack[-2:] = [first_rule_id + rank_of[(stack[-2], stack[-1])]]
@@ -146,23 +146,23 @@ def single_pass_encode(text: str, rules: Rules, first_rule_id: int = FIRST_RULE_
 def _encode_with(
     text: str, rules: Rules, first_rule_id: int, replace: Callable[[list[int], Pair, int], list[int]]
 ) -> list[int]:
-    sequence = list(text.encode("utf-8"))
+    sequence = list(text.encode())
     for rank, pair in enumerate(rules):
         sequence = replace(sequence, pair, first_rule_id + rank)
     return sequence
 
 
 def _reverse_order_encode(text: str, rules: Rules, first_rule_id: int) -> list[int]:
-    sequence = list(text.encode("utf-8"))
+    sequence = list(text.encode())
     for rank in reversed(range(len(rules))):
         sequence = replace_pair(sequence, rules[rank], first_rule_id + rank)
     return sequence
 
 
-def _char_kind(char: str) -> str:
-    if char.isalnum() or ord(char) >= 128:
-        return "word"
-    return "space" if char.isspace() else "punctuation"
+def _char_kind(char: str) -> tuple[bool, bool]:
+    """(is a word character, is a space): letters, digits and all non-ASCII are words, the rest punctuation."""
+    word = char.isalnum() or ord(char) >= 128
+    return word, not word and char.isspace()
 
 
 def _pretokenized_encode(text: str, rules: Rules, profile: Profile, key: Callable[[str], object]) -> list[int]:

@@ -108,7 +108,7 @@ def verify_decode_concatenates(subject: Subject, example: dict[str, Any]) -> Non
     inputs = _inputs(example, rules)
     for token in range(profile.first_rule_id, profile.first_rule_id + len(rules)):
         try:
-            text = pieces[token].decode("utf-8")
+            text = pieces[token].decode()
         except UnicodeDecodeError:
             continue  # a partial character on its own: decode-bytes-level covers it
         _expect_text(subject, [token], text, "BPE-DECODE-CONCAT", inputs, "is not the piece of the rule's two parts")
@@ -138,7 +138,7 @@ def verify_decode_bytes(subject: Subject, example: dict[str, Any]) -> None:
     inputs = _inputs(example, rules)
     for text in [*example["documents"], *example["texts"]]:
         canonical = profile_encode(text, rules, profile)
-        for ids in (canonical, _explode(canonical, pieces, example["explode"]), list(text.encode("utf-8"))):
+        for ids in (canonical, _explode(canonical, pieces, example["explode"]), list(text.encode())):
             _expect_text(
                 subject, ids, text, "BPE-DECODE-BYTES", inputs, "must decode the concatenated bytes, not each piece"
             )
@@ -147,7 +147,7 @@ def verify_decode_bytes(subject: Subject, example: dict[str, Any]) -> None:
 def _partial_piece_ids(pieces: list[bytes], first_rule_id: int) -> list[int] | None:
     for token in range(first_rule_id, len(pieces)):
         try:
-            pieces[token].decode("utf-8")
+            pieces[token].decode()
         except UnicodeDecodeError:
             return [token]
     return None

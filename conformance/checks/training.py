@@ -84,7 +84,7 @@ def _rule_id_problem(
                 f"id {token} at position {position} names no rule: {len(rules)} rules create ids "
                 f"{first}-{first + len(rules) - 1}"
             )
-    if decode_bytes_with_pieces(ids, profile_pieces_of(rules, profile)) != text.encode("utf-8"):
+    if decode_bytes_with_pieces(ids, profile_pieces_of(rules, profile)) != text.encode():
         return "BPE-RULE-ID", (
             f"the ids, read as {first} + rank of the returned rules, spell other bytes than the text"
         )
@@ -110,7 +110,7 @@ def verify_rule_ids(subject: Subject, example: dict[str, Any]) -> None:
                 clause,
                 f"encode({text!r}) after training: {detail}",
                 inputs={**_inputs(example), "text": text},
-                expected={"rules": rules_json(rules), "utf8_hex": text.encode("utf-8").hex()},
+                expected={"rules": rules_json(rules), "utf8_hex": text.encode().hex()},
                 actual={"ids": ids},
             )
 

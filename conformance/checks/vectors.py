@@ -80,7 +80,7 @@ def mismatch_clause(vector: dict[str, Any], mismatch: Mismatch) -> str:
     >>> mismatch_clause(vector, found)
     'BPE-TRAIN-TIE'
     """
-    kind = str(vector["id"]).split("-", 1)[0]
+    kind = str(vector["id"]).partition("-")[0]
     if kind == "invalid":
         return str(vector["clauses"][0])
     if mismatch.operation == "train" and _is_rules(mismatch.actual):
