@@ -13,7 +13,8 @@ from types import ModuleType
 
 import pytest
 
-from reference.profiles import LARGEST_PAIR, RUSTBPE, STRICT, SUBWORD_NMT
+from reference.dialects import train_profile
+from reference.profiles import LARGEST_PAIR, RUSTBPE, STRICT, SUBWORD_NMT, Profile
 
 STORY = "the rules are exactly what a trainer with {} makes"
 TIE, NOT_MAXIMAL, STOPPED, SEEN_ONCE, NEVER_SEEN = (
@@ -191,3 +192,78 @@ def test_the_overlapping_replacement_keeps_every_id_outside_a_match(
     """replace_overlapping (BPE-MERGE-SCAN bug model): every matching window becomes the new id, and every
     id that is in no matching window stays, in order."""
     assert diagnosis.replace_overlapping(sequence, (sequence[0], sequence[1]), 256) == replaced
+
+
+@pytest.mark.parametrize(
+    ("documents", "rules"),
+    [
+        (["abc", "abc", "ac", "ac", "ab"], [(97, 98), (256, 99)]),  # ("ab", "c") beats ("a", "c")
+        (["abc", "abc", "ba", "ba", "ab"], [(97, 98), (98, 97)]),  # ("b", "a") beats ("ab", "c")
+        (["\0bc", "\0bc", "ba", "ba", "\0b"], [(0, 98), (98, 97)]),  # ("b", "a") beats ("\0b", "c")
+    ],
+)
+def test_subword_nmt_ties_compare_the_pieces_earlier_rules_spell(
+    diagnosis: ModuleType, documents: list[str], rules: list
+) -> None:
+    """BPE-TRAIN-TIE under subword-nmt: round 1's tie compares the piece of rule 0 (a + b, byte 0 included),
+    so subword-nmt's own rules are no divergence."""
+    assert train_profile(documents, 2, SUBWORD_NMT) == rules
+    assert diagnosis.first_divergence(documents, 2, rules, SUBWORD_NMT) is None
+
+
+def test_the_seen_once_model_breaks_subword_nmt_ties_by_rule_pieces(diagnosis: ModuleType) -> None:
+    """BPE-TRAIN-STOP under subword-nmt: after "ab", the count-1 tie ("ab", "b") / ("b", "ab") goes to "b" first."""
+    divergence = diagnosis.first_divergence(["abbab"], 2, [(97, 98), (98, 256)], SUBWORD_NMT)
+    assert (divergence["round"], divergence["diagnosis"]) == (1, SEEN_ONCE)
+    assert divergence["cause"] == STORY.format("pairs seen once merged too")
+
+
+@pytest.mark.parametrize("rule", [(258, 97), (300, 97)])
+def test_a_rule_naming_an_id_not_made_yet_merges_a_pair_that_does_not_occur(
+    diagnosis: ModuleType, rule: tuple[int, int]
+) -> None:
+    """BPE-TRAIN-STOP: rule 0 naming id 258 (its own) or 300 is judged like any pair that does not occur."""
+    divergence = diagnosis.first_divergence(["ab"], 2, [rule])
+    assert (divergence["diagnosis"], divergence["actual"]) == (NEVER_SEEN, {"pair": list(rule), "count": 0})
+
+
+MIN_3 = Profile(name="min-3", description="strict, but pairs need a count of 3", min_count=3)
+
+
+def test_the_stop_story_spells_a_minimum_above_two_as_a_number(diagnosis: ModuleType) -> None:
+    """BPE-TRAIN-STOP under a profile whose minimum is 3: stopping before a pair seen 3 times."""
+    divergence = diagnosis.first_divergence(["ababab"], 2, [], MIN_3)
+    assert divergence["diagnosis"] == STOPPED
+    assert divergence["cause"] == STORY.format("a pair counted exactly 3 times left unmerged")
+
+
+def test_a_pair_counted_twice_is_below_a_minimum_of_three(diagnosis: ModuleType) -> None:
+    """BPE-TRAIN-STOP: under min_count 3, merging a pair seen twice is below the minimum, not 'seen once'."""
+    divergence = diagnosis.first_divergence(["abab"], 2, [(97, 98)], MIN_3)
+    assert (divergence["diagnosis"], divergence["clause"]) == (diagnosis.BELOW_MINIMUM, "BPE-TRAIN-STOP")
+
+
+def test_a_rule_after_every_pair_is_gone_merges_a_pair_that_does_not_occur(diagnosis: ModuleType) -> None:
+    """BPE-TRAIN-STOP under a minimum of 1: with no pair left at all, any rule is a pair that does not occur."""
+    divergence = diagnosis.first_divergence(["a"], 2, [(97, 97)], RUSTBPE)
+    assert (divergence["diagnosis"], divergence["expected"]) == (NEVER_SEEN, None)
+
+
+def test_a_judgements_counts_are_none_exactly_when_its_pair_is(diagnosis: ModuleType) -> None:
+    """Judgement: expected and actual each carry their count in that round's state, None for "no rule"."""
+    (stopped,) = diagnosis.judge_rounds(["abab", "acac"], 32, [])
+    assert (stopped.expected, stopped.expected_count, stopped.actual, stopped.actual_count) == ((97, 98), 2, None, None)
+    (too_many,) = diagnosis.judge_rounds(["abab", "acac"], 1, [(97, 98), (97, 99)])
+    assert (too_many.expected, too_many.expected_count, too_many.actual, too_many.actual_count) == (
+        None,
+        None,
+        (97, 99),
+        2,
+    )
+
+
+def test_top_counts_are_the_five_highest_highest_first_then_by_pair(diagnosis: ModuleType) -> None:
+    """Judgement.top_counts: the five highest counts of the round's state, highest first, equal counts in pair
+    order (here counted in the opposite order), the pair counted once left out."""
+    divergence = diagnosis.first_divergence(["fedcba", "fedcba", "ab"], 2, [])
+    assert divergence["top_counts"] == [[98, 97, 2], [99, 98, 2], [100, 99, 2], [101, 100, 2], [102, 101, 2]]

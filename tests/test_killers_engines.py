@@ -7,10 +7,13 @@ and names the clause the difference would break.
 
 from __future__ import annotations
 
+import heapq
+
 import pytest
 
-from reference import train
-from reference.fast_counts import pair_code
+from reference import fast_encoding, train
+from reference.fast_counts import _STALE_FACTOR, _STALE_FLOOR, apply_changes, heap_entry, pair_code, start_heap
+from reference.fast_encoding import MergeTable, fast_encode, fast_encode_bytes
 from reference.fast_training import fast_train, numpy_available
 
 NEEDS_NUMPY = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
@@ -75,3 +78,44 @@ def test_a_byte_absorbed_by_a_merge_never_starts_a_later_window(engine: str) -> 
     expected = [(0, 1), (1, 2), (258, 2)]
     assert train(docs, 10) == expected
     assert fast_train(docs, 10, engine=engine) == expected
+
+
+# --- the shared pair counts (reference.fast_counts) ---------------------------------------------
+
+
+def test_the_heap_is_rebuilt_only_once_it_passes_the_documented_bound() -> None:
+    """``apply_changes`` rebuilds the heap from the counts once it holds more than ``_STALE_FACTOR``
+    entries per counted pair plus ``_STALE_FLOOR``, and not before: a rebuild is a pass over every
+    pair, so rebuilding sooner would make a round cost the number of pairs instead of the number of
+    occurrences it merges (the fast trainers' documented cost). Either way the heap answers the same
+    (BPE-TRAIN-GREEDY, BPE-TRAIN-TIE).
+    """
+    counts = {pair_code(97, 98): 5, pair_code(97, 99): 3}
+    bound = _STALE_FACTOR * len(counts) + _STALE_FLOOR
+    heap = start_heap(counts)
+    for stale in range(bound - len(heap)):
+        heapq.heappush(heap, heap_entry(1000 + stale, pair_code(97, 98)))
+    nothing_merged = pair_code(120, 120)
+    apply_changes(counts, heap, [], nothing_merged)
+    assert len(heap) == bound  # at the bound: kept, stale entries and all
+    heapq.heappush(heap, heap_entry(999, pair_code(97, 99)))
+    apply_changes(counts, heap, [], nothing_merged)
+    assert sorted(heap) == sorted(start_heap(counts))  # past it: rebuilt to the live pairs
+
+
+# --- the heap encoder (reference.fast_encoding) -------------------------------------------------
+
+
+def test_a_prepared_merge_table_is_used_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``fast_encode``: "pass a MergeTable to reuse it". A table validates and indexes its rules once,
+    when it is built; encoding with it neither validates nor rebuilds them again, and gives the
+    literal ids (BPE-ENCODE-ORDER): ``abcab`` -> ``[258, 99, 258]`` -> ``[259, 258]``.
+    """
+    table = MergeTable([(97, 98), (258, 99)])
+
+    def validated_again(rules: object) -> list[tuple[int, int]]:
+        raise AssertionError(f"the rules of a prepared table were validated again: {rules!r}")
+
+    monkeypatch.setattr(fast_encoding, "check_rules", validated_again)
+    assert fast_encode("abcab", table) == [259, 258]
+    assert fast_encode_bytes(b"abcab", table) == [259, 258]
