@@ -1366,3 +1366,36 @@ def test_a_wrong_encoding_names_the_text_the_context_and_the_profile() -> None:
     violation = violation_of("encode-loaded-rules", loading, example)
     assert (violation.clause, violation.expected, violation.actual) == ("BPE-MERGE-SCAN", [256, 97], [97, 256])
     assert violation.message.endswith(" (1 of 2 texts were wrong) (profile minbpe: rank-order)")
+
+
+class _ClearsWhatItIsGiven:
+    """Empties every list it is handed, then rejects the call: a rude but legal implementation."""
+
+    def train(self, documents: list[Any], max_merges: Any) -> None:
+        documents.clear()
+        raise ValueError("documents rejected")
+
+    def load(self, rules: list[Any]) -> None:
+        for rule in rules:
+            if isinstance(rule, list):
+                rule.clear()
+        rules.clear()
+        raise ValueError("rules rejected")
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        validation.BadCall("train", (["abab", 5], 8), "TypeError", "BPE-INPUT-DOCS", "a document that is not a str"),
+        validation.RULES_CASES[2],  # [[97, 98], [258, 260]]: a rule that refers to a later rule
+    ],
+    ids=["train-documents", "load-nested-rules"],
+)
+def test_a_bad_call_hands_each_call_its_own_copy_of_the_case(case: validation.BadCall) -> None:
+    """The harness must lose or corrupt nothing: a case is shared by every run and every report, so an
+    implementation that mutates what it is given (down to the rules inside the list) must not change it."""
+    before = repr(case.argument)
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            case.call(_ClearsWhatItIsGiven())
+    assert repr(case.argument) == before

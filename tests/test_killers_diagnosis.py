@@ -267,3 +267,24 @@ def test_top_counts_are_the_five_highest_highest_first_then_by_pair(diagnosis: M
     order (here counted in the opposite order), the pair counted once left out."""
     divergence = diagnosis.first_divergence(["fedcba", "fedcba", "ab"], 2, [])
     assert divergence["top_counts"] == [[98, 97, 2], [99, 98, 2], [100, 99, 2], [101, 100, 2], [102, 101, 2]]
+
+
+@pytest.mark.parametrize("rules", ["ab", {(97, 98): 0}, 5])
+def test_rules_that_are_not_a_list_are_refused_naming_their_type(diagnosis: ModuleType, rules: object) -> None:
+    """judge_rounds: actual_rules that are not a list (or tuple) are a TypeError that names what was given."""
+    with pytest.raises(TypeError) as refused:
+        diagnosis.first_divergence(["abab"], 2, rules)
+    assert type(rules).__name__ in str(refused.value)
+
+
+def test_every_round_after_a_rule_naming_an_id_not_made_yet_is_judged_too(diagnosis: ModuleType) -> None:
+    """BPE-RULE-REF, as the diagnosis meets it: an id that does not exist yet (the rule's own, 258, or 300)
+    spells nothing, so judging goes on past that rule to every later round instead of failing."""
+    judgements = list(diagnosis.judge_rounds(["abab", "abab"], 3, [(97, 258), (97, 300), (97, 98)]))
+    assert [(judgement.round, judgement.actual) for judgement in judgements] == [(0, (97, 258)), (1, (97, 300))]
+
+
+def test_rules_that_are_not_a_list_are_named_by_their_type(diagnosis: ModuleType) -> None:
+    """The diagnosis rejects what is not a rule list with a TypeError naming the type it got."""
+    with pytest.raises(TypeError, match=r"^actual_rules must be a list of \(int, int\) pairs, not str$"):
+        list(diagnosis.judge_rounds(["abab"], 2, "abab"))

@@ -183,6 +183,11 @@ def test_explanations_need_the_name_in_backticks_and_a_reason() -> None:
     assert gate.unexplained(survivors, explained) == ["reference.x_f__mutmut_8", "reference.x_f__mutmut_9"]
 
 
+def test_list_items_that_name_no_mutant_are_not_explanations() -> None:
+    page = "- `tests/thirdparty/`: need optional libraries\n- `reference.x_f__mutmut_4`: same codec\n"
+    assert gate.explained_mutants(page) == {"reference.x_f__mutmut_4": "same codec"}
+
+
 def test_every_survivor_explained_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = _write(tmp_path, "mutation.md", EXPLANATIONS)
     argv = [str(_stats(tmp_path)), "--min-score", "95", "--explained", str(doc)]

@@ -53,7 +53,7 @@ NOT_KILLED = ("survived", "no tests", "suspicious")
 COUNTED_AS_KILLED = ("timeout", "segfault")
 
 _RESULT_LINE = re.compile(r"^\s*(?P<name>\S+): (?P<status>[a-z][a-z ]*[a-z])\s*$")
-_EXPLANATION_LINE = re.compile(r"^\s*[-*]\s+`(?P<name>[^`\s]+)`\s*:\s*(?P<reason>.*?)\s*$")
+_EXPLANATION_LINE = re.compile(r"^\s*[-*]\s+`(?P<name>[^`\s]+__mutmut_\d+)`\s*:\s*(?P<reason>.*?)\s*$")
 
 
 class GateError(Exception):
@@ -169,7 +169,11 @@ def not_killed(results: dict[str, str]) -> dict[str, str]:
 
 
 def explained_mutants(markdown: str) -> dict[str, str]:
-    """Mutant name -> reason from the list items ``- `name`: reason`` of a Markdown text."""
+    """Mutant name -> reason from the list items ``- `name`: reason`` of a Markdown text.
+
+    Only names of mutants (``module.x_function__mutmut_N``) count, so other list items of the same
+    page, such as ``- `tests/thirdparty/`: ...``, are not taken for explanations.
+    """
     return {match["name"]: match["reason"] for match in map(_EXPLANATION_LINE.match, markdown.splitlines()) if match}
 
 
