@@ -1399,3 +1399,31 @@ def test_a_bad_call_hands_each_call_its_own_copy_of_the_case(case: validation.Ba
         with pytest.raises(ValueError):
             case.call(_ClearsWhatItIsGiven())
     assert repr(case.argument) == before
+
+
+class _ModelThatComesBackEveryFourthPass(Tokenizer):
+    """Impure: each encoding of "xyxyxyxy" moves its model on one step of a cycle of four (reversed ids
+    in three steps of four), so a check that encodes the other texts a multiple of four times misses it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps = 0
+
+    def encode(self, text: str) -> list[int]:
+        if text == "xyxyxyxy":
+            self.steps += 1
+        ids = super().encode(text)
+        return ids if self.steps % 4 == 0 else ids[::-1]
+
+
+def test_encode_pure_snapshots_again_after_encoding_the_other_texts_exactly_twice() -> None:
+    """BPE-ENCODE-PURE: "encoding MUST NOT change the model". The check encodes the probes, the other
+    texts twice, then the probes again; a model that has moved on by then is caught, whatever its cycle."""
+    example = {"documents": ["abcd"], "max_merges": 0, "texts": []}
+    with pytest.raises(Violation) as caught:
+        CHECKS["encode-pure"].verify(InProcessSubject(_ModelThatComesBackEveryFourthPass), example)
+    assert (caught.value.clause, caught.value.expected, caught.value.actual) == (
+        "BPE-ENCODE-PURE",
+        [97, 98, 99, 100],
+        [100, 99, 98, 97],
+    )
