@@ -90,6 +90,7 @@ def _result(
         message=message,
         examples=attempt.examples,
         seconds=round(time.monotonic() - started, 3),
+        level=check.level,
         **extra,
     )
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.checks.base import Check
+from conformance.checks.base import ALGORITHM, INTERFACE, Check
 from conformance.checks.common import rules_json
 from conformance.errors import ImplementationRaised, Violation
 from conformance.profile_context import (
@@ -328,6 +328,7 @@ _DECODE = frozenset({"train", "decode"})
 DECODING_CHECKS = [
     Check(
         name="round-trip",
+        level=ALGORITHM,
         clause="BPE-ROUNDTRIP",
         summary="decode(encode(t)) == t for training documents and unseen texts, multi-byte and emoji included",
         verify=verify_round_trip,
@@ -337,6 +338,7 @@ DECODING_CHECKS = [
     ),
     Check(
         name="decode-concatenates",
+        level=ALGORITHM,
         clause="BPE-DECODE-CONCAT",
         summary="decode joins the pieces of the ids; a rule's piece is its two parts' pieces",
         verify=verify_decode_concatenates,
@@ -346,6 +348,7 @@ DECODING_CHECKS = [
     ),
     Check(
         name="decode-bytes-level",
+        level=ALGORITHM,
         clause="BPE-DECODE-BYTES",
         summary="ids that split characters decode when their bytes together are valid UTF-8",
         verify=verify_decode_bytes,
@@ -357,6 +360,7 @@ DECODING_CHECKS = [
     ),
     Check(
         name="decode-strict",
+        level=INTERFACE,
         clause="BPE-DECODE-STRICT",
         summary="unknown ids and invalid UTF-8 raise ValueError, bool ids TypeError; never a replacement character",
         verify=verify_decode_strict,
@@ -371,6 +375,7 @@ DECODING_CHECKS = [
     ),
     Check(
         name="vocab-size",
+        level=ALGORITHM,
         clause="BPE-VOCAB-SIZE",
         summary="the vocabulary is 258 + rules made: ids from there on are unknown, whatever max_merges was",
         verify=verify_vocab_size,
@@ -380,6 +385,7 @@ DECODING_CHECKS = [
     ),
     Check(
         name="boundary-ids",
+        level=ALGORITHM,
         clause="BPE-ALPHA-BOUNDARY",
         summary="ids 256 and 257 decode to nothing, around or inside a text",
         verify=verify_boundary_ids,

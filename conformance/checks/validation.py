@@ -21,7 +21,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.checks.base import Check
+from conformance.checks.base import INTERFACE, Check
 from conformance.checks.common import expect_rejection, rules_json
 from conformance.errors import ImplementationRaised, Violation
 from conformance.identify import ProfileModel
@@ -254,6 +254,7 @@ def _case_check(name: str, clause: str, summary: str, cases: tuple[BadCall, ...]
     also = tuple(sorted({case.clause for case in cases} - {clause}))
     return Check(
         name=name,
+        level=INTERFACE,
         clause=clause,
         summary=summary,
         verify=verify_rejection,
@@ -291,6 +292,7 @@ VALIDATION_CHECKS = [
     ),
     Check(
         name="failed-call-keeps-model",
+        level=INTERFACE,
         clause="BPE-INPUT-DOCS",
         summary="a rejected train, load, encode or decode leaves the model unchanged",
         verify=verify_failed_call_keeps_model,

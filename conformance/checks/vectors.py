@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from conformance.checks.base import Check
+from conformance.checks.base import ALGORITHM, INTERFACE, Check
 from conformance.checks.common import encoding_clause
 from conformance.diagnosis import first_divergence
 from conformance.errors import Violation
@@ -125,9 +125,10 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
         )
 
 
-def _vector_check(name: str, file_name: str, clause: str, summary: str, requires: set[str]) -> Check:
+def _vector_check(name: str, file_name: str, clause: str, summary: str, requires: set[str], level: str) -> Check:
     return Check(
         name=name,
+        level=level,
         clause=clause,
         summary=summary,
         verify=verify_vector,
@@ -142,16 +143,16 @@ VECTOR_CHECKS = [
     _vector_check(
         "vectors-training", "training.json", "BPE-TRAIN-GREEDY",
         "known-answer training runs: exact rules, final sequences and encodings of held-out texts",
-        {"train", "encode", "decode"},
+        {"train", "encode", "decode"}, ALGORITHM,
     ),
     _vector_check(
         "vectors-load", "load.json", "BPE-ENCODE-ORDER",
         "known-answer rule lists given to load (some no training makes): exact encodings and decodings",
-        {"load", "encode", "decode"},
+        {"load", "encode", "decode"}, ALGORITHM,
     ),
     _vector_check(
         "vectors-invalid", "invalid.json", "BPE-INPUT-DOCS",
         "known-answer rejected calls: the error kind, and the model unchanged after",
-        {"train", "encode"},
+        {"train", "encode"}, INTERFACE,
     ),
 ]
