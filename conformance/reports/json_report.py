@@ -27,7 +27,8 @@ REPORT_VERSION = 1
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "specs" / "schema" / "report.schema.json"
 
 _CONFIG_KEYS = (
-    "impl", "seed", "effort", "timeout", "isolation", "patterns", "level", "checks", "skip_file", "skipped", "declared_clauses",
+    "impl", "seed", "effort", "timeout", "isolation", "patterns", "level", "checks", "skip_file", "skipped",
+    "declared_clauses",
 )
 
 
