@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from conformance.advisories import advise
 from conformance.checks.base import ALGORITHM, INTERFACE, Check
 from conformance.checks.common import encoding_clause
 from conformance.diagnosis import first_divergence
@@ -115,6 +116,10 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
     contract = _ContractWithLoad(subject) if subject.supports("load") else _Contract(subject)
     for mismatch in replay_vector(lambda: contract, vector):
         if mismatch.skipped:
+            continue
+        if mismatch.advisory:
+            advise(f"[{vector['clauses'][0]}] vector {vector['id']} ({vector['description']}): {mismatch.actual}; "
+                   f"the specification prefers {mismatch.expected} (a SHOULD)")
             continue
         raise Violation(
             mismatch_clause(vector, mismatch),
