@@ -31,7 +31,6 @@ from conformance.checks.validation import (
     MAX_MERGES_CASES,
     TEXT_CASES,
     profile_accepts,
-    setup_merges,
     verify_rejection,
 )
 from conformance.checks.vectors import mismatch_clause, vector_cases, vectors_inapplicable, verify_vector
@@ -856,11 +855,6 @@ def test_the_shuffled_permutation_is_reproducible_from_its_seed() -> None:
 # --- validation under a declared profile: which bad calls the profile itself accepts -----------------------
 
 
-def test_the_set_up_model_is_as_rich_as_the_profile_allows() -> None:
-    """Bad calls are made against a model with rules: 32 merges allowed, fewer where the profile runs dry."""
-    assert (setup_merges(STRICT), setup_merges(MINBPE)) == (32, 5)
-
-
 def test_the_profile_judges_a_bad_call_on_a_model_set_up_like_the_subjects(monkeypatch: pytest.MonkeyPatch) -> None:
     """The profile's reference is trained on the set-up documents when the subject can train, else loaded with
     the rules that training makes first, (97, 98) and (97, 99): both sides see the same model."""
@@ -877,14 +871,14 @@ def test_the_profile_judges_a_bad_call_on_a_model_set_up_like_the_subjects(monke
 
     monkeypatch.setattr(validation, "ProfileModel", RecordingModel)
     assert profile_accepts(IDS_CASES[-1], HF_TOKENIZERS, True)
-    assert calls == [("train", ["abab", "acac"], setup_merges(HF_TOKENIZERS))]
+    assert calls == [("train", ["abab", "acac"], 32)]
     calls.clear()
     assert profile_accepts(IDS_CASES[-1], HF_TOKENIZERS, False)
     assert calls == [("load", LiteralTokenizer().train(["abab", "acac"], 2))]
     assert calls[0][1] == [(97, 98), (97, 99)]
     calls.clear()
     verify_rejection(InProcessSubject(dialect(HF_TOKENIZERS)), IDS_CASES[-1])  # it can train
-    assert calls == [("train", ["abab", "acac"], setup_merges(HF_TOKENIZERS))]
+    assert calls == [("train", ["abab", "acac"], 32)]
 
 
 def test_a_profile_accepts_only_the_bad_calls_its_own_reference_accepts() -> None:

@@ -63,8 +63,7 @@ def training_examples(
 
 
 def _expected_json(documents: list[str], max_merges: int, profile: Profile) -> Any:
-    rules = expected_rules(list(documents), max_merges, profile)
-    return f"an error: profile {profile.name} runs out of pairs" if rules is None else rules_json(rules)
+    return rules_json(expected_rules(list(documents), max_merges, profile))
 
 
 def training_violation(
