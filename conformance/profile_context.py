@@ -40,6 +40,7 @@ __all__ = [
     "profile_pieces_of",
     "rule_problem",
     "rules_are_valid",
+    "stop_violation",
     "subject_profile",
     "train_subject",
     "vocabulary_size",
@@ -134,27 +135,37 @@ def pairs_run_out(documents: list[str], max_merges: int, profile: Profile) -> bo
     return not count_pairs(sequences)
 
 
-def train_subject(subject: Subject, documents: list[str], max_merges: int) -> Rules:
-    """``subject.train``; raising on valid input where the profile stops for lack of pairs breaks BPE-TRAIN-STOP.
+def train_subject(subject: Subject, documents: list[str], max_merges: int) -> Rules | None:
+    """``subject.train``; None when it raised on valid input once no pair was left (nothing to judge).
 
     No profile fails on valid input: "crash when pairs run out" is a defect (minbpe's ``max()`` of
-    nothing), not a dialect. Raising anywhere else on valid input stays the check's ``error`` outcome.
+    nothing), not a dialect. The stop-rule check reports it (:func:`stop_violation`); every other
+    check has nothing to judge there, so one defect is one failure, not one per check. Raising
+    anywhere else on valid input stays the check's ``error`` outcome.
     """
     try:
         return subject.train(documents, max_merges)
+    except ImplementationRaised:
+        if pairs_run_out(list(documents), max_merges, subject_profile(subject)):
+            return None
+        raise
+
+
+def stop_violation(subject: Subject, documents: list[str], max_merges: int) -> Violation:
+    """The BPE-TRAIN-STOP violation of a trainer that raises once no pair is left (called after it did)."""
+    expected = expected_rules(list(documents), max_merges, subject_profile(subject))
+    try:
+        actual: Any = f"returned {subject.train(list(documents), max_merges)!r} on a second call"
     except ImplementationRaised as raised:
-        profile = subject_profile(subject)
-        if not pairs_run_out(list(documents), max_merges, profile):
-            raise
-        expected = expected_rules(list(documents), max_merges, profile)
-        raise Violation(
-            "BPE-TRAIN-STOP",
-            f"train(documents, {max_merges}) raised {raised.kind} once no pair was left after {len(expected)} "
-            f"rules: training must stop there and return the rules, not fail ({raised.message})",
-            inputs={"documents": list(documents), "max_merges": max_merges},
-            expected=[list(pair) for pair in expected],
-            actual=f"{raised.kind}: {raised.message}",
-        ) from None
+        actual = f"{raised.kind}: {raised.message}"
+    return Violation(
+        "BPE-TRAIN-STOP",
+        f"train(documents, {max_merges}) raised once no pair was left after {len(expected)} rules: "
+        f"training must stop there and return the rules, not fail ({actual})",
+        inputs={"documents": list(documents), "max_merges": max_merges},
+        expected=[list(pair) for pair in expected],
+        actual=actual,
+    )
 
 
 def rule_problem(rank: int, part: object, profile: Profile) -> str | None:

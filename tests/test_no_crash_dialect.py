@@ -57,6 +57,14 @@ def test_a_trainer_that_crashes_when_no_pair_is_left_fails_the_stop_rule(profile
     assert "no pair was left" in result.message and "max() arg is an empty sequence" in result.message
 
 
+def test_the_crash_is_one_finding_not_one_per_check() -> None:
+    """Other checks have nothing to judge where training raised for want of pairs: they do not fail for it."""
+    checks = select_checks(["tie-break", "greedy-selection", "round-trip", "decode-concatenates", "prefix"])
+    results = run_checks(checks, InProcessSubject(trainer(PROFILES["minbpe"], crashes=True)),
+                         EFFORTS[active_profile_name()])
+    assert {result.check: result.message for result in results if result.outcome is not Outcome.PASS} == {}
+
+
 @pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
 def test_a_trainer_that_stops_when_no_pair_is_left_passes_the_stop_rule(profile) -> None:
     result = _stop_rule(trainer(profile, crashes=False))

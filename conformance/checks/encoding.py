@@ -102,7 +102,8 @@ def _snapshot(subject: Subject, texts: list[str]) -> list[list[int]]:
 def verify_encode_pure(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-ENCODE-PURE: encoding other texts (with pairs training never saw) changes no later encoding."""
     documents = list(example["documents"])
-    train_subject(subject, documents, example["max_merges"])
+    if train_subject(subject, documents, example["max_merges"]) is None:
+        return
     probes = [*documents, *example["texts"], *_NEW_PAIRS]
     before = _snapshot(subject, probes)
     for _ in range(2):

@@ -35,6 +35,8 @@ def verify_determinism(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-PROP-DETERMINISM: the same documents give the same rules, and the same text the same ids."""
     documents, max_merges = list(example["documents"]), example["max_merges"]
     first = train_subject(subject, list(documents), max_merges)
+    if first is None:
+        return
     second = train_subject(subject, list(documents), max_merges)
     subject.reset()
     fresh = train_subject(subject, list(documents), max_merges)
@@ -45,7 +47,7 @@ def verify_determinism(subject: Subject, example: dict[str, Any]) -> None:
                 f"training on the same documents gave other rules on {label}",
                 inputs=_inputs(example),
                 expected=rules_json(first),
-                actual=rules_json(rules),
+                actual=rules_json(rules or []),
             )
     if not subject.supports("encode"):
         return
@@ -93,8 +95,8 @@ def verify_document_order(subject: Subject, example: dict[str, Any]) -> None:
                 "BPE-PROP-PERMUTE",
                 f"training on the documents {label} gave other rules",
                 inputs={**_inputs(example), "permuted_documents": permuted},
-                expected=rules_json(rules),
-                actual=rules_json(other),
+                expected=rules_json(rules or []),
+                actual=rules_json(other or []),
             )
 
 
@@ -105,8 +107,10 @@ def verify_prefix(subject: Subject, example: dict[str, Any]) -> None:
     """
     documents, largest = list(example["documents"]), example["max_merges"]
     longer = train_subject(subject, list(documents), largest)
+    if longer is None:
+        return
     for max_merges in range(len(longer)):
-        shorter = train_subject(subject, list(documents), max_merges)
+        shorter = train_subject(subject, list(documents), max_merges) or []
         if longer[: len(shorter)] != shorter:
             raise Violation(
                 "BPE-PROP-PREFIX",
@@ -128,6 +132,8 @@ def _pieces(rules: Rules, first_rule_id: int) -> list[bytes]:
 def verify_unique_pieces(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-PROP-UNIQUE: no two trained rules have the same piece (so never the same pair twice)."""
     rules = train_subject(subject, list(example["documents"]), example["max_merges"])
+    if rules is None:
+        return
     seen: dict[bytes, int] = {}
     for rank, piece in enumerate(_pieces(rules, subject_profile(subject).first_rule_id)):
         if piece in seen:

@@ -24,6 +24,7 @@ from conformance.profile_context import (
     profile_pieces_of,
     rule_problem,
     rules_are_valid,
+    stop_violation,
     subject_profile,
     train_subject,
 )
@@ -156,9 +157,11 @@ def verify_recount(subject: Subject, example: dict[str, Any]) -> None:
 def verify_stop_rule(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-TRAIN-STOP: no rule with a best count below 2, none beyond max_merges, no stop while a pair repeats.
 
-    The minimum count is the profile's (1 for trainers that merge pairs seen once).
+    The minimum count is the profile's (1 for trainers that merge pairs seen once). Raising once no pair
+    is left is a violation too, under every profile: a crash is never a dialect.
     """
-    verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-STOP")
+    if verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-STOP") is None:
+        raise stop_violation(subject, example["documents"], example["max_merges"])
 
 
 def verify_training_input(subject: Subject, example: dict[str, Any]) -> None:

@@ -211,6 +211,8 @@ def verify_failed_call_keeps_model(subject: Subject, example: dict[str, Any]) ->
         return
     documents = list(example["documents"])
     rules = train_subject(subject, documents, example["max_merges"])
+    if rules is None:
+        return
     probes = [*documents, *example["texts"]]
     before = _probe(subject, probes)
     try:
