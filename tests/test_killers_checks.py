@@ -31,12 +31,13 @@ from conformance.checks.validation import (
     MAX_MERGES_CASES,
     TEXT_CASES,
     profile_accepts,
+    setup_merges,
     verify_rejection,
 )
 from conformance.checks.vectors import mismatch_clause, vector_cases, vectors_inapplicable, verify_vector
 from conformance.errors import ImplementationRaised, Violation
 from conformance.identify import ProfileModel
-from conformance.profile_context import profile_encode
+from conformance.profile_context import pairs_run_out, profile_encode
 from conformance.vector_replay import Mismatch
 from reference import LiteralTokenizer, Tokenizer
 from reference.profiles import HF_TOKENIZERS, MINBPE, RUSTBPE, STRICT, TIKTOKEN
@@ -855,6 +856,13 @@ def test_the_shuffled_permutation_is_reproducible_from_its_seed() -> None:
 # --- validation under a declared profile: which bad calls the profile itself accepts -----------------------
 
 
+def test_the_set_up_model_has_every_rule_the_profile_makes_and_never_runs_out_of_pairs() -> None:
+    """Bad calls are made against a model with rules; setting up never asks a trainer past its last pair."""
+    assert (setup_merges(STRICT), setup_merges(MINBPE)) == (2, 5)
+    for profile in (STRICT, MINBPE, HF_TOKENIZERS):
+        assert not pairs_run_out(["abab", "acac"], setup_merges(profile), profile)
+
+
 def test_the_profile_judges_a_bad_call_on_a_model_set_up_like_the_subjects(monkeypatch: pytest.MonkeyPatch) -> None:
     """The profile's reference is trained on the set-up documents when the subject can train, else loaded with
     the rules that training makes first, (97, 98) and (97, 99): both sides see the same model."""
@@ -871,14 +879,14 @@ def test_the_profile_judges_a_bad_call_on_a_model_set_up_like_the_subjects(monke
 
     monkeypatch.setattr(validation, "ProfileModel", RecordingModel)
     assert profile_accepts(IDS_CASES[-1], HF_TOKENIZERS, True)
-    assert calls == [("train", ["abab", "acac"], 32)]
+    assert calls == [("train", ["abab", "acac"], setup_merges(HF_TOKENIZERS))]
     calls.clear()
     assert profile_accepts(IDS_CASES[-1], HF_TOKENIZERS, False)
     assert calls == [("load", LiteralTokenizer().train(["abab", "acac"], 2))]
     assert calls[0][1] == [(97, 98), (97, 99)]
     calls.clear()
     verify_rejection(InProcessSubject(dialect(HF_TOKENIZERS)), IDS_CASES[-1])  # it can train
-    assert calls == [("train", ["abab", "acac"], 32)]
+    assert calls == [("train", ["abab", "acac"], setup_merges(HF_TOKENIZERS))]
 
 
 def test_a_profile_accepts_only_the_bad_calls_its_own_reference_accepts() -> None:
