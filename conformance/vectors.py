@@ -3,7 +3,7 @@
 ``specs/vectors/`` holds three files, described field by field in ``specs/schema/vectors.schema.json``:
 ``training.json`` (documents in; rules, sequences, digest and encodings of held-out texts out),
 ``load.json`` (a valid rule list adopted through ``load``, then encodings and decodings) and
-``invalid.json`` (a rejected call and the error kind it must raise). ``bpe-conformance vectors check``
+``invalid.json`` (a rejected call and the error family preferred for it). ``bpe-conformance vectors check``
 proves the files are exactly what :func:`generate_vectors` produces. Reading and validating the files
 is :mod:`conformance.vector_files`, replaying them :mod:`conformance.vector_replay`; every name in
 ``__all__`` is importable from here.

@@ -1,7 +1,8 @@
-"""Checks of input validation: every bad input the specification lists is rejected with the named error.
+"""Checks of input validation (interface level): every bad input the specification lists is rejected.
 
-Each bad input is a case: the operation, its arguments, the error kind (``ValueError`` or
-``TypeError``) the specification names, and the clause. Arguments are JSON values only, so the same
+Each bad input is a case: the operation, its arguments, the error family (``ValueError`` or
+``TypeError``) the specification prefers, and the clause. Either family passes (any subclass); the
+other one than preferred is an advisory note. Arguments are JSON values only, so the same
 cases reach implementations in other languages through the subprocess protocol unchanged. A second
 check makes the same bad calls against varied models and requires the model to be unchanged after.
 
@@ -195,7 +196,8 @@ def profile_accepts(case: BadCall, profile: Profile, can_train: bool) -> bool:
 
 
 def verify_rejection(subject: Subject, case: BadCall) -> None:
-    """The bad call raises exactly the error kind the specification names.
+    """The bad call is rejected with a ValueError or TypeError (any subclass); the other family than the one
+    the specification prefers is an advisory note.
 
     A call the subject's profile accepts (an unknown id that ``skip-unknown`` drops, a lone surrogate
     that ``lone_surrogates="replace"`` encodes) is no bad call under that profile.
