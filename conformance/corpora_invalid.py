@@ -1,4 +1,4 @@
-"""Rejected calls: bad arguments to train, encode, decode and load, each with the error kind it must raise.
+"""Rejected calls: bad arguments to train, encode, decode and load, each with the error family preferred.
 
 >>> cases = invalid_cases()
 >>> [case.error for case in cases][:3]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "INPUT_ERROR_FAMILIES",
     "CallAborted",
     "CallTimeout",
     "HarnessError",
@@ -18,7 +19,45 @@ __all__ = [
     "ImplementationRaised",
     "MalformedResult",
     "Violation",
+    "error_families",
+    "exception_ancestors",
 ]
+
+# The plug-in contract's two answers to bad input; any subclass belongs to its family.
+INPUT_ERROR_FAMILIES = ("ValueError", "TypeError")
+
+
+def exception_ancestors(kind: type[BaseException]) -> tuple[str, ...]:
+    """The classes ``kind`` derives from, nearest first: built-ins by name, others module-qualified.
+
+    Qualifying non-built-ins keeps an unrelated class that happens to be called ``ValueError`` out
+    of the family.
+
+    >>> exception_ancestors(UnicodeDecodeError)
+    ('UnicodeError', 'ValueError', 'Exception', 'BaseException')
+    >>> class ValueError(Exception): ...
+    >>> exception_ancestors(ValueError)
+    ('Exception', 'BaseException')
+    """
+    names = []
+    for ancestor in kind.__mro__[1:]:
+        if ancestor is object:
+            continue
+        builtin = ancestor.__module__ == "builtins"
+        names.append(ancestor.__qualname__ if builtin else f"{ancestor.__module__}.{ancestor.__qualname__}")
+    return tuple(names)
+
+
+def error_families(kind: str, ancestors: tuple[str, ...] = ()) -> frozenset[str]:
+    """Which of ``ValueError``/``TypeError`` an error of type ``kind`` with ``ancestors`` belongs to.
+
+    >>> sorted(error_families("UnicodeEncodeError", ("UnicodeError", "ValueError", "Exception")))
+    ['ValueError']
+    >>> sorted(error_families("TypeError")), sorted(error_families("KeyError", ("LookupError", "Exception")))
+    (['TypeError'], [])
+    """
+    named = {kind, *ancestors}
+    return frozenset(family for family in INPUT_ERROR_FAMILIES if family in named)
 
 
 class HarnessError(Exception):
@@ -57,16 +96,22 @@ class Violation(AssertionError):
 class ImplementationRaised(Exception):
     """The implementation raised (or answered with an error) for ``operation``."""
 
-    def __init__(self, operation: str, kind: str, message: str) -> None:
+    def __init__(self, operation: str, kind: str, message: str, ancestors: tuple[str, ...] = ()) -> None:
         super().__init__(f"{operation} raised {kind}: {message}")
         self.operation = operation
         self.kind = kind
         self.message = message
+        self.ancestors = tuple(ancestors)
+
+    @property
+    def families(self) -> frozenset[str]:
+        """The input-error families (``ValueError``, ``TypeError``) the error belongs to, subclasses included."""
+        return error_families(self.kind, self.ancestors)
 
     @property
     def is_input_error(self) -> bool:
-        """True for the two kinds the contract allows for bad input."""
-        return self.kind in ("ValueError", "TypeError")
+        """True for the two families the contract allows for bad input (any subclass)."""
+        return bool(self.families)
 
 
 class MalformedResult(Exception):

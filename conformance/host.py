@@ -10,8 +10,8 @@ to fd 1) goes to stderr, where the harness keeps it for crash reports, and it re
 >>> session = open_session("reference:Tokenizer")
 >>> respond(session, {"id": 1, "op": "train", "documents": ["abab", "acac"], "max_merges": 32})
 {'id': 1, 'ok': True, 'result': [[97, 98], [97, 99]]}
->>> respond(session, {"id": 2, "op": "encode", "text": 5})
-{'id': 2, 'ok': False, 'error': {'type': 'TypeError', 'message': 'text must be a str, not int'}}
+>>> respond(session, {"id": 2, "op": "encode", "text": 5})["error"]
+{'type': 'TypeError', 'message': 'text must be a str, not int', 'ancestors': ['Exception', 'BaseException']}
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any, BinaryIO
 
 from conformance.adapters import create_instance, resolve_factory
 from conformance.adapters.python import describe_python_implementation
-from conformance.errors import HarnessError
+from conformance.errors import HarnessError, exception_ancestors
 from conformance.protocol import (
     OPERATIONS,
     PROTOCOL_VERSION,
@@ -75,7 +75,9 @@ def _error_text(error: BaseException) -> str:
 
 
 def _raised(request_id: int, error: Exception) -> dict[str, Any]:
-    return build_error(request_id, type(error).__name__, _error_text(error))
+    response = build_error(request_id, type(error).__name__, _error_text(error))
+    response["error"]["ancestors"] = list(exception_ancestors(type(error)))  # its family: specs/protocol.md 3.2
+    return response
 
 
 def _handshake(session: Session, request_id: int, requested: object) -> dict[str, Any]:

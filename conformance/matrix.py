@@ -25,6 +25,7 @@ from typing import Any
 from conformance.adapters import load_implementation, resolve_factory
 from conformance.adapters.python import InProcessSubject
 from conformance.adapters.thirdparty import ADAPTERS, LIBRARIES
+from conformance.checks.base import LEVELS, Check
 from conformance.commands.identify import identify_spec
 from conformance.errors import HarnessError
 from conformance.outcomes import CheckResult, Outcome
@@ -39,6 +40,7 @@ __all__ = [
     "RowResult",
     "cell",
     "failure_command",
+    "level_tally",
     "parse_failures",
     "render_matrix",
     "run_matrix",
@@ -79,6 +81,7 @@ class Failure:
     outcome: str
     message: str
     counterexample: dict[str, Any] | None
+    level: str = "algorithm"
 
 
 @dataclass
@@ -159,6 +162,7 @@ def _failure(row: MatrixRow, profile: str, result: CheckResult) -> Failure:
         outcome=result.outcome.value,
         message=result.message,
         counterexample=result.counterexample,
+        level=result.level,
     )
 
 
@@ -228,7 +232,22 @@ def _compact(value: Any) -> str:
     return text if len(text) <= 400 else text[:400] + " ..."
 
 
+def level_tally(cells: dict[str, str], checks: list[Check], level: str) -> str:
+    """How many of one level's checks a row fails: ``"0 fail"``, ``"3 fail"``.
+
+    >>> from conformance.checks.base import Check
+    >>> two = [Check("a", "X", "", print, cases=list), Check("b", "X", "", print, cases=list, level="interface")]
+    >>> level_tally({"a": "fail", "b": "fail"}, two, "algorithm")
+    '1 fail'
+    >>> level_tally({"a": "pass", "b": "skip"}, two, "interface")
+    '0 fail'
+    """
+    failed = sum(1 for check in checks if check.level == level and cells[check.name] == "fail")
+    return f"{failed} fail"
+
+
 def _table(results: list[RowResult]) -> list[str]:
+    """One table, the algorithm level first and the interface level after it, so neither hides the other."""
     checks = catalogue()
     header = ["check", "clause", *(result.row.label for result in results)]
     lines = [
@@ -238,9 +257,13 @@ def _table(results: list[RowResult]) -> list[str]:
         "| *declared profile* | | " + " | ".join(result.profile for result in results) + " |",
         "| *identified as* | | " + " | ".join(result.identified for result in results) + " |",
     ]
-    for check in checks:
-        cells = [result.cells[check.name] for result in results]
-        lines.append(f"| {check.name} | {check.clause} | " + " | ".join(cells) + " |")
+    for level in LEVELS:
+        tallies = [level_tally(result.cells, checks, level) for result in results]
+        lines.append(f"| **{level} level** | | " + " | ".join(f"**{tally}**" for tally in tallies) + " |")
+        for check in checks:
+            if check.level == level:
+                cells = [result.cells[check.name] for result in results]
+                lines.append(f"| {check.name} | {check.clause} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -255,7 +278,8 @@ def _failure_section(results: list[RowResult], seed: int) -> list[str]:
     for failure in failures:
         example = failure.counterexample or {}
         lines += [
-            f"### {failure.implementation}: {failure.check} ({failure.clause}, {failure.outcome})",
+            f"### {failure.implementation}: {failure.check} "
+            f"({failure.clause}, {failure.outcome}, {failure.level} level)",
             "",
             _one_line(failure.message),
             "",
@@ -281,6 +305,11 @@ def render_matrix(results: list[RowResult], missing: list[str], seed: int, effor
         "* `dialect`: fails strict, passes its declared profile: a documented difference.",
         "* `fail`: fails under its own profile: a bug or an undeclared difference (see `docs/findings.md`).",
         "* `skip`: the capability is not declared, or the clause does not apply under its profile.",
+        "",
+        "The checks of the two conformance levels of `specs/bpe.md` are shown apart: the `algorithm` level "
+        "(what the seed defines) first, then the `interface` level (argument validation, error families), "
+        "each with its count of failing checks per implementation. Using the other of `ValueError`/`TypeError` "
+        "is an advisory, never a `fail`.",
         "",
         *_table(results),
         "",

@@ -31,7 +31,11 @@ class Outcome(str, enum.Enum):
 
 @dataclass(frozen=True)
 class CheckResult:
-    """One check's verdict; ``counterexample`` holds inputs, expected and actual for failures."""
+    """One check's verdict; ``counterexample`` holds inputs, expected and actual for failures.
+
+    ``level`` is the check's conformance level (``algorithm`` or ``interface``); ``advisories`` are
+    notes on a SHOULD the implementation did not follow (the other error family, say): never a failure.
+    """
 
     check: str
     clause: str
@@ -42,6 +46,8 @@ class CheckResult:
     examples: int
     seconds: float
     counterexample: dict[str, Any] | None = None
+    level: str = "algorithm"
+    advisories: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

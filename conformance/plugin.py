@@ -138,8 +138,8 @@ class ConformanceItem(pytest.Item):
     def __init__(self, *, check: Check, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.check = check
-        self.extra_keyword_matches.update(check.clauses)
-        self.user_properties.append(("clause", check.clause))
+        self.extra_keyword_matches.update((*check.clauses, check.level))  # `-k interface` selects a level
+        self.user_properties += [("clause", check.clause), ("level", check.level)]
 
     def runtest(self) -> None:
         """Run the check; skips become pytest skips, every other non-pass a :class:`ConformanceFailure`."""

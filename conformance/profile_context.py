@@ -7,12 +7,12 @@ declares (``ImplementationInfo.profile``), or the one ``run --profile NAME`` put
 exactly what the strict reference returns.
 
 >>> from reference.profiles import MINBPE, STRICT
->>> expected_rules(["ab"], 2, STRICT), expected_rules(["ab"], 2, MINBPE) is None
-([], True)
+>>> expected_rules(["ab"], 2, STRICT), expected_rules(["ab"], 2, MINBPE)
+([], [(97, 98)])
 >>> rule_problem(0, 256, STRICT), rule_problem(1, 256, MINBPE)
 ('boundary id 256', None)
 >>> differing_parameters(MINBPE)[:3]
-['tie_break=first-seen', 'min_count=1', 'no_pairs_left=error']
+['tie_break=first-seen', 'min_count=1', 'first_rule_id=256']
 """
 
 from __future__ import annotations
@@ -20,11 +20,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from conformance.errors import ImplementationRaised
+from conformance.errors import ImplementationRaised, Violation
 from conformance.subject import ImplementationInfo, Subject
 from reference.alphabet import BOUNDARY_IDS
-from reference.dialects import encode_profile, profile_pieces, train_profile
+from reference.counting import count_pairs
+from reference.dialects import encode_profile, profile_pieces, train_profile, training_sequences
 from reference.profiles import STRICT, Profile, get_profile
+from reference.replacement import replace_pair
 
 __all__ = [
     "ProfiledSubject",
@@ -33,10 +35,12 @@ __all__ = [
     "is_strict",
     "known_profile",
     "not_applicable",
+    "pairs_run_out",
     "profile_encode",
     "profile_pieces_of",
     "rule_problem",
     "rules_are_valid",
+    "stop_violation",
     "subject_profile",
     "train_subject",
     "vocabulary_size",
@@ -110,34 +114,58 @@ def with_profile(subject: Subject, name: str | None) -> Subject:
     return ProfiledSubject(subject, name)
 
 
-def expected_rules(documents: list[str], max_merges: int, profile: Profile) -> Rules | None:
-    """The profile's rules for valid input, or None when the profile's training fails on it.
+def expected_rules(documents: list[str], max_merges: int, profile: Profile) -> Rules:
+    """The profile's rules for valid input: every profile stops when no pair is left."""
+    return train_profile(documents, max_merges, profile)
 
-    Only ``no_pairs_left="error"`` profiles fail on valid input: minbpe's ``max()`` of no pairs.
+
+def pairs_run_out(documents: list[str], max_merges: int, profile: Profile) -> bool:
+    """True when the profile's training stops because no adjacent pair is left, before max_merges rules.
+
+    >>> from reference.profiles import MINBPE
+    >>> pairs_run_out(["ab"], 2, MINBPE), pairs_run_out(["ab"], 1, MINBPE), pairs_run_out(["abab"], 2, STRICT)
+    (True, False, False)
     """
-    try:
-        return train_profile(documents, max_merges, profile)
-    except ValueError:
-        if profile.no_pairs_left != "error":
-            raise
-        return None
+    rules = train_profile(documents, max_merges, profile)
+    if len(rules) >= max_merges:
+        return False
+    sequences = training_sequences(documents, profile)
+    for rank, pair in enumerate(rules):
+        sequences = [replace_pair(sequence, pair, profile.first_rule_id + rank) for sequence in sequences]
+    return not count_pairs(sequences)
 
 
 def train_subject(subject: Subject, documents: list[str], max_merges: int) -> Rules | None:
-    """``subject.train``; None when the profile fails on this input too (nothing left to judge).
+    """``subject.train``; None when it raised on valid input once no pair was left (nothing to judge).
 
-    An implementation whose profile fails once pairs run out may raise there: that is its
-    declared behaviour, not an error. Raising where the profile does not is still an error.
+    No profile fails on valid input: "crash when pairs run out" is a defect (minbpe's ``max()`` of
+    nothing), not a dialect. The stop-rule check reports it (:func:`stop_violation`); every other
+    check has nothing to judge there, so one defect is one failure, not one per check. Raising
+    anywhere else on valid input stays the check's ``error`` outcome.
     """
-    profile = subject_profile(subject)
-    if profile.no_pairs_left != "error":
-        return subject.train(documents, max_merges)
     try:
         return subject.train(documents, max_merges)
     except ImplementationRaised:
-        if expected_rules(list(documents), max_merges, profile) is None:
+        if pairs_run_out(list(documents), max_merges, subject_profile(subject)):
             return None
         raise
+
+
+def stop_violation(subject: Subject, documents: list[str], max_merges: int) -> Violation:
+    """The BPE-TRAIN-STOP violation of a trainer that raises once no pair is left (called after it did)."""
+    expected = expected_rules(list(documents), max_merges, subject_profile(subject))
+    try:
+        actual: Any = f"returned {subject.train(list(documents), max_merges)!r} on a second call"
+    except ImplementationRaised as raised:
+        actual = f"{raised.kind}: {raised.message}"
+    return Violation(
+        "BPE-TRAIN-STOP",
+        f"train(documents, {max_merges}) raised once no pair was left after {len(expected)} rules: "
+        f"training must stop there and return the rules, not fail ({actual})",
+        inputs={"documents": list(documents), "max_merges": max_merges},
+        expected=[list(pair) for pair in expected],
+        actual=actual,
+    )
 
 
 def rule_problem(rank: int, part: object, profile: Profile) -> str | None:

@@ -8,6 +8,7 @@ an undeclared capability or a skip-list entry → skip.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from collections.abc import Callable, Iterable
@@ -18,6 +19,7 @@ import hypothesis
 from hypothesis import Phase, given, settings
 from hypothesis.errors import Flaky, HypothesisException
 
+from conformance.advisories import collecting
 from conformance.checks.base import Check
 from conformance.errors import CallAborted, ImplementationRaised, MalformedResult, Violation
 from conformance.outcomes import CheckResult, Outcome
@@ -90,6 +92,7 @@ def _result(
         message=message,
         examples=attempt.examples,
         seconds=round(time.monotonic() - started, 3),
+        level=check.level,
         **extra,
     )
 
@@ -128,7 +131,13 @@ def classify(check: Check, error: BaseException, attempt: Attempt, started: floa
 
 
 def run_check(check: Check, subject: Subject, base: settings, seed: int = 0) -> CheckResult:
-    """Run one check; never raises for anything the implementation does."""
+    """Run one check; never raises for anything the implementation does. Advisory notes go into the result."""
+    with collecting() as notes:
+        result = _run_check(check, subject, base, seed)
+    return dataclasses.replace(result, advisories=tuple(notes)) if notes else result
+
+
+def _run_check(check: Check, subject: Subject, base: settings, seed: int) -> CheckResult:
     started = time.monotonic()
     attempt = Attempt()
     missing = sorted(check.requires - subject.info.capabilities)

@@ -38,8 +38,10 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "HARNESS_NAME",
     "ISOLATIONS",
+    "LEVEL_CHOICES",
     "RunConfig",
     "apply_declared_deviations",
+    "at_level",
     "base_settings",
     "catalogue",
     "default_effort",
@@ -71,6 +73,7 @@ class RunConfig:
     patterns: tuple[str, ...] = ()
     skip_file: str | None = None
     profile: str | None = None
+    level: str = "all"
 
     @property
     def isolation_used(self) -> str:
@@ -121,6 +124,22 @@ def select(patterns: Sequence[str]) -> list[Check]:
         return list(select_checks(list(patterns)))
     except ValueError as error:
         raise HarnessError(str(error)) from None
+
+
+LEVEL_CHOICES = ("all", "algorithm", "interface")
+
+
+def at_level(checks: Sequence[Check], level: str) -> list[Check]:
+    """The checks of conformance level ``level`` (``algorithm`` or ``interface``); every one for ``all``.
+
+    >>> sorted({check.level for check in at_level(catalogue(), "interface")})
+    ['interface']
+    >>> len(at_level(catalogue(), "all")) == len(catalogue())
+    True
+    """
+    if level not in LEVEL_CHOICES:
+        raise HarnessError(f"unknown level {level!r}; choose one of {', '.join(LEVEL_CHOICES)}")
+    return [check for check in checks if level == "all" or check.level == level]
 
 
 def open_subject(impl: str | None, isolation: str, timeout: float) -> Subject:
@@ -175,6 +194,7 @@ def _config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> d
         "timeout": config.timeout,
         "isolation": config.isolation_used,
         "patterns": list(config.patterns),
+        "level": config.level,
         "checks": [check.name for check in checks],
         "skip_file": config.skip_file,
         "skipped": dict(skips.checks),

@@ -27,14 +27,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.errors import ImplementationRaised, error_families, exception_ancestors
 from conformance.vector_files import load_vectors, vector_kind
 
-__all__ = ["Mismatch", "call_operation", "format_mismatch", "replay_all", "replay_vector"]
+__all__ = ["Mismatch", "call_operation", "error_families_of", "format_mismatch", "replay_all", "replay_vector"]
 
 
 @dataclass(frozen=True)
 class Mismatch:
-    """One disagreement with a vector (or, when ``skipped``, a check the object could not take part in)."""
+    """One disagreement with a vector (or, when ``skipped``, a check the object could not take part in).
+
+    ``advisory``: not a disagreement but a SHOULD not followed (the other of the two error families).
+    """
 
     vector_id: str
     clauses: tuple[str, ...]
@@ -43,6 +47,7 @@ class Mismatch:
     expected: Any
     actual: Any
     skipped: bool = False
+    advisory: bool = False
 
 
 def _canonical(value: Any) -> str:
@@ -65,9 +70,14 @@ class _Replay:
     found: list[Mismatch] = field(default_factory=list)
 
 
-def _record(replay: _Replay, operation: str, given: Any, expected: Any, actual: Any, skipped: bool = False) -> None:
+def _record(
+    replay: _Replay, operation: str, given: Any, expected: Any, actual: Any, skipped: bool = False,
+    advisory: bool = False,
+) -> None:
     vector = replay.vector
-    replay.found.append(Mismatch(vector["id"], tuple(vector["clauses"]), operation, given, expected, actual, skipped))
+    replay.found.append(
+        Mismatch(vector["id"], tuple(vector["clauses"]), operation, given, expected, actual, skipped, advisory)
+    )
 
 
 def _expect(replay: _Replay, operation: str, given: Any, expected: Any, call: Callable[..., Any], *args: Any) -> bool:
@@ -180,9 +190,28 @@ def call_operation(instance: Any, operation: str, arguments: Mapping[str, Any]) 
     raise ValueError(f"unknown vector operation {operation!r}")
 
 
-def _is_kind(error: BaseException, kind: str) -> bool:
-    """A subclass counts (UnicodeEncodeError is a ValueError); so does a harness error carrying ``kind``."""
-    return any(cls.__name__ == kind for cls in type(error).__mro__) or getattr(error, "kind", None) == kind
+def error_families_of(error: BaseException) -> frozenset[str]:
+    """The input-error families of ``error``: its classes, or the kind and ancestors a harness error carries.
+
+    >>> sorted(error_families_of(UnicodeEncodeError("utf-8", "\\ud800", 0, 1, "surrogates not allowed")))
+    ['ValueError']
+    >>> sorted(error_families_of(KeyError(300)))
+    []
+    """
+    if isinstance(error, ImplementationRaised):
+        return error.families
+    return error_families(type(error).__name__, exception_ancestors(type(error)))
+
+
+def _judge_rejection(replay: _Replay, operation: str, arguments: Any, error: Exception, preferred: str) -> None:
+    """A rejection in the preferred family is right; in the other an advisory; in neither a mismatch."""
+    families = error_families_of(error)
+    if not families:
+        _record(replay, operation, arguments, f"{preferred} or the other input-error family", _raised(error))
+    elif preferred not in families:
+        _record(replay, operation, arguments, preferred, _raised(error), advisory=True)
+    elif not str(error).strip():
+        _record(replay, operation, arguments, "a message naming what was wrong", "no message")
 
 
 def _set_up(replay: _Replay, instance: Any) -> bool:
@@ -206,10 +235,7 @@ def _replay_invalid(factory: Callable[[], Any], replay: _Replay) -> None:
     try:
         returned = call_operation(instance, operation, arguments)
     except Exception as error:  # the rejection under test
-        if not _is_kind(error, error_kind):
-            _record(replay, operation, arguments, error_kind, _raised(error))
-        elif not str(error).strip():
-            _record(replay, operation, arguments, "a message naming what was wrong", "no message")
+        _judge_rejection(replay, operation, arguments, error, error_kind)
     else:
         _record(replay, operation, arguments, error_kind, f"returned {_plain(returned)!r}")
     probe = vector["probe"]
@@ -249,4 +275,6 @@ def format_mismatch(item: Mismatch) -> str:
     head = f"{item.vector_id} [{', '.join(item.clauses)}] {item.operation} {_short(item.input)}"
     if item.skipped:
         return f"{head}: skipped ({item.expected} needed)"
+    if item.advisory:
+        return f"{head}: advisory: {item.expected} is preferred, got {_short(item.actual)}"
     return f"{head}: expected {_short(item.expected)}, got {_short(item.actual)}"

@@ -3,7 +3,7 @@
 ``specs/vectors/`` holds three files, described field by field in ``specs/schema/vectors.schema.json``:
 ``training.json`` (documents in; rules, sequences, digest and encodings of held-out texts out),
 ``load.json`` (a valid rule list adopted through ``load``, then encodings and decodings) and
-``invalid.json`` (a rejected call and the error kind it must raise). ``bpe-conformance vectors check``
+``invalid.json`` (a rejected call and the error family preferred for it). ``bpe-conformance vectors check``
 proves the files are exactly what :func:`generate_vectors` produces. Reading and validating the files
 is :mod:`conformance.vector_files`, replaying them :mod:`conformance.vector_replay`; every name in
 ``__all__`` is importable from here.
@@ -19,7 +19,7 @@ is :mod:`conformance.vector_files`, replaying them :mod:`conformance.vector_repl
 []
 >>> print(render_file("invalid.json", []), end="")
 {
-  "description": "Rejected calls: the operation, its arguments, and the error kind it must raise.",
+  "description": "Rejected calls: the operation, its arguments, and the error family preferred (either family passes).",
   "format": "bpe-conformance.vectors",
   "kind": "invalid",
   "profile": "strict",
@@ -99,7 +99,7 @@ FORMAT_VERSION = 1
 _FILE_DESCRIPTIONS = {
     "train": "Training runs: documents and max_merges in; rules, final sequences, digest and encodings out.",
     "load": "Valid rule lists adopted through load (some no training could make); encodings and decodings out.",
-    "invalid": "Rejected calls: the operation, its arguments, and the error kind it must raise.",
+    "invalid": "Rejected calls: the operation, its arguments, and the error family preferred (either family passes).",
 }
 
 
@@ -191,6 +191,7 @@ def _training_vector(case: corpora.TrainingCase) -> dict[str, Any]:
     clauses = set(case.clauses) | _training_clauses(case, rounds) | _rule_clauses(rules)
     vector = {
         "clauses": sorted(clauses | _encoding_clauses(encodings, rules)),
+        "level": "algorithm",
         "description": case.description,
         "digest": digest(rules),
         "documents": list(case.documents),
@@ -231,6 +232,7 @@ def _load_vector(case: corpora.LoadCase) -> dict[str, Any]:
     vector = {
         "byte_decodings": [{"hex": decode_bytes(ids, rules).hex(), "ids": ids} for ids in byte_ids],
         "clauses": sorted(clauses | _rule_clauses(rules) | _encoding_clauses(encodings, rules)),
+        "level": "algorithm",
         "decodings": _decodings(encodings, rules),
         "description": case.description,
         "digest": digest(rules),
@@ -255,6 +257,7 @@ def _invalid_vector(case: corpora.InvalidCase) -> dict[str, Any]:
     vector = {
         "arguments": copy.deepcopy(case.arguments),
         "clauses": sorted(set(case.clauses)),
+        "level": "interface",
         "description": case.description,
         "error": case.error,
         "operation": case.operation,

@@ -219,10 +219,6 @@ def train_profile(documents: list[str], max_merges: int, profile: Profile) -> Ru
     pieces = profile_pieces(rules, profile)
     for rank in range(checked_max_merges):
         counts = count_pairs(sequences)
-        if not counts and profile.no_pairs_left == "error":
-            raise ValueError(
-                f"profile {profile.name!r}: no pair left to merge after {rank} rules (max_merges {max_merges})"
-            )
         pair = select_profile_pair(counts, pieces, profile)
         if pair is None:
             break

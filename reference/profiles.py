@@ -28,7 +28,6 @@ __all__ = [
     "HF_TOKENIZERS",
     "LARGEST_PAIR",
     "MINBPE",
-    "NO_PAIRS_POLICIES",
     "PROFILES",
     "RUSTBPE",
     "STRICT",
@@ -47,16 +46,15 @@ DOCUMENT_MODES = ("separate", "concatenated")
 ENCODE_ALGORITHMS = ("rank-order", "piece-rank")
 DECODE_POLICIES = ("strict", "replace", "skip-unknown")
 SURROGATE_POLICIES = ("error", "replace")
-NO_PAIRS_POLICIES = ("stop", "error")
 
 
 @dataclass(frozen=True)
 class Profile:
     """Every parameter a dialect may change; ``STRICT`` holds the values of ``specs/bpe.md``.
 
-    ``tie_break`` is ``None`` for an encode-only dialect (one that cannot train).
-    ``no_pairs_left`` says what training does when max_merges is not reached but every sequence
-    is down to one token: ``stop`` like strict, or ``error`` like minbpe's ``max()`` of nothing.
+    ``tie_break`` is ``None`` for an encode-only dialect (one that cannot train). Every parameter is
+    a design choice some real trainer documents; a library's defect (minbpe raising when no pair is
+    left) is never a parameter: training always stops when no pair is left (BPE-TRAIN-STOP).
     ``pre_tokenization`` is ``None`` (the whole text is one sequence) or a Python ``re``
     pattern whose ``findall`` chunks are merged separately and must cover the text.
     """
@@ -65,7 +63,6 @@ class Profile:
     description: str
     tie_break: str | None = "smallest-ids"
     min_count: int = MIN_MERGE_COUNT
-    no_pairs_left: str = "stop"
     first_rule_id: int = FIRST_RULE_ID
     boundary_ids: bool = True
     documents: str = "separate"
@@ -94,7 +91,6 @@ def check_profile(profile: Profile) -> Profile:
         ("encode_algorithm", ENCODE_ALGORITHMS),
         ("decode_policy", DECODE_POLICIES),
         ("lone_surrogates", SURROGATE_POLICIES),
-        ("no_pairs_left", NO_PAIRS_POLICIES),
     ):
         _check_choice(profile, field, allowed)
     if not isinstance(profile.min_count, int) or isinstance(profile.min_count, bool) or profile.min_count < 1:
@@ -116,11 +112,10 @@ STRICT = Profile(
 MINBPE = Profile(
     name="minbpe",
     description="karpathy/minbpe BasicTokenizer: one concatenated text, max() over an insertion-ordered dict "
-    "(first-seen pair wins ties), merges pairs seen once and fails once none is left, ids 256 + r, "
-    "U+FFFD on invalid UTF-8.",
+    "(first-seen pair wins ties), merges pairs seen once, ids 256 + r, U+FFFD on invalid UTF-8. (It also "
+    "raises once no pair is left: a defect, not a choice; docs/findings.md.)",
     tie_break="first-seen",
     min_count=1,
-    no_pairs_left="error",
     first_rule_id=256,
     boundary_ids=False,
     documents="concatenated",

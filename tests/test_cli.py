@@ -278,7 +278,7 @@ def test_reports_are_written_and_valid(demo_suite, broken_module, capsys) -> Non
     testsuite = ET.parse(broken_module / "r.xml").getroot().find("testsuite")
     assert (testsuite.get("tests"), testsuite.get("failures"), testsuite.get("errors")) == ("3", "1", "0")
     markdown = (broken_module / "r.md").read_text(encoding="utf-8")
-    assert "| `demo-worked-example` | BPE-TRAIN-TIE | **fail** | 1 |" in markdown
+    assert "| `demo-worked-example` | algorithm | BPE-TRAIN-TIE | **fail** | 1 |" in markdown
 
 
 def test_effort_is_ci_under_ci_and_thorough_on_request(demo_suite, tmp_path, monkeypatch, capsys) -> None:
@@ -294,7 +294,7 @@ def test_effort_is_ci_under_ci_and_thorough_on_request(demo_suite, tmp_path, mon
 def test_list_checks_prints_the_selection(demo_suite, capsys) -> None:
     assert cli.main(["run", "--list-checks", "--check", "BPE-INPUT-IDS"]) == 0
     listed = capsys.readouterr().out.split()
-    assert listed == ["demo-decode-unknown", "BPE-DECODE-STRICT,", "BPE-INPUT-IDS", "unknown", "ids"]
+    assert listed == ["demo-decode-unknown", "algorithm", "BPE-DECODE-STRICT,", "BPE-INPUT-IDS", "unknown", "ids"]
 
 
 DOCUMENTED_MODULES = [cli, suite, skipfile, trace_command, common, junit, markdown]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from conformance.checks.base import LEVELS
 from conformance.matrix import (
     CELLS,
     ROWS,
@@ -83,11 +84,22 @@ def test_the_committed_matrix_is_consistent() -> None:
     labels = [label.strip() for label in table[0].strip("|").split("|")][2:]
     failing = set()
     checks = {check.name: check for check in catalogue()}
-    for line in table[5:]:
+    rows = [line for line in table[5:] if not line.startswith("| **")]
+    tallies = [line for line in table[5:] if line.startswith("| **")]
+    for line in rows:
         name, clause, *cells = [part.strip() for part in line.strip("|").split("|")]
         assert checks[name].clause == clause and set(cells) <= set(CELLS), line
         failing |= {(label, name) for label, value in zip(labels, cells, strict=True) if value == "fail"}
-    assert [line.split("|")[1].strip() for line in table[5:]] == list(checks)
+    # The two levels apart: every algorithm check, then every interface check, each under its tally row.
+    by_level = [name for level in LEVELS for name, check in checks.items() if check.level == level]
+    assert [line.split("|")[1].strip() for line in rows] == by_level
+    assert [line.split("|")[1].strip() for line in tallies] == [f"**{level} level**" for level in LEVELS]
+    for level, line in zip(LEVELS, tallies, strict=True):
+        counts = [part.strip().strip("*") for part in line.strip("|").split("|")][2:]
+        assert counts == [
+            f"{sum(1 for cell_label, name in failing if cell_label == label and checks[name].level == level)} fail"
+            for label in labels
+        ]
     listed = parse_failures(text)
     assert {(impl, check) for impl, check, *_ in listed} == failing
     for impl, check, _, profile, seed in listed:

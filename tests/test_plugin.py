@@ -74,7 +74,8 @@ DEMO_CHECKS = [
     Check("demo-worked-example", "BPE-TRAIN-TIE", "the worked example", _verify_worked_example,
           cases=lambda: [(["abab", "acac"], 32)]),
     Check("demo-decode-unknown", "BPE-DECODE-STRICT", "unknown ids", _verify_unknown_id_rejected,
-          cases=lambda: [258, 10**6], requires=frozenset({"train", "decode"}), also=("BPE-INPUT-IDS",)),
+          cases=lambda: [258, 10**6], requires=frozenset({"train", "decode"}), also=("BPE-INPUT-IDS",),
+          level="interface"),
 ]
 
 
@@ -173,6 +174,13 @@ def test_bpe_check_and_keyword_select_by_clause(project) -> None:
     result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--bpe-check", "demo-decode-*")
     result.assert_outcomes(passed=2)
     result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "-k", "BPE-INPUT-IDS")
+    result.assert_outcomes(passed=1, deselected=2)
+
+
+def test_keyword_selects_a_conformance_level(project) -> None:
+    result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "-k", "interface")
+    result.assert_outcomes(passed=1, deselected=2)
+    result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "-k", "algorithm")
     result.assert_outcomes(passed=1, deselected=2)
 
 

@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from reference.dialects import train_profile
 from reference.profiles import (
     BPEASY,
     HF_TOKENIZERS,
@@ -46,11 +47,16 @@ def test_strict_profile_holds_the_values_of_bpe_md():
         True,
     )
     assert (STRICT.documents, STRICT.pre_tokenization, STRICT.encode_algorithm) == ("separate", None, "rank-order")
-    assert (STRICT.decode_policy, STRICT.lone_surrogates, STRICT.no_pairs_left) == ("strict", "error", "stop")
+    assert (STRICT.decode_policy, STRICT.lone_surrogates) == ("strict", "error")
 
 
-def test_only_minbpe_fails_when_pairs_run_out():
-    assert [profile.name for profile in PROFILES.values() if profile.no_pairs_left == "error"] == ["minbpe"]
+def test_no_profile_fails_when_pairs_run_out():
+    """A crash is never a dialect: every trainable profile stops, with the rules made so far."""
+    assert not any(hasattr(profile, "no_pairs_left") for profile in PROFILES.values())
+    for profile in PROFILES.values():
+        if profile.tie_break is not None:
+            rules = train_profile(["ab", "c"], 8, profile)
+            assert len(rules) < 8 and train_profile(["ab", "c"], len(rules), profile) == rules
 
 
 @pytest.mark.parametrize(
@@ -102,7 +108,6 @@ def test_get_profile_rejects_a_non_string():
         ({"encode_algorithm": "longest-match"}, "encode_algorithm must be one of"),
         ({"decode_policy": "ignore"}, "decode_policy must be one of"),
         ({"lone_surrogates": "drop"}, "lone_surrogates must be one of"),
-        ({"no_pairs_left": "ignore"}, "no_pairs_left must be one of"),
         ({"min_count": 0}, "min_count must be an int >= 1, got 0"),
         ({"min_count": True}, "min_count must be an int >= 1, got True"),
         ({"first_rule_id": 256}, "first_rule_id must be 258 when boundary_ids is True, got 256"),

@@ -218,9 +218,9 @@ def test_markdown_has_the_table_failures_and_clauses(tmp_path) -> None:
     path = tmp_path / "report.md"
     write_markdown(_suite(EVERY_OUTCOME), path)
     text = path.read_text(encoding="utf-8")
-    assert "| Check | Clause | Outcome | Examples | Seconds | Message |" in text
-    assert "| `train-tie` | BPE-TRAIN-TIE | **fail** | 7 | 0.25 | ties must go to the smallest pair \\| not the" in text
-    assert "| `encode-order` | BPE-ENCODE-ORDER | pass | 60 | 0.25 | 60 examples |" in text
+    assert "| Check | Level | Clause | Outcome | Examples | Seconds | Message |" in text
+    assert "| `train-tie` | algorithm | BPE-TRAIN-TIE | **fail** | 7 | 0.25 | ties must go to the smallest" in text
+    assert "| `encode-order` | algorithm | BPE-ENCODE-ORDER | pass | 60 | 0.25 | 60 examples |" in text
     assert "### `train-stop` (BPE-TRAIN-STOP): timeout" in text
     assert "bpe-conformance run --impl mypkg:Tok --check roundtrip --seed 4" in text
     assert "- BPE-ENCODE-RAW: 60 examples" in text

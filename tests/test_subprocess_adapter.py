@@ -393,7 +393,9 @@ def test_host_answers_not_implemented_for_a_missing_method(hostile_on_path):
 
 def test_host_passes_on_the_exception_type_name(hostile_on_path):
     (answer,) = converse("hostile_impls:RaisesKeyError", {"id": 1, "op": "train", "documents": [], "max_merges": 1})
-    assert answer["error"] == {"type": "KeyError", "message": "'pair_counts'"}
+    assert answer["error"] == {
+        "type": "KeyError", "message": "'pair_counts'", "ancestors": ["LookupError", "Exception", "BaseException"],
+    }
 
 
 def test_host_reset_makes_a_new_instance():

@@ -78,6 +78,13 @@ def test_harness_rejects_member_with_a_clause_it_breaks(member: Any) -> None:
     assert proof.results[-1] is matching_failure(proof), "the quick proof stops at its first match"
 
 
+@pytest.mark.parametrize("member", ZOO, ids=_name)
+def test_harness_rejects_member_at_the_level_of_its_bug(member: Any) -> None:
+    """An input-handling bug is rejected at interface level, a wrong answer to valid input at algorithm level."""
+    match = matching_failure(_quick(member.name))
+    assert match is not None and match.level == member.level, (member.name, match and match.check)
+
+
 @pytest.mark.parametrize("control", CONTROLS, ids=_name)
 def test_harness_accepts_control_with_every_check(control: Any) -> None:
     """Zero false positives: every check of the suite passes on every control."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.errors import ImplementationRaised, MalformedResult
+from conformance.errors import ImplementationRaised, MalformedResult, exception_ancestors
 from conformance.subject import CAPABILITIES, ImplementationInfo, Subject, as_ids, as_rules, as_text
 
 __all__ = ["InProcessSubject", "describe_python_implementation"]
@@ -53,7 +53,9 @@ def _call(operation: str, method: Callable[..., Any], *args: Any) -> Any:
     try:
         return method(*args)
     except Exception as error:  # any exception is the implementation's answer, judged by the check
-        raise ImplementationRaised(operation, type(error).__name__, str(error)) from error
+        raise ImplementationRaised(
+            operation, type(error).__name__, str(error), exception_ancestors(type(error))
+        ) from error
 
 
 class InProcessSubject(Subject):

@@ -375,7 +375,10 @@ class ProcessSubject(Subject):
             detail = f"answered request {request_id} with id {response['id']}{said}: {_shown(line)}"
             raise self._abort(ImplementationCrashed, operation, detail, running)
         if not response["ok"]:
-            raise ImplementationRaised(operation, response["error"]["type"], response["error"]["message"])
+            failure = response["error"]
+            raise ImplementationRaised(
+                operation, failure["type"], failure["message"], tuple(failure.get("ancestors", ()))
+            )
         return response["result"]
 
     def _send(self, running: RunningProcess, operation: str, data: bytes, deadline: float, seconds: float) -> None:

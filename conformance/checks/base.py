@@ -15,7 +15,12 @@ from hypothesis.strategies import SearchStrategy
 from conformance.subject import Subject
 from reference.profiles import Profile
 
-__all__ = ["Check", "always_applicable"]
+__all__ = ["ALGORITHM", "INTERFACE", "LEVELS", "Check", "always_applicable"]
+
+# The two conformance levels of specs/bpe.md ("Conformance levels"): what the seed's algorithm
+# defines, and the plug-in contract's hygiene around it (argument validation, error families).
+ALGORITHM, INTERFACE = "algorithm", "interface"
+LEVELS = (ALGORITHM, INTERFACE)
 
 
 def always_applicable(profile: Profile) -> str | None:
@@ -32,7 +37,8 @@ class Check:
     function returning a hypothesis strategy; shrunk on failure) or, for fixed tables such as the
     known-answer vectors, from ``cases()`` (each run once, in order, no shrinking needed).
     ``inapplicable(profile)`` is the reason the clause does not apply under a dialect profile
-    (naming the parameter that makes it so), or None when it applies.
+    (naming the parameter that makes it so), or None when it applies. ``level`` is the conformance
+    level the clause belongs to: ``algorithm`` or ``interface``.
     """
 
     name: str
@@ -45,8 +51,11 @@ class Check:
     also: tuple[str, ...] = ()
     budget: float = 1.0
     inapplicable: Callable[[Profile], str | None] = always_applicable
+    level: str = ALGORITHM
 
     def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise ValueError(f"check {self.name!r} level must be one of {LEVELS}, got {self.level!r}")
         if (self.strategy is None) == (self.cases is None):
             raise ValueError(f"check {self.name!r} needs exactly one of strategy or cases")
         if self.budget <= 0:

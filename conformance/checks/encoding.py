@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.checks.base import Check
+from conformance.checks.base import ALGORITHM, Check
 from conformance.checks.common import verify_encodings, verify_owned_rounds
 from conformance.errors import ImplementationRaised, Violation
 from conformance.identify import renumbered
@@ -142,6 +142,7 @@ def _trained_examples(documents: st.SearchStrategy[list[str]]) -> st.SearchStrat
 ENCODING_CHECKS = [
     Check(
         name="encode-trained",
+        level=ALGORITHM,
         clause="BPE-ENCODE-ORDER",
         summary="after training, every text (training documents and unseen ones) encodes to the exact canonical ids",
         verify=verify_encode_trained,
@@ -151,6 +152,7 @@ ENCODING_CHECKS = [
     ),
     Check(
         name="encode-loaded-rules",
+        level=ALGORITHM,
         clause="BPE-ENCODE-ORDER",
         summary="for any valid rule list given to load, even one no training makes, encode gives the exact ids",
         verify=verify_encode_loaded_rules,
@@ -160,6 +162,7 @@ ENCODING_CHECKS = [
     ),
     Check(
         name="no-pre-tokenization",
+        level=ALGORITHM,
         clause="BPE-ENCODE-RAW",
         summary="merges cross spaces and punctuation, in training and in encoding",
         verify=verify_no_pretokenization,
@@ -171,6 +174,7 @@ ENCODING_CHECKS = [
     ),
     Check(
         name="encode-pure",
+        level=ALGORITHM,
         clause="BPE-ENCODE-PURE",
         summary="encoding other texts never changes the ids a text gets",
         verify=verify_encode_pure,

@@ -14,7 +14,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.checks.base import Check
+from conformance.checks.base import ALGORITHM, Check
 from conformance.checks.common import rules_json, training_examples
 from conformance.errors import Violation
 from conformance.profile_context import not_applicable, subject_profile, train_subject
@@ -160,6 +160,7 @@ def _document_order_examples() -> st.SearchStrategy[dict[str, Any]]:
 PROPERTY_CHECKS = [
     Check(
         name="determinism",
+        level=ALGORITHM,
         clause="BPE-PROP-DETERMINISM",
         summary="the same documents give the same rules (again, and in a fresh instance); the same text the same ids",
         verify=verify_determinism,
@@ -174,6 +175,7 @@ PROPERTY_CHECKS = [
     ),
     Check(
         name="document-order",
+        level=ALGORITHM,
         clause="BPE-PROP-PERMUTE",
         summary="reversing, shuffling or sorting the documents does not change the rules",
         verify=verify_document_order,
@@ -183,6 +185,7 @@ PROPERTY_CHECKS = [
     ),
     Check(
         name="prefix",
+        level=ALGORITHM,
         clause="BPE-PROP-PREFIX",
         summary="the rules for m merges are a prefix of the rules for m + k merges",
         verify=verify_prefix,
@@ -193,6 +196,7 @@ PROPERTY_CHECKS = [
     ),
     Check(
         name="unique-pieces",
+        level=ALGORITHM,
         clause="BPE-PROP-UNIQUE",
         summary="no two trained rules have the same piece",
         verify=verify_unique_pieces,

@@ -14,7 +14,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.checks.base import Check
+from conformance.checks.base import ALGORITHM, Check
 from conformance.checks.common import verify_encodings, verify_owned_rounds
 from conformance.profile_context import rules_are_valid, subject_profile
 from conformance.strategies import run_corpora
@@ -45,6 +45,7 @@ def verify_merge_scan(subject: Subject, example: dict[str, Any]) -> None:
 REPLACEMENT_CHECKS = [
     Check(
         name="merge-scan",
+        level=ALGORITHM,
         clause="BPE-MERGE-SCAN",
         summary="replacement scans left to right without overlap: [a, a, a] -> [n, a], a made token is not rematched",
         verify=verify_merge_scan,

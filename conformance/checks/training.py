@@ -15,7 +15,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.checks.base import Check
+from conformance.checks.base import ALGORITHM, Check
 from conformance.checks.common import rules_json, training_examples, verify_owned_rounds
 from conformance.diagnosis import NOT_MAXIMAL, Judgement
 from conformance.errors import Violation
@@ -24,6 +24,7 @@ from conformance.profile_context import (
     profile_pieces_of,
     rule_problem,
     rules_are_valid,
+    stop_violation,
     subject_profile,
     train_subject,
 )
@@ -156,9 +157,11 @@ def verify_recount(subject: Subject, example: dict[str, Any]) -> None:
 def verify_stop_rule(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-TRAIN-STOP: no rule with a best count below 2, none beyond max_merges, no stop while a pair repeats.
 
-    The minimum count is the profile's (1 for trainers that merge pairs seen once).
+    The minimum count is the profile's (1 for trainers that merge pairs seen once). Raising once no pair
+    is left is a violation too, under every profile: a crash is never a dialect.
     """
-    verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-STOP")
+    if verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-STOP") is None:
+        raise stop_violation(subject, example["documents"], example["max_merges"])
 
 
 def verify_training_input(subject: Subject, example: dict[str, Any]) -> None:
@@ -241,6 +244,7 @@ def _stop_examples() -> st.SearchStrategy[dict[str, Any]]:
 TRAINING_CHECKS = [
     Check(
         name="rule-references",
+        level=ALGORITHM,
         clause="BPE-RULE-REF",
         summary="trained rules refer only to bytes and earlier rule ids: never themselves, later ids or boundaries",
         verify=verify_rule_references,
@@ -249,6 +253,7 @@ TRAINING_CHECKS = [
     ),
     Check(
         name="rule-ids",
+        level=ALGORITHM,
         clause="BPE-RULE-ID",
         summary="encode emits 258 + rank for rule r of the returned rules, and no id beyond the last rule",
         verify=verify_rule_ids,
@@ -259,6 +264,7 @@ TRAINING_CHECKS = [
     ),
     Check(
         name="no-cross-document-pairs",
+        level=ALGORITHM,
         clause="BPE-TRAIN-DOCS",
         summary="pairs are counted inside documents only: a pair frequent only across boundaries is never merged",
         verify=verify_no_cross_document_pairs,
@@ -267,6 +273,7 @@ TRAINING_CHECKS = [
     ),
     Check(
         name="overlapping-counts",
+        level=ALGORITHM,
         clause="BPE-TRAIN-COUNT",
         summary="overlapping windows count: a run 'aaa' counts (a, a) twice",
         verify=verify_overlapping_counts,
@@ -274,6 +281,7 @@ TRAINING_CHECKS = [
     ),
     Check(
         name="greedy-selection",
+        level=ALGORITHM,
         clause="BPE-TRAIN-GREEDY",
         summary="replaying the implementation's own rules, each had the highest count of its round (ties aside)",
         verify=verify_greedy_selection,
@@ -282,6 +290,7 @@ TRAINING_CHECKS = [
     ),
     Check(
         name="tie-break",
+        level=ALGORITHM,
         clause="BPE-TRAIN-TIE",
         summary="ties go to the smallest (a, b) compared as integers, including rule ids against byte ids",
         verify=verify_tie_break,
@@ -289,6 +298,7 @@ TRAINING_CHECKS = [
     ),
     Check(
         name="recount-each-round",
+        level=ALGORITHM,
         clause="BPE-TRAIN-RECOUNT",
         summary="each round counts the sequences as the previous merges left them",
         verify=verify_recount,
@@ -296,6 +306,7 @@ TRAINING_CHECKS = [
     ),
     Check(
         name="stop-rule",
+        level=ALGORITHM,
         clause="BPE-TRAIN-STOP",
         summary="training stops when the best count is below 2 or max_merges rules exist, and not earlier",
         verify=verify_stop_rule,
@@ -303,6 +314,7 @@ TRAINING_CHECKS = [
     ),
     Check(
         name="documents-as-given",
+        level=ALGORITHM,
         clause="BPE-TRAIN-INPUT",
         summary="documents are counted as given: not stripped, not normalized, repeats not dropped",
         verify=verify_documents_as_given,
@@ -311,6 +323,7 @@ TRAINING_CHECKS = [
     ),
     Check(
         name="training-sees-only-its-documents",
+        level=ALGORITHM,
         clause="BPE-TRAIN-INPUT",
         summary="the rules depend only on the documents of this train call, not on earlier calls or encoded text",
         verify=verify_training_input,

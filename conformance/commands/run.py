@@ -87,6 +87,13 @@ def register(subparsers: Any) -> None:
         metavar="PATTERN",
         help="run only checks whose name or clause id matches (fnmatch-style; repeatable)",
     )
+    parser.add_argument(
+        "--level",
+        choices=suite.LEVEL_CHOICES,
+        default="all",
+        help="run only the checks of one conformance level of specs/bpe.md: algorithm (what the seed defines) "
+        "or interface (argument validation, error families); the exit code reflects only those (default all)",
+    )
     parser.add_argument("--skip-file", metavar="PATH", help="checks the implementation knowingly fails (see below)")
     parser.add_argument(
         "--profile",
@@ -113,6 +120,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         patterns=tuple(args.check),
         skip_file=args.skip_file,
         profile=args.profile,
+        level=args.level,
     )
 
 
@@ -134,8 +142,8 @@ def _report_paths(args: argparse.Namespace) -> list[tuple[Path, Any]]:
 
 def _list_checks(args: argparse.Namespace) -> int:
     console = make_console()
-    for check in suite.select(args.check):
-        console.print(f"{check.name:<32} {', '.join(check.clauses):<40} {check.summary}")
+    for check in suite.at_level(suite.select(args.check), args.level):
+        console.print(f"{check.name:<32} {check.level:<10} {', '.join(check.clauses):<40} {check.summary}")
     return 0
 
 
@@ -159,9 +167,9 @@ def handle(args: argparse.Namespace) -> int:
     if config.profile is not None and config.profile not in PROFILES:
         raise HarnessError(f"--profile: unknown profile {config.profile!r}; choose one of: {', '.join(PROFILES)}")
     reports = _report_paths(args)
-    checks = suite.select(config.patterns)
+    checks = suite.at_level(suite.select(config.patterns), config.level)
     if not checks:
-        raise HarnessError("no checks selected")
+        raise HarnessError(f"no checks selected (--level {config.level} leaves none of those chosen)")
     skips = suite.skips_for(config)
     console = make_console()
     subject = suite.open_subject(config.impl, config.isolation_used, config.timeout)

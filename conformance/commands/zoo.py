@@ -200,6 +200,7 @@ def _member_section(member: type[ZooMember], proof: Proof) -> list[str]:
         breaks = f"Breaks {member.clause}. {breaks}".strip()
     lines = [f"### `{member.name}`", "", f"*{_markdown_prose(summary)}*", ""]
     lines += [f"**Breaks** {_markdown_prose(breaks.removeprefix('Breaks '))}", ""]
+    lines += [f"**Level:** {member.level} (rejected at the conformance level of its bug).", ""]
     if also:
         lines += [f"Also shows under {also}.", ""]
     lines += _found(proof)

@@ -16,6 +16,7 @@ import shlex
 from collections import Counter
 from typing import Any
 
+from conformance.checks.base import LEVELS
 from conformance.outcomes import CheckResult, Outcome, SuiteResult
 from conformance.suite import DEFAULT_TIMEOUT, RunConfig
 
@@ -25,12 +26,15 @@ __all__ = [
     "counterexample_lines",
     "failures",
     "implementation_label",
+    "level_verdict",
+    "level_verdicts",
     "outcome_counts",
     "plural",
     "printable",
     "render_value",
     "reproduce_command",
     "to_json_safe",
+    "total_advisories",
     "verdict_line",
 ]
 
@@ -181,11 +185,50 @@ def reproduce_command(suite: SuiteResult, check: str) -> str:
     return shlex.join(words)
 
 
+def total_advisories(results: list[CheckResult]) -> int:
+    """How many advisory notes (a SHOULD not followed, never a failure) the results carry."""
+    return sum(len(result.advisories) for result in results)
+
+
+def level_verdict(level: str, results: list[CheckResult]) -> str:
+    """One level's verdict: ``conforms (passed/ran)``, the count of deviations, or ``not run``.
+
+    Skipped checks count neither way; advisory notes are named after the verdict.
+
+    >>> from conformance.outcomes import CheckResult, Outcome
+    >>> def result(outcome, advisories=()):
+    ...     return CheckResult("c", "X", ("X",), "", outcome, "", 1, 0.0, level="interface", advisories=advisories)
+    >>> level_verdict("interface", [result(Outcome.PASS, ("a note",)), result(Outcome.SKIP)])
+    'interface: conforms (1/1, 1 advisory)'
+    >>> level_verdict("interface", [result(Outcome.FAIL), result(Outcome.CRASH), result(Outcome.PASS)])
+    'interface: 2 deviations'
+    >>> level_verdict("algorithm", [])
+    'algorithm: not run'
+    """
+    ran = [result for result in results if result.outcome is not Outcome.SKIP]
+    if not ran:
+        return f"{level}: {'not run' if not results else 'all skipped'}"
+    deviations = sum(1 for result in ran if not result.outcome.counts_as_success)
+    advisories = total_advisories(ran)
+    noted = f", {advisories} {'advisory' if advisories == 1 else 'advisories'}" if advisories else ""
+    if deviations:
+        return f"{level}: {plural(deviations, 'deviation')}{noted}"
+    return f"{level}: conforms ({len(ran)}/{len(ran)}{noted})"
+
+
+def level_verdicts(suite: SuiteResult) -> str:
+    """Both conformance levels' verdicts, apart: ``algorithm: conforms (26/26) · interface: 3 deviations``."""
+    return " · ".join(
+        level_verdict(level, [result for result in suite.results if result.level == level]) for level in LEVELS
+    )
+
+
 def verdict_line(suite: SuiteResult) -> str:
-    """``PASSED``/``FAILED`` with the count of every outcome that occurred and the time taken."""
+    """``PASSED``/``FAILED``, each level's verdict, the count of every outcome that occurred and the time taken."""
     counts = ", ".join(f"{count} {name}" for name, count in outcome_counts(suite).items() if count)
     verdict = "PASSED" if suite.succeeded else "FAILED"
     return (
         f"{verdict}: {counts or 'no checks'} in {suite.seconds:.1f} s "
         f"(implementation {suite.implementation.get('name')}, seed {suite.seed}, effort {suite.effort})"
+        f" — {level_verdicts(suite)}"
     )

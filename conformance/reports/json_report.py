@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from conformance.outcomes import CheckResult, SuiteResult
-from conformance.reports.common import clause_examples, outcome_counts, reproduce_command, to_json_safe
+from conformance.reports.common import (
+    clause_examples,
+    level_verdicts,
+    outcome_counts,
+    reproduce_command,
+    to_json_safe,
+    total_advisories,
+)
 from conformance.suite import HARNESS_NAME, exit_code_for
 
 __all__ = ["REPORT_VERSION", "SCHEMA_PATH", "build_report", "dumps_report", "write_json_report"]
@@ -20,7 +27,8 @@ REPORT_VERSION = 1
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "specs" / "schema" / "report.schema.json"
 
 _CONFIG_KEYS = (
-    "impl", "seed", "effort", "timeout", "isolation", "patterns", "checks", "skip_file", "skipped", "declared_clauses",
+    "impl", "seed", "effort", "timeout", "isolation", "patterns", "level", "checks", "skip_file", "skipped",
+    "declared_clauses",
 )
 
 
@@ -30,12 +38,14 @@ def _result_record(suite: SuiteResult, result: CheckResult) -> dict[str, Any]:
         "check": result.check,
         "clause": result.clause,
         "clauses": list(result.clauses),
+        "level": result.level,
         "summary": result.summary,
         "outcome": result.outcome.value,
         "message": result.message,
         "examples": result.examples,
         "seconds": result.seconds,
         "counterexample": result.counterexample,
+        "advisories": list(result.advisories),
         "reproduce": reproduce_command(suite, result.check) if failed else None,
     }
 
@@ -44,6 +54,7 @@ def _config_record(suite: SuiteResult) -> dict[str, Any]:
     record = {key: suite.config.get(key) for key in _CONFIG_KEYS}
     record["seed"], record["effort"] = suite.seed, suite.effort
     record["patterns"] = record["patterns"] or []
+    record["level"] = record["level"] or "all"
     record["checks"] = record["checks"] or [result.check for result in suite.results]
     record["skipped"] = record["skipped"] or {}
     record["declared_clauses"] = record["declared_clauses"] or {}
@@ -60,6 +71,8 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
         "summary": {
             "total": len(suite.results),
             "counts": outcome_counts(suite),
+            "levels": level_verdicts(suite),
+            "advisories": total_advisories(suite.results),
             "succeeded": suite.succeeded,
             "exit_code": exit_code_for(suite.results),
             "seconds": suite.seconds,

@@ -57,7 +57,9 @@ def _testcase(suite: SuiteResult, result: CheckResult) -> ET.Element:
             _details(suite, result)
         )
     properties = ET.SubElement(case, "properties")
-    for name, value in (("clauses", " ".join(result.clauses)), ("examples", str(result.examples))):
+    shown = [("level", result.level), ("clauses", " ".join(result.clauses)), ("examples", str(result.examples))]
+    shown += [("advisory", xml_safe(note)) for note in result.advisories]
+    for name, value in shown:
         ET.SubElement(properties, "property", {"name": name, "value": value})
     return case
 

@@ -26,7 +26,7 @@ from conformance.suite import HARNESS_NAME
 
 __all__ = ["fence", "render_markdown", "table_cell", "write_markdown"]
 
-_TABLE_HEADER = ("Check", "Clause", "Outcome", "Examples", "Seconds", "Message")
+_TABLE_HEADER = ("Check", "Level", "Clause", "Outcome", "Examples", "Seconds", "Message")
 
 
 def table_cell(text: str) -> str:
@@ -49,6 +49,7 @@ def _result_row(result: CheckResult) -> str:
     return _row(
         [
             f"`{result.check}`",
+            result.level,
             result.clause,
             outcome,
             str(result.examples),
@@ -96,6 +97,11 @@ def render_markdown(suite: SuiteResult) -> str:
         lines += ["## Failures", ""]
         for result in failed:
             lines += _failure_section(suite, result)
+    noted = [(result, note) for result in suite.results for note in result.advisories]
+    if noted:
+        lines += ["## Advisories (a SHOULD not followed; never a failure)", ""]
+        lines += [f"- `{result.check}` ({result.clause}): {table_cell(printable(note))}" for result, note in noted]
+        lines.append("")
     examples = clause_examples(suite)
     lines += ["## Clauses checked", ""]
     lines += [f"- {clause}: {plural(count, 'example')}" for clause, count in examples.items()] or ["- none"]

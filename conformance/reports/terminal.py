@@ -189,7 +189,7 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
     """The summary table, each failure in detail, the clauses checked and the verdict."""
     style = "bold green" if suite.succeeded else "bold red"
     if quiet:
-        console.print(Text(verdict_line(suite), style=style))
+        console.print(Text(verdict_line(suite), style=style), soft_wrap=True)
         return
     console.print()
     print_wide(console, _summary_table(suite))
@@ -205,4 +205,4 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
             console.print(Text(line), soft_wrap=True)
     console.print()
     console.print(Text(_clauses_line(suite)), soft_wrap=True)
-    console.print(Text(verdict_line(suite), style=style))
+    console.print(Text(verdict_line(suite), style=style), soft_wrap=True)

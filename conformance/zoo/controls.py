@@ -27,6 +27,7 @@ from conformance.zoo.base import BOUNDARY_IDS, BYTE_COUNT, FIRST_RULE_ID, MIN_ME
 
 __all__ = [
     "CONTROLS",
+    "BuiltinErrorsValidator",
     "DeduplicatedCorpusTrainer",
     "HeapEncoder",
     "IncrementalCountsTrainer",
@@ -214,10 +215,43 @@ class LazyPieceDecoder(ZooBase):
         return "".join(text)
 
 
+class BuiltinErrorsValidator(ZooBase):
+    """Validates fully, but lets Python's own errors through and answers max_merges as the seed chapter does.
+
+    Different in its errors only: invalid UTF-8 is the ``UnicodeDecodeError`` of ``bytes.decode``, a
+    lone surrogate the ``UnicodeEncodeError`` of ``str.encode`` (both are ValueErrors), and any
+    max_merges that is not a non-negative int, bool included, a ValueError (the seed's own answer,
+    where the specification prefers TypeError for the wrong type: an advisory, never a failure).
+
+    >>> BuiltinErrorsValidator().decode([0xFF])
+    Traceback (most recent call last):
+    ...
+    UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte
+    >>> BuiltinErrorsValidator().train(["ab"], True)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_merges must be a non-negative int, got True
+    """
+
+    name = "control-builtin-errors"
+
+    def check_max_merges(self, max_merges: object) -> int:
+        if type(max_merges) is not int or max_merges < 0:
+            raise ValueError(f"max_merges must be a non-negative int, got {max_merges!r}")
+        return max_merges
+
+    def text_bytes(self, text: str, what: str) -> bytes:
+        return text.encode("utf-8")
+
+    def bytes_to_text(self, data: bytes) -> str:
+        return data.decode("utf-8")
+
+
 CONTROLS: list[type[ZooBase]] = [
     ZooBase,
     IncrementalCountsTrainer,
     DeduplicatedCorpusTrainer,
     HeapEncoder,
     LazyPieceDecoder,
+    BuiltinErrorsValidator,
 ]

@@ -63,6 +63,7 @@ class ReplacesInvalidUtf8(ZooMember):
     """
 
     name = "replaces-invalid-utf8"
+    level = "interface"
     clause = "BPE-DECODE-STRICT"
     also = ("BPE-DECODE-BYTES",)
     witness = make_witness("decode", [228, 189])
@@ -161,6 +162,7 @@ class SkipsUnknownIds(ZooMember):
     """
 
     name = "skips-unknown-ids"
+    level = "interface"
     clause = "BPE-DECODE-STRICT"
     also = ("BPE-INPUT-IDS",)
     witness = make_witness("decode", [97, 300])

@@ -115,6 +115,7 @@ class LoadAdoptsBeforeValidating(ZooMember):
     """
 
     name = "load-adopts-before-validating"
+    level = "interface"
     clause = "BPE-SER-LOAD"
     also = ("BPE-INPUT-RULES", "BPE-ENCODE-ORDER")
     witness = make_witness(

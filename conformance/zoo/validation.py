@@ -42,6 +42,7 @@ class AcceptsBoolMaxMerges(ZooMember):
     """
 
     name = "accepts-bool-max-merges"
+    level = "interface"
     clause = "BPE-TRAIN-MAXMERGES"
     also = ("BPE-INPUT-DOCS",)
     witness = make_witness("train", ["abab"], True)
@@ -68,6 +69,7 @@ class ClampsNegativeMaxMerges(ZooMember):
     """
 
     name = "clamps-negative-max-merges"
+    level = "interface"
     clause = "BPE-TRAIN-MAXMERGES"
     also = ()
     witness = make_witness("train", ["abab"], -1)
@@ -117,6 +119,7 @@ class AcceptsSingleStringCorpus(ZooMember):
     """
 
     name = "accepts-single-string-corpus"
+    level = "interface"
     clause = "BPE-INPUT-DOCS"
     also = ("BPE-TRAIN-INPUT",)
     witness = make_witness("train", "abab", 32)
@@ -140,6 +143,7 @@ class SurrogatePassEncode(ZooMember):
     """
 
     name = "surrogate-pass-encode"
+    level = "interface"
     clause = "BPE-INPUT-TEXT"
     also = ("BPE-ROUNDTRIP",)
     witness = make_witness("encode", "\ud800")
@@ -163,6 +167,7 @@ class EncodeTreatsFalsyAsEmpty(ZooMember):
     """
 
     name = "encode-treats-falsy-as-empty"
+    level = "interface"
     clause = "BPE-INPUT-TEXT"
     also = ()
     witness = make_witness("encode", None)
@@ -188,6 +193,7 @@ class AcceptsBoolIds(ZooMember):
     """
 
     name = "accepts-bool-ids"
+    level = "interface"
     clause = "BPE-INPUT-IDS"
     also = ()
     witness = make_witness("decode", [True])
@@ -217,6 +223,7 @@ class NegativeIdsIndexFromEnd(ZooMember):
     """
 
     name = "negative-ids-index-from-end"
+    level = "interface"
     clause = "BPE-INPUT-IDS"
     also = ("BPE-DECODE-STRICT",)
     witness = make_witness("decode", [-161])
@@ -254,6 +261,7 @@ class LoadAcceptsForwardReferences(ZooMember):
     """
 
     name = "load-accepts-forward-references"
+    level = "interface"
     clause = "BPE-RULE-REF"
     also = ("BPE-INPUT-RULES", "BPE-SER-LOAD")
     witness = make_witness("load", [(97, 259), (97, 98)])
@@ -276,6 +284,7 @@ class LoadAcceptsBoundaryIds(ZooMember):
     """
 
     name = "load-accepts-boundary-ids"
+    level = "interface"
     clause = "BPE-RULE-REF"
     also = ("BPE-ALPHA-BOUNDARY", "BPE-INPUT-RULES")
     witness = make_witness("load", [(256, 97)])
@@ -299,6 +308,7 @@ class LoadCoercesIds(ZooMember):
     """
 
     name = "load-coerces-ids"
+    level = "interface"
     clause = "BPE-INPUT-RULES"
     also = ("BPE-SER-LOAD",)
     witness = make_witness("load", [(97.0, 98.0)])
