@@ -13,20 +13,23 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
 from hypothesis import strategies as st
 
 from conformance.diagnosis import (
+    GPT2_PATTERN,
     Judgement,
+    Retrain,
     describe,
     first_divergence,
     judge_rounds,
     replace_overlapping,
     replace_right_to_left,
 )
-from conformance.errors import ImplementationRaised, Violation
+from conformance.errors import ImplementationRaised, MalformedResult, Violation
 from conformance.profile_context import expected_rules, profile_encode, subject_profile, train_subject
 from conformance.strategies import max_merges_values
 from conformance.subject import Subject
@@ -38,6 +41,7 @@ __all__ = [
     "expect_rejection",
     "rules_json",
     "single_pass_encode",
+    "subject_retrainer",
     "training_examples",
     "training_violation",
     "verify_encodings",
@@ -66,10 +70,15 @@ def _expected_json(documents: list[str], max_merges: int, profile: Profile) -> A
 
 
 def training_violation(
-    judgement: Judgement, documents: list[str], max_merges: int, actual: Rules, profile: Profile = STRICT
+    judgement: Judgement,
+    documents: list[str],
+    max_merges: int,
+    actual: Rules,
+    profile: Profile = STRICT,
+    retrain: Retrain | None = None,
 ) -> Violation:
     """A violation for ``judgement``; the counterexample also carries the first divergence from the reference."""
-    divergence = first_divergence(documents, max_merges, actual, profile)
+    divergence = first_divergence(documents, max_merges, actual, profile, retrain)
     message = f"train(documents, {max_merges}) {describe(judgement.as_dict())}"
     if divergence is not None and divergence["round"] != judgement.round:
         message += f" (the rules first differ from the specification's at round {divergence['round']})"
@@ -83,6 +92,25 @@ def training_violation(
         actual=rules_json(actual),
         divergence=divergence,
     )
+
+
+def subject_retrainer(subject: Subject) -> tuple[Retrain, dict[tuple[tuple[str, ...], int], Rules | None]]:
+    """The subject's ``train`` for the diagnosis's follow-up inputs, answers kept; a failed call answers None.
+
+    The dict holds the answers: when it is not empty, the subject was trained on other documents.
+    """
+    answers: dict[tuple[tuple[str, ...], int], Rules | None] = {}
+
+    def retrain(documents: list[str], max_merges: int) -> Rules | None:
+        key = (tuple(documents), max_merges)
+        if key not in answers:
+            try:
+                answers[key] = train_subject(subject, list(documents), max_merges)
+            except (ImplementationRaised, MalformedResult, Violation):
+                answers[key] = None  # no answer matches no model
+        return answers[key]
+
+    return retrain, answers
 
 
 def verify_owned_rounds(
@@ -99,9 +127,14 @@ def verify_owned_rounds(
     actual = train_subject(subject, list(documents), max_merges)
     if actual is None:
         return None
-    for judgement in judge_rounds(documents, max_merges, actual, profile):
-        if owns(judgement):
-            raise training_violation(judgement, documents, max_merges, actual, profile)
+    retrain, answers = subject_retrainer(subject)
+    owned = next((judgement for judgement in judge_rounds(documents, max_merges, actual, profile, retrain)
+                  if owns(judgement)), None)
+    violation = None if owned is None else training_violation(owned, documents, max_merges, actual, profile, retrain)
+    if answers:
+        train_subject(subject, list(documents), max_merges)  # back to the model these documents make
+    if violation is not None:
+        raise violation
     return actual
 
 
@@ -170,6 +203,10 @@ def _pretokenized_encode(text: str, rules: Rules, profile: Profile, key: Callabl
     return [token for chunk in chunks for token in profile_encode(chunk, rules, profile)]
 
 
+def _gpt2_encode(text: str, rules: Rules, profile: Profile) -> list[int]:
+    return [token for chunk in re.findall(GPT2_PATTERN, text) for token in profile_encode(chunk, rules, profile)]
+
+
 EncodingModel = Callable[[str, Rules, Profile], list[int]]
 
 # Models of encoding bugs, tried in order; the first that reproduces every wrong answer names the clause.
@@ -186,6 +223,7 @@ _ENCODING_MODELS: tuple[tuple[str, EncodingModel], ...] = (
     ),
     ("BPE-ENCODE-RAW", lambda text, rules, profile: _pretokenized_encode(text, rules, profile, _char_kind)),
     ("BPE-ENCODE-RAW", lambda text, rules, profile: _pretokenized_encode(text, rules, profile, str.isspace)),
+    ("BPE-ENCODE-RAW", _gpt2_encode),
 )
 
 

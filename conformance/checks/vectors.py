@@ -16,8 +16,8 @@ import functools
 from typing import Any
 
 from conformance.checks.base import Check
-from conformance.checks.common import encoding_clause
-from conformance.diagnosis import first_divergence
+from conformance.checks.common import encoding_clause, subject_retrainer
+from conformance.diagnosis import Retrain, first_divergence
 from conformance.errors import Violation
 from conformance.profile_context import differing_parameters, is_strict, subject_profile
 from conformance.subject import Subject
@@ -72,7 +72,7 @@ def _is_ids(value: Any) -> bool:
     return isinstance(value, list) and all(type(token) is int for token in value)
 
 
-def mismatch_clause(vector: dict[str, Any], mismatch: Mismatch) -> str:
+def mismatch_clause(vector: dict[str, Any], mismatch: Mismatch, retrain: Retrain | None = None) -> str:
     """The clause a mismatch most likely breaks.
 
     >>> vector = {"id": "train-x", "documents": ["abab", "acac"], "max_merges": 32, "clauses": ["BPE-TRAIN-TIE"]}
@@ -85,7 +85,7 @@ def mismatch_clause(vector: dict[str, Any], mismatch: Mismatch) -> str:
         return str(vector["clauses"][0])
     if mismatch.operation == "train" and _is_rules(mismatch.actual):
         actual = [(rule[0], rule[1]) for rule in mismatch.actual]
-        divergence = first_divergence(vector["documents"], vector["max_merges"], actual)
+        divergence = first_divergence(vector["documents"], vector["max_merges"], actual, retrain=retrain)
         return "BPE-TRAIN-INPUT" if divergence is None else str(divergence["clause"])
     if mismatch.operation == "encode" and _is_ids(mismatch.actual):
         rules = [(rule[0], rule[1]) for rule in vector["rules"]]
@@ -117,7 +117,7 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
         if mismatch.skipped:
             continue
         raise Violation(
-            mismatch_clause(vector, mismatch),
+            mismatch_clause(vector, mismatch, subject_retrainer(subject)[0]),
             f"vector {vector['id']} ({vector['description']}): {mismatch.operation} gave a different answer",
             inputs={"vector": vector["id"], "operation": mismatch.operation, "input": mismatch.input},
             expected=mismatch.expected,
