@@ -389,6 +389,14 @@ def _profile_rules(documents: list[str], max_merges: int, profile: Profile) -> t
         return None  # the profile itself has no answer here (it fails once pairs run out)
 
 
+def _answerable_merges(documents: list[str], max_merges: int, profile: Profile) -> int:
+    """``max_merges``, or fewer where the profile would run out of pairs and fail (minbpe's ``max()`` of nothing)."""
+    if profile.no_pairs_left != "error":
+        return max_merges
+    stopping = dataclasses.replace(profile, no_pairs_left="stop")
+    return min(max_merges, len(train_profile(documents, max_merges, stopping)))
+
+
 def follow_up_inputs(documents: list[str], max_merges: int) -> list[tuple[list[str], int]]:
     """The inputs that tell the bug models apart: the counterexample reversed, then a fixed set.
 
@@ -416,7 +424,8 @@ def cross_examine(
     inputs were put.
     """
     survivors, asked = list(candidates), 0
-    for inputs, merges in follow_up_inputs(documents, max_merges):
+    for inputs, limit in follow_up_inputs(documents, max_merges):
+        merges = _answerable_merges(inputs, limit, profile)
         own = _profile_rules(inputs, merges, profile)
         if own is None:
             continue

@@ -5,7 +5,6 @@ from __future__ import annotations
 import doctest
 import json
 import unicodedata
-from dataclasses import replace
 
 import broken_for_checks as broken
 import pytest
@@ -28,8 +27,6 @@ from conformance.diagnosis import (
 )
 from conformance.strategies import corpora, max_merges_values, run_corpora, tie_corpora
 from reference import train
-from reference.dialects import train_profile
-from reference.profiles import STRICT
 
 
 @given(corpora(max_documents=4, max_length=20), max_merges_values(max_value=20))

@@ -151,7 +151,7 @@ def test_the_stop_story_counts_in_the_profiles_minimum(diagnosis: ModuleType) ->
 def test_the_judging_profile_itself_is_no_bug_model(diagnosis: ModuleType) -> None:
     """BPE-TRAIN-TIE under largest-pair: its own tie rule is correct there, the smallest pair is the bug."""
     assert diagnosis.first_divergence(["abab", "acac"], 1, [(97, 99)], LARGEST_PAIR) is None
-    divergence = confirmed(
+    confirmed(
         diagnosis, "ties broken towards the pair seen first", ["abab", "acac"], 1, [(97, 98)], LARGEST_PAIR
     )
 
