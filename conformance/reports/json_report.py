@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from conformance.outcomes import CheckResult, SuiteResult
-from conformance.reports.common import clause_examples, outcome_counts, reproduce_command, to_json_safe
+from conformance.reports.common import (
+    clause_examples,
+    outcome_counts,
+    reproduce_command,
+    root_causes,
+    to_json_safe,
+)
 from conformance.suite import HARNESS_NAME, exit_code_for
 
 __all__ = ["REPORT_VERSION", "SCHEMA_PATH", "build_report", "dumps_report", "write_json_report"]
@@ -37,6 +43,7 @@ def _result_record(suite: SuiteResult, result: CheckResult) -> dict[str, Any]:
         "seconds": result.seconds,
         "counterexample": result.counterexample,
         "reproduce": reproduce_command(suite, result.check) if failed else None,
+        "root_cause": root_causes(suite.results).get(result.check),
     }
 
 
