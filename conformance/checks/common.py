@@ -37,10 +37,15 @@ from reference import BOUNDARY_IDS, FIRST_RULE_ID, replace_pair
 from reference.profiles import STRICT, Profile
 
 __all__ = [
+    "PROBE_RULES",
+    "Encoder",
+    "cross_examine_encodings",
     "encoding_clause",
     "expect_rejection",
+    "follow_up_texts",
     "rules_json",
     "single_pass_encode",
+    "subject_encoder",
     "subject_retrainer",
     "training_examples",
     "training_violation",
@@ -227,19 +232,96 @@ _ENCODING_MODELS: tuple[tuple[str, EncodingModel], ...] = (
 )
 
 
-def encoding_clause(wrong: list[tuple[str, list[int]]], rules: Rules, profile: Profile = STRICT) -> str:
+# Rule lists on which the encoding models part for the fixed follow-up texts ("a " then "a b").
+PROBE_RULES: tuple[Rules, ...] = (((97, 32), (258, 98)), ((98, 97), (97, 258), (32, 97)))
+Encoder = Callable[[str, Rules], "list[int] | None"]
+
+
+def follow_up_texts(texts: list[str]) -> list[str]:
+    """Texts on which the encoding models part: the wrong texts joined, reversed, and a few fixed ones.
+
+    >>> follow_up_texts(["ab"])[:3]
+    ['ab', 'ab', 'ba']
+    """
+    fixed = ["ab ab, ab", "a b a b", "aaa aaa", "it's 12 ab", "x,y x,y", "aaaa", "abab abab", "ba a b"]
+    return [" ".join(texts), ", ".join(texts), *(text[::-1] for text in texts), *fixed]
+
+
+def cross_examine_encodings(
+    candidates: list[tuple[str, EncodingModel]],
+    texts: list[str],
+    rules: Rules,
+    profile: Profile,
+    encode: Encoder,
+    probe_rules: tuple[Rules, ...] = (),
+) -> list[tuple[str, EncodingModel]]:
+    """The candidate models whose ids equal the implementation's on every follow-up they disagree on.
+
+    Follow-ups are the follow-up texts under ``rules``, then under each of ``probe_rules`` (in the
+    profile's numbering) when the implementation can load rules.
+    """
+    shift = profile.first_rule_id - FIRST_RULE_ID
+    rule_lists = [rules, *([(a if a < 256 else a + shift, b if b < 256 else b + shift) for a, b in probe]
+                           for probe in probe_rules)]
+    for given in rule_lists:
+        for text in follow_up_texts(texts):
+            if len(candidates) < 2:
+                return candidates
+            predictions = [model(text, given, profile) for _, model in candidates]
+            if len({tuple(ids) for ids in predictions}) < 2:
+                continue
+            answer = encode(text, given)
+            candidates = [candidate for candidate, ids in zip(candidates, predictions, strict=True) if ids == answer]
+    return candidates
+
+
+def encoding_clause(
+    wrong: list[tuple[str, list[int]]],
+    rules: Rules,
+    profile: Profile = STRICT,
+    encode: Encoder | None = None,
+    probe_rules: tuple[Rules, ...] = (),
+) -> str:
     """The clause that wrong encodings (``(text, ids)`` pairs) most likely break under ``profile``.
 
-    A model of a common bug names the clause only if it reproduces every wrong answer.
+    A model of a common bug names the clause only if it reproduces every wrong answer; when several
+    do, ``encode(text, rules)`` (the implementation) is asked follow-ups they part on, and a model it
+    contradicts is dropped. None left, or several: the generic BPE-ENCODE-ORDER ("not the canonical ids").
     """
     if profile.boundary_ids and any(token in BOUNDARY_IDS for _, ids in wrong for token in ids):
         return "BPE-ENCODE-BOUNDARY"
     if not rules:
         return "BPE-ALPHA-BYTES"
-    for clause, model in _ENCODING_MODELS:
-        if all(model(text, rules, profile) == ids for text, ids in wrong):
-            return clause
-    return "BPE-ENCODE-ORDER"
+    candidates = [
+        (clause, model)
+        for clause, model in _ENCODING_MODELS
+        if all(model(text, rules, profile) == ids for text, ids in wrong)
+    ]
+    if encode is not None:
+        texts = [text for text, _ in wrong]
+        candidates = cross_examine_encodings(candidates, texts, rules, profile, encode, probe_rules)
+    return candidates[0][0] if len({clause for clause, _ in candidates}) == 1 else "BPE-ENCODE-ORDER"
+
+
+def subject_encoder(subject: Subject, loaded: Rules) -> Encoder:
+    """The subject's ``encode`` for follow-ups; under other rules than ``loaded`` it loads them first.
+
+    A failed call, or rules it cannot load, answer None (which no model predicts).
+    """
+    current = [list(loaded)]
+
+    def encode(text: str, rules: Rules) -> list[int] | None:
+        try:
+            if list(rules) != current[0]:
+                if not subject.supports("load"):
+                    return None
+                subject.load(list(rules))
+                current[0] = list(rules)
+            return subject.encode(text)
+        except (ImplementationRaised, MalformedResult):
+            return None
+
+    return encode
 
 
 def verify_encodings(
@@ -258,7 +340,7 @@ def verify_encodings(
             wrong.append((text, actual))
     if not wrong:
         return
-    clause = encoding_clause(wrong, rules, profile)
+    clause = encoding_clause(wrong, rules, profile, subject_encoder(subject, rules))
     if owns is not None and clause not in owns:
         return
     text, actual = wrong[0]

@@ -16,7 +16,7 @@ import functools
 from typing import Any
 
 from conformance.checks.base import Check
-from conformance.checks.common import encoding_clause, subject_retrainer
+from conformance.checks.common import PROBE_RULES, Encoder, encoding_clause, subject_encoder, subject_retrainer
 from conformance.diagnosis import Retrain, first_divergence
 from conformance.errors import Violation
 from conformance.profile_context import differing_parameters, is_strict, subject_profile
@@ -72,7 +72,12 @@ def _is_ids(value: Any) -> bool:
     return isinstance(value, list) and all(type(token) is int for token in value)
 
 
-def mismatch_clause(vector: dict[str, Any], mismatch: Mismatch, retrain: Retrain | None = None) -> str:
+def mismatch_clause(
+    vector: dict[str, Any],
+    mismatch: Mismatch,
+    retrain: Retrain | None = None,
+    encode: Encoder | None = None,
+) -> str:
     """The clause a mismatch most likely breaks.
 
     >>> vector = {"id": "train-x", "documents": ["abab", "acac"], "max_merges": 32, "clauses": ["BPE-TRAIN-TIE"]}
@@ -89,7 +94,8 @@ def mismatch_clause(vector: dict[str, Any], mismatch: Mismatch, retrain: Retrain
         return "BPE-TRAIN-INPUT" if divergence is None else str(divergence["clause"])
     if mismatch.operation == "encode" and _is_ids(mismatch.actual):
         rules = [(rule[0], rule[1]) for rule in vector["rules"]]
-        return encoding_clause([(mismatch.input["text"], mismatch.actual)], rules)
+        wrong = [(mismatch.input["text"], mismatch.actual)]
+        return encoding_clause(wrong, rules, encode=encode, probe_rules=PROBE_RULES)
     by_operation = {"train": "BPE-TRAIN-INPUT", "load": "BPE-INPUT-RULES", "decode": "BPE-DECODE-CONCAT"}
     return by_operation.get(mismatch.operation, "BPE-ENCODE-ORDER")
 
@@ -116,8 +122,10 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
     for mismatch in replay_vector(lambda: contract, vector):
         if mismatch.skipped:
             continue
+        # The subject holds other rules now (the replay loaded several); the encoder loads the vector's first.
+        encode = subject_encoder(subject, []) if subject.supports("load") else None
         raise Violation(
-            mismatch_clause(vector, mismatch, subject_retrainer(subject)[0]),
+            mismatch_clause(vector, mismatch, subject_retrainer(subject)[0], encode),
             f"vector {vector['id']} ({vector['description']}): {mismatch.operation} gave a different answer",
             inputs={"vector": vector["id"], "operation": mismatch.operation, "input": mismatch.input},
             expected=mismatch.expected,
