@@ -453,7 +453,7 @@ def _clause_and_cause(kind: str, explanation: Explanation | None, profile: Profi
         return (
             clauses.pop(),
             f"the rules are exactly what a trainer with {causes[0]} makes, here and on "
-            f"{explanation.asked} follow-up inputs that tell it apart from the other known bugs",
+            f"{explanation.asked} follow-up inputs that put it to the test",
             True,
         )
     clause = clauses.pop() if len(clauses) == 1 and explanation.asked else KIND_CLAUSES[kind]

@@ -33,8 +33,10 @@ EXPECTED_CLAUSES = {
     variants.Gpt2PreTokenizer: {"BPE-ENCODE-RAW"},
 }
 # The primary clause of the deviation: every other failing check is reported as its consequence.
-ROOT = {implementation: "BPE-ENCODE-RAW" if implementation is variants.Gpt2PreTokenizer else "BPE-TRAIN-TIE"
-        for implementation in EXPECTED_CLAUSES}
+ROOT = {
+    implementation: "BPE-ENCODE-RAW" if implementation is variants.Gpt2PreTokenizer else "BPE-TRAIN-TIE"
+    for implementation in EXPECTED_CLAUSES
+}
 
 
 @pytest.fixture(scope="module", params=list(EXPECTED_CLAUSES), ids=lambda implementation: implementation.name)
