@@ -47,6 +47,7 @@ __all__ = [
     "single_pass_encode",
     "subject_encoder",
     "subject_retrainer",
+    "train_or_none",
     "training_examples",
     "training_violation",
     "verify_encodings",
@@ -99,6 +100,14 @@ def training_violation(
     )
 
 
+def train_or_none(subject: Subject, documents: list[str], max_merges: int) -> Rules | None:
+    """``train_subject``, with a raised error or a malformed answer as None (which matches no model)."""
+    try:
+        return train_subject(subject, list(documents), max_merges)
+    except (ImplementationRaised, MalformedResult, Violation):
+        return None
+
+
 def subject_retrainer(subject: Subject) -> tuple[Retrain, dict[tuple[tuple[str, ...], int], Rules | None]]:
     """The subject's ``train`` for the diagnosis's follow-up inputs, answers kept; a failed call answers None.
 
@@ -109,10 +118,7 @@ def subject_retrainer(subject: Subject) -> tuple[Retrain, dict[tuple[tuple[str, 
     def retrain(documents: list[str], max_merges: int) -> Rules | None:
         key = (tuple(documents), max_merges)
         if key not in answers:
-            try:
-                answers[key] = train_subject(subject, list(documents), max_merges)
-            except (ImplementationRaised, MalformedResult, Violation):
-                answers[key] = None  # no answer matches no model
+            answers[key] = train_or_none(subject, documents, max_merges)
         return answers[key]
 
     return retrain, answers
@@ -137,7 +143,7 @@ def verify_owned_rounds(
                   if owns(judgement)), None)
     violation = None if owned is None else training_violation(owned, documents, max_merges, actual, profile, retrain)
     if answers:
-        train_subject(subject, list(documents), max_merges)  # back to the model these documents make
+        train_or_none(subject, list(documents), max_merges)  # back to the model these documents make
     if violation is not None:
         raise violation
     return actual
