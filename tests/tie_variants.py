@@ -58,46 +58,25 @@ class _TieVariant(LiteralTokenizer):
         return self._adopt(literal_train(documents, max_merges, select=type(self).select))
 
 
-class StringKeyTies(_TieVariant):
-    """Ties to the smallest pair compared as the string ``"a,b"``, ids 258 + r (claims the strict profile)."""
-
-    name = "string-key-ties"
-    select = staticmethod(_tie_order(string_key))
+def _tie_variant(class_name: str, name: str, select: Callable[[Counts], Pair | None], doc: str) -> type:
+    """A strict trainer (it claims the strict profile) whose ties go by ``select``."""
+    return type(class_name, (_TieVariant,), {"__doc__": doc, "name": name, "select": staticmethod(select)})
 
 
-class SwappedTies(_TieVariant):
-    """Ties to the smallest ``(b, a)``."""
-
-    name = "swapped-ties"
-    select = staticmethod(_tie_order(swapped_key))
-
-
-class HashOrderTies(_TieVariant):
-    """Ties in a fixed hash order of the pair."""
-
-    name = "hash-order-ties"
-    select = staticmethod(_tie_order(hash_key))
-
-
-class NewestRuleTies(_TieVariant):
-    """Ties to the pair containing the newest rule id."""
-
-    name = "newest-rule-ties"
-    select = staticmethod(_tie_order(newest_rule_key))
-
-
-class FirstSeenTies(_TieVariant):
-    """Ties to the pair counted first (an insertion-ordered dict), so document order matters."""
-
-    name = "first-seen-ties"
-    select = staticmethod(select_first_seen)
-
-
-class LargestTies(_TieVariant):
-    """Ties to the largest ``(a, b)``."""
-
-    name = "largest-ties"
-    select = staticmethod(select_largest_tied)
+StringKeyTies = _tie_variant(
+    "StringKeyTies", "string-key-ties", _tie_order(string_key), 'Ties to the smallest pair as the string "a,b".'
+)
+SwappedTies = _tie_variant("SwappedTies", "swapped-ties", _tie_order(swapped_key), "Ties to the smallest (b, a).")
+HashOrderTies = _tie_variant(
+    "HashOrderTies", "hash-order-ties", _tie_order(hash_key), "Ties in a fixed hash order of the pair."
+)
+NewestRuleTies = _tie_variant(
+    "NewestRuleTies", "newest-rule-ties", _tie_order(newest_rule_key), "Ties to the pair containing the newest id."
+)
+FirstSeenTies = _tie_variant(
+    "FirstSeenTies", "first-seen-ties", select_first_seen, "Ties to the pair counted first: document order matters."
+)
+LargestTies = _tie_variant("LargestTies", "largest-ties", select_largest_tied, "Ties to the largest (a, b).")
 
 
 def gpt2_chunks(text: str) -> list[str]:
