@@ -7,16 +7,19 @@ implementation: the named bug model, run on fresh inputs, makes the implementati
 
 from __future__ import annotations
 
+import json
 import random
 
+import jsonschema
 import pytest
 import tie_variants as variants
 
 from conformance import diagnosis
 from conformance.adapters.python import InProcessSubject
 from conformance.checks import ALL_CHECKS
-from conformance.outcomes import Outcome
+from conformance.outcomes import Outcome, SuiteResult
 from conformance.reports.common import root_causes
+from conformance.reports.json_report import SCHEMA_PATH, build_report
 from conformance.runner import run_checks
 from conformance.settings import PROFILES, active_profile_name
 from reference.dialects import train_profile
@@ -134,3 +137,21 @@ def test_the_pre_tokenizer_is_named_as_pre_tokenization_and_nothing_else(run) ->
         assert causes and all("pre-tokenization" in cause for cause in causes), causes
     else:
         assert all(diagnosis._MODELS[_model_named(cause)][0] == "BPE-TRAIN-TIE" for cause in causes), causes
+
+
+def test_the_json_report_carries_root_causes_and_confirmation(run) -> None:
+    implementation, results = run
+    suite = SuiteResult({"name": implementation.name}, list(results), 0, "dev", 1.0, "test")
+    report = build_report(suite)
+    schema = json.loads(SCHEMA_PATH.read_text())
+    result_schema = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/result"})
+    for record in report["results"]:
+        result_schema.validate(record)
+    roots = {record["check"]: record["root_cause"] for record in report["results"] if record["root_cause"]}
+    assert roots == root_causes(results) and set(roots.values()) <= {ROOT[implementation]}
+    confirmed = [
+        record["counterexample"]["divergence"]["confirmed"]
+        for record in report["results"]
+        if (record["counterexample"] or {}).get("divergence")
+    ]
+    assert all(isinstance(flag, bool) for flag in confirmed)
