@@ -354,3 +354,18 @@ def _parser():
     parser = argparse.ArgumentParser(prog="bpe-conformance")
     identify_command.register(parser.add_subparsers(dest="command"))
     return parser
+
+
+def test_profile_applies_needs_its_numbering_and_a_trainer_for_train_probes():
+    from conformance.identify import candidate_profiles, error_family, profile_applies
+    from reference.profiles import RUSTBPE, STRICT, TIKTOKEN
+
+    train_probe = next(probe for probe in PROBES if probe.kind == "train")
+    load_probe = next(probe for probe in PROBES if probe.kind == "load-encode")
+    assert profile_applies(STRICT, train_probe, None) and not profile_applies(TIKTOKEN, train_probe, None)
+    assert profile_applies(TIKTOKEN, load_probe, 256) and not profile_applies(TIKTOKEN, load_probe, 258)
+    assert candidate_profiles([STRICT, TIKTOKEN], frozenset({"train"})) == [STRICT]
+    assert candidate_profiles([STRICT, TIKTOKEN], frozenset({"encode"})) == [STRICT, TIKTOKEN]
+    assert candidate_profiles([TIKTOKEN], frozenset({"train"})) == [TIKTOKEN]  # nothing else to judge by
+    assert candidate_profiles([RUSTBPE], frozenset({"train", "encode"})) == [RUSTBPE]
+    assert error_family(TypeError("x")) == "TypeError" and error_family(RuntimeError("x")) == "RuntimeError"
