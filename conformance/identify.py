@@ -33,12 +33,16 @@ __all__ = [
     "Outcome",
     "Probe",
     "ProfileModel",
+    "candidate_profiles",
+    "cannot_train",
     "capture",
     "describe_call",
+    "error_family",
     "format_report",
     "identify",
     "implementation_capabilities",
     "observe_all",
+    "profile_applies",
     "renumbered",
     "run_probe",
 ]
@@ -54,10 +58,18 @@ class Outcome:
     ok: bool
     value: Any = None
     error: str = ""
+    family: str = ""
 
     def agrees_with(self, other: Outcome) -> bool:
-        """Both returned equal values, or both raised (which exception does not matter here)."""
-        return self.ok == other.ok and (not self.ok or self.value == other.value)
+        """Both returned equal values, or both raised an exception of the same family.
+
+        >>> Outcome(False, error="ValueError: bad", family="ValueError").agrees_with(
+        ...     Outcome(False, error="TypeError: bad", family="TypeError"))
+        False
+        """
+        if self.ok or other.ok:
+            return self.ok == other.ok and self.value == other.value
+        return self.family == other.family
 
     def describe(self) -> str:
         """A one-line account for reports."""
@@ -78,7 +90,19 @@ def capture(call: Callable[[], Any]) -> Outcome:
     except _NOT_CAUGHT:
         raise
     except BaseException as error:  # a library panic is BaseException; it is still just an answer
-        return Outcome(False, error=f"{type(error).__name__}: {str(error)[:200]}")
+        return Outcome(False, error=f"{type(error).__name__}: {str(error)[:200]}", family=error_family(error))
+
+
+def error_family(error: BaseException) -> str:
+    """The family a raised error belongs to: ValueError and TypeError (subclasses included), else its type name.
+
+    >>> error_family(UnicodeDecodeError("utf-8", b"", 0, 1, "bad")), error_family(KeyError(1))
+    ('ValueError', 'KeyError')
+    """
+    for family in (ValueError, TypeError):
+        if isinstance(error, family):
+            return family.__name__
+    return type(error).__name__
 
 
 @dataclass(frozen=True)
@@ -298,6 +322,7 @@ class Observation:
     call: str
     observed: Outcome
     expected: dict[str, Outcome]
+    probe_kind: str = "train"
 
     def explained_by(self, profile_name: str) -> bool:
         """True when ``profile_name`` applies here and predicts what was observed."""
@@ -317,6 +342,7 @@ class IdentifyReport:
     applicable: dict[str, int]
     observations: list[Observation] = field(repr=False)
     counterexample: Observation | None = None
+    cannot_train: bool = False
 
     @property
     def identified(self) -> bool:
@@ -331,6 +357,7 @@ class IdentifyReport:
             "capabilities": list(self.capabilities),
             "matches": self.matches,
             "closest": self.closest,
+            "cannot_train": self.cannot_train,
             "explained": {name: [self.explained[name], self.applicable[name]] for name in self.explained},
             "counterexample": None
             if self.counterexample is None
@@ -370,8 +397,18 @@ def _model_factory(profile: Profile) -> Callable[[], ProfileModel]:
     return lambda: ProfileModel(profile)
 
 
+def profile_applies(profile: Profile, probe: Probe, numbering: int | None) -> bool:
+    """A profile predicts a probe in its own numbering, and only trains when it has a training algorithm.
+
+    An encode-only profile "raising" on train is no prediction: it cannot train, it rejects nothing.
+    """
+    if numbering is not None and profile.first_rule_id != numbering:
+        return False
+    return profile.tie_break is not None or "train" not in probe.capabilities
+
+
 def _observe(factory: Callable[[], Any], probe: Probe, profiles: list[Profile], numbering: int | None) -> Observation:
-    applicable = [profile for profile in profiles if numbering is None or profile.first_rule_id == numbering]
+    applicable = [profile for profile in profiles if profile_applies(profile, probe, numbering)]
     own_numbering = numbering if numbering is not None else FIRST_RULE_ID
     expected = {
         profile.name: run_probe(_model_factory(profile), probe, profile.first_rule_id) for profile in applicable
@@ -382,6 +419,7 @@ def _observe(factory: Callable[[], Any], probe: Probe, profiles: list[Profile], 
         describe_call(probe, own_numbering),
         run_probe(factory, probe, own_numbering),
         expected,
+        probe.kind,
     )
 
 
@@ -403,6 +441,7 @@ def identify(factory: Callable[[], Any], profiles: Iterable[Profile] | None = No
     sample = capture(factory)
     instance = sample.value if sample.ok else None
     capabilities = implementation_capabilities(instance) if sample.ok else frozenset()
+    candidates = candidate_profiles(candidates, capabilities)
     observations = observe_all(factory, capabilities, candidates)
     applicable = {p.name: sum(p.name in o.expected for o in observations) for p in candidates}
     explained = {p.name: sum(o.explained_by(p.name) for o in observations) for p in candidates}
@@ -420,12 +459,29 @@ def identify(factory: Callable[[], Any], profiles: Iterable[Profile] | None = No
         applicable=applicable,
         observations=observations,
         counterexample=counterexample,
+        cannot_train=cannot_train(observations),
     )
+
+
+def candidate_profiles(profiles: list[Profile], capabilities: frozenset[str]) -> list[Profile]:
+    """The profiles that may explain an implementation: none that cannot train, when it offers train."""
+    trainers = [profile for profile in profiles if profile.tie_break is not None]
+    # With only encode-only profiles to choose from, judge on what they predict (cannot_train says the rest).
+    return trainers if "train" in capabilities and trainers else list(profiles)
+
+
+def cannot_train(observations: list[Observation]) -> bool:
+    """The implementation offers train but raised on every train probe, where profiles return rules."""
+    trained = [observation for observation in observations if observation.probe_kind.startswith("train")]
+    return bool(trained) and not any(observation.observed.ok for observation in trained)
 
 
 def format_report(report: IdentifyReport) -> str:
     """The report as plain text: verdict, score per profile, and the counterexample if any."""
     lines = [f"implementation: {report.implementation} (capabilities: {', '.join(report.capabilities) or 'none'})"]
+    if report.cannot_train:
+        lines.append("cannot train: train raised on every probe that trains (it offers train, so no encode-only "
+                     "profile can explain it)")
     if report.declared_profile is not None:
         verdict = "confirmed" if report.declared_profile in report.matches else "NOT confirmed"
         lines.append(f"declared profile: {report.declared_profile} ({verdict})")

@@ -59,7 +59,15 @@ class LargestPairTokenizer:
         vocab = {value: bytes([value]) for value in range(256)}
         for index, (first, second) in enumerate(self.merges):
             vocab[256 + index] = vocab[first] + vocab[second]
-        return b"".join(vocab[token_id] for token_id in ids).decode("utf-8")
+        return _joined(vocab, ids).decode("utf-8")
+
+
+def _joined(vocab, ids):
+    # Bad input is a ValueError (the plug-in contract), so "both raised" agrees with the profiles' answer.
+    unknown = [token_id for token_id in ids if token_id not in vocab]
+    if unknown:
+        raise ValueError(f"id {unknown[0]} is not in the vocabulary")
+    return b"".join(vocab[token_id] for token_id in ids)
 
 
 def _merge(ids, pair, new_id):
@@ -93,7 +101,7 @@ class FirstSeenTokenizer(LargestPairTokenizer):
         vocab = {value: bytes([value]) for value in range(256)}
         for index, (first, second) in enumerate(self.merges):
             vocab[256 + index] = vocab[first] + vocab[second]
-        return b"".join(vocab[token_id] for token_id in ids).decode("utf-8", errors="replace")
+        return _joined(vocab, ids).decode("utf-8", errors="replace")
 
 
 class OverlappingMergeTokenizer(reference.Tokenizer):
@@ -201,6 +209,7 @@ def test_exceptions_of_the_implementation_are_observations():
     assert all(not observation.observed.ok for observation in report.observations)
     assert any(o.observed.error == "KeyboardInterruptLike: panicked" for o in report.observations)
     assert any(o.observed.error.startswith("KeyError: ") for o in report.observations)
+    assert report.cannot_train
 
 
 def test_a_factory_that_raises_is_reported_not_raised():
@@ -223,9 +232,49 @@ def test_capture_lets_interrupts_through():
 def test_outcomes_agree_on_values_or_on_raising():
     assert Outcome(True, [1]).agrees_with(Outcome(True, [1]))
     assert not Outcome(True, [1]).agrees_with(Outcome(True, [2]))
-    assert Outcome(False, error="ValueError: x").agrees_with(Outcome(False, error="KeyError: y"))
+    assert Outcome(False, error="ValueError: x", family="ValueError").agrees_with(
+        Outcome(False, error="ValueError: y", family="ValueError")
+    )
+    assert not Outcome(False, error="ValueError: x", family="ValueError").agrees_with(
+        Outcome(False, error="KeyError: y", family="KeyError")
+    )
     assert not Outcome(False, error="ValueError: x").agrees_with(Outcome(True, "x"))
     assert capture(lambda: [[97, 98]]) == Outcome(True, [(97, 98)])
+    assert capture(lambda: int("x")).family == "ValueError"
+
+
+def test_raising_the_wrong_family_is_no_agreement():
+    """An implementation that raises KeyError where a profile rejects the input with ValueError disagrees."""
+
+    class KeyErrorDecoder(LargestPairTokenizer):
+        def decode(self, ids):
+            raise KeyError(ids)
+
+    report = identify(KeyErrorDecoder)
+    assert "subword-nmt" not in report.matches
+    assert report.counterexample is not None and report.counterexample.observed.family == "KeyError"
+
+
+def test_an_implementation_that_cannot_train_is_reported_so_not_as_encode_only():
+    """Raising on every train is 'cannot train', never 'closest to tiktoken' (an encode-only profile)."""
+
+    class CannotTrain(reference.Tokenizer):
+        def train(self, documents, max_merges):
+            raise ValueError("training is not implemented")
+
+    report = identify(CannotTrain)
+    assert report.cannot_train and report.to_dict()["cannot_train"]
+    assert "tiktoken" not in report.matches and report.closest != "tiktoken" and "tiktoken" not in report.explained
+    assert "cannot train" in format_report(report)
+    assert not identify(reference.Tokenizer).cannot_train
+
+
+def test_an_encode_only_implementation_is_still_judged_by_encode_only_profiles():
+    class EncodeOnly(reference.Tokenizer):
+        capabilities = ("load", "encode", "decode")
+
+    report = identify(EncodeOnly)
+    assert "tiktoken" in report.explained and not report.cannot_train
 
 
 def test_capabilities_are_declared_or_inferred():
@@ -305,3 +354,18 @@ def _parser():
     parser = argparse.ArgumentParser(prog="bpe-conformance")
     identify_command.register(parser.add_subparsers(dest="command"))
     return parser
+
+
+def test_profile_applies_needs_its_numbering_and_a_trainer_for_train_probes():
+    from conformance.identify import candidate_profiles, error_family, profile_applies
+    from reference.profiles import RUSTBPE, STRICT, TIKTOKEN
+
+    train_probe = next(probe for probe in PROBES if probe.kind == "train")
+    load_probe = next(probe for probe in PROBES if probe.kind == "load-encode")
+    assert profile_applies(STRICT, train_probe, None) and not profile_applies(TIKTOKEN, train_probe, None)
+    assert profile_applies(TIKTOKEN, load_probe, 256) and not profile_applies(TIKTOKEN, load_probe, 258)
+    assert candidate_profiles([STRICT, TIKTOKEN], frozenset({"train"})) == [STRICT]
+    assert candidate_profiles([STRICT, TIKTOKEN], frozenset({"encode"})) == [STRICT, TIKTOKEN]
+    assert candidate_profiles([TIKTOKEN], frozenset({"train"})) == [TIKTOKEN]  # nothing else to judge by
+    assert candidate_profiles([RUSTBPE], frozenset({"train", "encode"})) == [RUSTBPE]
+    assert error_family(TypeError("x")) == "TypeError" and error_family(RuntimeError("x")) == "RuntimeError"

@@ -18,7 +18,14 @@ from conformance.identify import ProfileModel
 from conformance.outcomes import Outcome
 from conformance.profile_context import with_profile
 from conformance.suite import RunConfig, catalogue, run_suite, select
-from reference.dialects import check_profile_rules, decode_profile, encode_profile, training_sequences
+from reference.dialects import (
+    check_profile_rules,
+    decode_profile,
+    encode_profile,
+    profile_pieces,
+    select_profile_pair,
+    training_sequences,
+)
 from reference.profiles import LARGEST_PAIR, MINBPE, PROFILES, Profile, get_profile
 
 
@@ -61,9 +68,10 @@ class MinbpeStyle(_Dialect):
 
 
 def _train_overlapping(documents: list[str], max_merges: int, profile: Profile) -> list[tuple[int, int]]:
-    """The profile's training, except that every overlapping occurrence of the pair is replaced."""
+    """The profile's training (its tie rule included), except that every overlapping occurrence is replaced."""
     sequences = training_sequences(documents, profile)
     rules: list[tuple[int, int]] = []
+    pieces = profile_pieces(rules, profile)
     for rank in range(max_merges):
         counts: dict[tuple[int, int], int] = {}
         for sequence in sequences:
@@ -71,15 +79,15 @@ def _train_overlapping(documents: list[str], max_merges: int, profile: Profile) 
                 counts[pair] = counts.get(pair, 0) + 1
         if not counts or max(counts.values()) < profile.min_count:
             break
-        best = max(counts.values())
-        pair = min(pair for pair, count in counts.items() if count == best)
+        pair = select_profile_pair(counts, pieces, profile)
         rules.append(pair)
+        pieces.append(pieces[pair[0]] + pieces[pair[1]])
         sequences = [replace_overlapping(sequence, pair, profile.first_rule_id + rank) for sequence in sequences]
     return rules
 
 
 def overlapping_under(name: str) -> type:
-    """A smallest-pair trainer with overlapping replacement, declaring profile ``name``."""
+    """A trainer of profile ``name`` with overlapping replacement, declaring that profile: one bug."""
     profile = get_profile(name)
 
     class OverlappingReplacement:

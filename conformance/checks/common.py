@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -20,14 +21,16 @@ from hypothesis import strategies as st
 
 from conformance.advisories import advise
 from conformance.diagnosis import (
+    GPT2_PATTERN,
     Judgement,
+    Retrain,
     describe,
     first_divergence,
     judge_rounds,
     replace_overlapping,
     replace_right_to_left,
 )
-from conformance.errors import INPUT_ERROR_FAMILIES, ImplementationRaised, Violation
+from conformance.errors import INPUT_ERROR_FAMILIES, ImplementationRaised, MalformedResult, Violation
 from conformance.profile_context import expected_rules, profile_encode, subject_profile, train_subject
 from conformance.strategies import max_merges_values
 from conformance.subject import Subject
@@ -35,11 +38,18 @@ from reference import BOUNDARY_IDS, FIRST_RULE_ID, replace_pair
 from reference.profiles import STRICT, Profile
 
 __all__ = [
+    "PROBE_RULES",
+    "Encoder",
+    "cross_examine_encodings",
     "encoding_clause",
     "expect_rejection",
+    "follow_up_texts",
     "rejection_verdict",
     "rules_json",
     "single_pass_encode",
+    "subject_encoder",
+    "subject_retrainer",
+    "train_or_none",
     "training_examples",
     "training_violation",
     "verify_encodings",
@@ -67,10 +77,15 @@ def _expected_json(documents: list[str], max_merges: int, profile: Profile) -> A
 
 
 def training_violation(
-    judgement: Judgement, documents: list[str], max_merges: int, actual: Rules, profile: Profile = STRICT
+    judgement: Judgement,
+    documents: list[str],
+    max_merges: int,
+    actual: Rules,
+    profile: Profile = STRICT,
+    retrain: Retrain | None = None,
 ) -> Violation:
     """A violation for ``judgement``; the counterexample also carries the first divergence from the reference."""
-    divergence = first_divergence(documents, max_merges, actual, profile)
+    divergence = first_divergence(documents, max_merges, actual, profile, retrain)
     message = f"train(documents, {max_merges}) {describe(judgement.as_dict())}"
     if divergence is not None and divergence["round"] != judgement.round:
         message += f" (the rules first differ from the specification's at round {divergence['round']})"
@@ -84,6 +99,30 @@ def training_violation(
         actual=rules_json(actual),
         divergence=divergence,
     )
+
+
+def train_or_none(subject: Subject, documents: list[str], max_merges: int) -> Rules | None:
+    """``train_subject``, with a raised error or a malformed answer as None (which matches no model)."""
+    try:
+        return train_subject(subject, list(documents), max_merges)
+    except (ImplementationRaised, MalformedResult, Violation):
+        return None
+
+
+def subject_retrainer(subject: Subject) -> tuple[Retrain, dict[tuple[tuple[str, ...], int], Rules | None]]:
+    """The subject's ``train`` for the diagnosis's follow-up inputs, answers kept; a failed call answers None.
+
+    The dict holds the answers: when it is not empty, the subject was trained on other documents.
+    """
+    answers: dict[tuple[tuple[str, ...], int], Rules | None] = {}
+
+    def retrain(documents: list[str], max_merges: int) -> Rules | None:
+        key = (tuple(documents), max_merges)
+        if key not in answers:
+            answers[key] = train_or_none(subject, documents, max_merges)
+        return answers[key]
+
+    return retrain, answers
 
 
 def verify_owned_rounds(
@@ -100,9 +139,14 @@ def verify_owned_rounds(
     actual = train_subject(subject, list(documents), max_merges)
     if actual is None:
         return None
-    for judgement in judge_rounds(documents, max_merges, actual, profile):
-        if owns(judgement):
-            raise training_violation(judgement, documents, max_merges, actual, profile)
+    retrain, answers = subject_retrainer(subject)
+    owned = next((judgement for judgement in judge_rounds(documents, max_merges, actual, profile, retrain)
+                  if owns(judgement)), None)
+    violation = None if owned is None else training_violation(owned, documents, max_merges, actual, profile, retrain)
+    if answers:
+        train_or_none(subject, list(documents), max_merges)  # back to the model these documents make
+    if violation is not None:
+        raise violation
     return actual
 
 
@@ -197,6 +241,10 @@ def _pretokenized_encode(text: str, rules: Rules, profile: Profile, key: Callabl
     return [token for chunk in chunks for token in profile_encode(chunk, rules, profile)]
 
 
+def _gpt2_encode(text: str, rules: Rules, profile: Profile) -> list[int]:
+    return [token for chunk in re.findall(GPT2_PATTERN, text) for token in profile_encode(chunk, rules, profile)]
+
+
 EncodingModel = Callable[[str, Rules, Profile], list[int]]
 
 # Models of encoding bugs, tried in order; the first that reproduces every wrong answer names the clause.
@@ -213,22 +261,100 @@ _ENCODING_MODELS: tuple[tuple[str, EncodingModel], ...] = (
     ),
     ("BPE-ENCODE-RAW", lambda text, rules, profile: _pretokenized_encode(text, rules, profile, _char_kind)),
     ("BPE-ENCODE-RAW", lambda text, rules, profile: _pretokenized_encode(text, rules, profile, str.isspace)),
+    ("BPE-ENCODE-RAW", _gpt2_encode),
 )
 
 
-def encoding_clause(wrong: list[tuple[str, list[int]]], rules: Rules, profile: Profile = STRICT) -> str:
+# Rule lists on which the encoding models part for the fixed follow-up texts ("a " then "a b").
+PROBE_RULES: tuple[Rules, ...] = (((97, 32), (258, 98)), ((98, 97), (97, 258), (32, 97)))
+Encoder = Callable[[str, Rules], "list[int] | None"]
+
+
+def follow_up_texts(texts: list[str]) -> list[str]:
+    """Texts on which the encoding models part: the wrong texts joined, reversed, and a few fixed ones.
+
+    >>> follow_up_texts(["ab"])[:3]
+    ['ab', 'ab', 'ba']
+    """
+    fixed = ["ab ab, ab", "a b a b", "aaa aaa", "it's 12 ab", "x,y x,y", "aaaa", "abab abab", "ba a b"]
+    return [" ".join(texts), ", ".join(texts), *(text[::-1] for text in texts), *fixed]
+
+
+def cross_examine_encodings(
+    candidates: list[tuple[str, EncodingModel]],
+    texts: list[str],
+    rules: Rules,
+    profile: Profile,
+    encode: Encoder,
+    probe_rules: tuple[Rules, ...] = (),
+) -> list[tuple[str, EncodingModel]]:
+    """The candidate models whose ids equal the implementation's on every follow-up they disagree on.
+
+    Follow-ups are the follow-up texts under ``rules``, then under each of ``probe_rules`` (in the
+    profile's numbering) when the implementation can load rules.
+    """
+    shift = profile.first_rule_id - FIRST_RULE_ID
+    rule_lists = [rules, *([(a if a < 256 else a + shift, b if b < 256 else b + shift) for a, b in probe]
+                           for probe in probe_rules)]
+    for given in rule_lists:
+        for text in follow_up_texts(texts):
+            if len(candidates) < 2:
+                return candidates
+            predictions = [model(text, given, profile) for _, model in candidates]
+            if len({tuple(ids) for ids in predictions}) < 2:
+                continue
+            answer = encode(text, given)
+            candidates = [candidate for candidate, ids in zip(candidates, predictions, strict=True) if ids == answer]
+    return candidates
+
+
+def encoding_clause(
+    wrong: list[tuple[str, list[int]]],
+    rules: Rules,
+    profile: Profile = STRICT,
+    encode: Encoder | None = None,
+    probe_rules: tuple[Rules, ...] = (),
+) -> str:
     """The clause that wrong encodings (``(text, ids)`` pairs) most likely break under ``profile``.
 
-    A model of a common bug names the clause only if it reproduces every wrong answer.
+    A model of a common bug names the clause only if it reproduces every wrong answer; when several
+    do, ``encode(text, rules)`` (the implementation) is asked follow-ups they part on, and a model it
+    contradicts is dropped. None left, or several: the generic BPE-ENCODE-ORDER ("not the canonical ids").
     """
     if profile.boundary_ids and any(token in BOUNDARY_IDS for _, ids in wrong for token in ids):
         return "BPE-ENCODE-BOUNDARY"
     if not rules:
         return "BPE-ALPHA-BYTES"
-    for clause, model in _ENCODING_MODELS:
-        if all(model(text, rules, profile) == ids for text, ids in wrong):
-            return clause
-    return "BPE-ENCODE-ORDER"
+    candidates = [
+        (clause, model)
+        for clause, model in _ENCODING_MODELS
+        if all(model(text, rules, profile) == ids for text, ids in wrong)
+    ]
+    if encode is not None:
+        texts = [text for text, _ in wrong]
+        candidates = cross_examine_encodings(candidates, texts, rules, profile, encode, probe_rules)
+    return candidates[0][0] if len({clause for clause, _ in candidates}) == 1 else "BPE-ENCODE-ORDER"
+
+
+def subject_encoder(subject: Subject, loaded: Rules) -> Encoder:
+    """The subject's ``encode`` for follow-ups; under other rules than ``loaded`` it loads them first.
+
+    A failed call, or rules it cannot load, answer None (which no model predicts).
+    """
+    current = [list(loaded)]
+
+    def encode(text: str, rules: Rules) -> list[int] | None:
+        try:
+            if list(rules) != current[0]:
+                if not subject.supports("load"):
+                    return None
+                subject.load(list(rules))
+                current[0] = list(rules)
+            return subject.encode(text)
+        except (ImplementationRaised, MalformedResult):
+            return None
+
+    return encode
 
 
 def verify_encodings(
@@ -247,7 +373,7 @@ def verify_encodings(
             wrong.append((text, actual))
     if not wrong:
         return
-    clause = encoding_clause(wrong, rules, profile)
+    clause = encoding_clause(wrong, rules, profile, subject_encoder(subject, rules))
     if owns is not None and clause not in owns:
         return
     text, actual = wrong[0]

@@ -17,8 +17,8 @@ from typing import Any
 
 from conformance.advisories import advise
 from conformance.checks.base import ALGORITHM, INTERFACE, Check
-from conformance.checks.common import encoding_clause
-from conformance.diagnosis import first_divergence
+from conformance.checks.common import PROBE_RULES, Encoder, encoding_clause, subject_encoder, subject_retrainer
+from conformance.diagnosis import Retrain, first_divergence
 from conformance.errors import Violation
 from conformance.profile_context import differing_parameters, is_strict, subject_profile
 from conformance.subject import Subject
@@ -73,7 +73,12 @@ def _is_ids(value: Any) -> bool:
     return isinstance(value, list) and all(type(token) is int for token in value)
 
 
-def mismatch_clause(vector: dict[str, Any], mismatch: Mismatch) -> str:
+def mismatch_clause(
+    vector: dict[str, Any],
+    mismatch: Mismatch,
+    retrain: Retrain | None = None,
+    encode: Encoder | None = None,
+) -> str:
     """The clause a mismatch most likely breaks.
 
     >>> vector = {"id": "train-x", "documents": ["abab", "acac"], "max_merges": 32, "clauses": ["BPE-TRAIN-TIE"]}
@@ -86,11 +91,12 @@ def mismatch_clause(vector: dict[str, Any], mismatch: Mismatch) -> str:
         return str(vector["clauses"][0])
     if mismatch.operation == "train" and _is_rules(mismatch.actual):
         actual = [(rule[0], rule[1]) for rule in mismatch.actual]
-        divergence = first_divergence(vector["documents"], vector["max_merges"], actual)
+        divergence = first_divergence(vector["documents"], vector["max_merges"], actual, retrain=retrain)
         return "BPE-TRAIN-INPUT" if divergence is None else str(divergence["clause"])
     if mismatch.operation == "encode" and _is_ids(mismatch.actual):
         rules = [(rule[0], rule[1]) for rule in vector["rules"]]
-        return encoding_clause([(mismatch.input["text"], mismatch.actual)], rules)
+        wrong = [(mismatch.input["text"], mismatch.actual)]
+        return encoding_clause(wrong, rules, encode=encode, probe_rules=PROBE_RULES)
     by_operation = {"train": "BPE-TRAIN-INPUT", "load": "BPE-INPUT-RULES", "decode": "BPE-DECODE-CONCAT"}
     return by_operation.get(mismatch.operation, "BPE-ENCODE-ORDER")
 
@@ -121,8 +127,10 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
             advise(f"[{vector['clauses'][0]}] vector {vector['id']} ({vector['description']}): {mismatch.actual}; "
                    f"the specification prefers {mismatch.expected} (a SHOULD)")
             continue
+        # The subject holds other rules now (the replay loaded several); the encoder loads the vector's first.
+        encode = subject_encoder(subject, []) if subject.supports("load") else None
         raise Violation(
-            mismatch_clause(vector, mismatch),
+            mismatch_clause(vector, mismatch, subject_retrainer(subject)[0], encode),
             f"vector {vector['id']} ({vector['description']}): {mismatch.operation} gave a different answer",
             inputs={"vector": vector["id"], "operation": mismatch.operation, "input": mismatch.input},
             expected=mismatch.expected,

@@ -14,6 +14,7 @@ import json
 import math
 import shlex
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from conformance.checks.base import LEVELS
@@ -33,6 +34,8 @@ __all__ = [
     "printable",
     "render_value",
     "reproduce_command",
+    "root_cause_lines",
+    "root_causes",
     "to_json_safe",
     "total_advisories",
     "verdict_line",
@@ -141,6 +144,43 @@ def implementation_label(implementation: dict[str, Any]) -> str:
 def failures(suite: SuiteResult) -> list[CheckResult]:
     """The results that make the run fail: fail, error, timeout and crash."""
     return [result for result in suite.results if not result.outcome.counts_as_success]
+
+
+def root_causes(results: Sequence[CheckResult]) -> dict[str, str]:
+    """Check name → the clause at the root of its failure, for failures that are consequences of another.
+
+    A check that failed under a clause other than its own, where another check failed under that clause
+    as its own, reports a consequence of that deviation (a pre-tokenizer fails greedy-selection under
+    BPE-ENCODE-RAW, which no-pre-tokenization fails as itself): one deviation, not two defects.
+
+    >>> from conformance.outcomes import Outcome
+    >>> def failed(check, clause, own):
+    ...     return CheckResult(check, clause, (own,), "", Outcome.FAIL, "", 1, 0.0)
+    >>> root_causes([failed("raw", "BPE-ENCODE-RAW", "BPE-ENCODE-RAW"),
+    ...              failed("greedy", "BPE-ENCODE-RAW", "BPE-TRAIN-GREEDY"),
+    ...              failed("order", "BPE-ENCODE-ORDER", "BPE-ENCODE-ORDER")])
+    {'greedy': 'BPE-ENCODE-RAW'}
+    """
+    failed = [result for result in results if result.outcome is Outcome.FAIL]
+    roots = {result.clause for result in failed if result.clause == result.clauses[0]}
+    consequences = [result for result in failed if result.clause != result.clauses[0] and result.clause in roots]
+    return {result.check: result.clause for result in consequences}
+
+
+def root_cause_lines(suite: SuiteResult) -> list[str]:
+    """One line per root clause that other failures are consequences of, naming them.
+
+    >>> from conformance.outcomes import Outcome
+    >>> results = [CheckResult("raw", "BPE-ENCODE-RAW", ("BPE-ENCODE-RAW",), "", Outcome.FAIL, "", 1, 0.0),
+    ...            CheckResult("greedy", "BPE-ENCODE-RAW", ("BPE-TRAIN-GREEDY",), "", Outcome.FAIL, "", 1, 0.0)]
+    >>> root_cause_lines(SuiteResult({}, results, 0, "dev", 0.0, "0"))
+    ['BPE-ENCODE-RAW (raw) also explains: greedy']
+    """
+    consequences: dict[str, list[str]] = {}
+    for check, clause in root_causes(suite.results).items():
+        consequences.setdefault(clause, []).append(check)
+    owners = {result.clause: result.check for result in failures(suite) if result.clause == result.clauses[0]}
+    return [f"{clause} ({owners[clause]}) also explains: {', '.join(names)}" for clause, names in consequences.items()]
 
 
 def outcome_counts(suite: SuiteResult) -> dict[str, int]:

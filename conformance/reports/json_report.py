@@ -16,6 +16,7 @@ from conformance.reports.common import (
     level_verdicts,
     outcome_counts,
     reproduce_command,
+    root_causes,
     to_json_safe,
     total_advisories,
 )
@@ -47,6 +48,7 @@ def _result_record(suite: SuiteResult, result: CheckResult) -> dict[str, Any]:
         "counterexample": result.counterexample,
         "advisories": list(result.advisories),
         "reproduce": reproduce_command(suite, result.check) if failed else None,
+        "root_cause": root_causes(suite.results).get(result.check),
     }
 
 

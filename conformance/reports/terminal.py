@@ -27,6 +27,7 @@ from conformance.reports.common import (
     plural,
     printable,
     reproduce_command,
+    root_cause_lines,
     verdict_line,
 )
 
@@ -203,6 +204,8 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
         console.print(Text(header, style=OUTCOME_STYLES[result.outcome]))
         for line in rest:
             console.print(Text(line), soft_wrap=True)
+    for line in root_cause_lines(suite):  # consequences of one deviation, grouped under its root clause
+        console.print(Text(f"root cause {line}", style="bold"), soft_wrap=True)
     console.print()
     console.print(Text(_clauses_line(suite)), soft_wrap=True)
     console.print(Text(verdict_line(suite), style=style), soft_wrap=True)

@@ -1,0 +1,57 @@
+"""Follow-up corpora: small inputs on which the diagnosis's bug models make different rules.
+
+The diagnosis names a cause only when the implementation, trained on these, makes what that one
+model makes (:func:`conformance.diagnosis.cross_examine`). Each corpus is there to tell some models
+apart; ``tests/test_diagnosis_confirmation.py`` proves every two models differ on one of them.
+"""
+
+from __future__ import annotations
+
+__all__ = ["FOLLOW_UP_CORPORA", "FOLLOW_UP_MERGES"]
+
+FOLLOW_UP_MERGES = 8
+
+FOLLOW_UP_CORPORA: tuple[tuple[str, ...], ...] = (
+    # Five pairs tied at 2: smallest, largest, first seen, smallest "a,b" string and smallest (b, a) all differ.
+    ("cycy", "azaz", "dbdb", "xcxc", "eaea"),
+    ("eaea", "xcxc", "dbdb", "azaz", "cycy"),
+    ("pqpq", "dada", "bzbz", "ywyw", "fcfc", "kgkg"),
+    ("abab", "cdcd", "abcd abcd"),
+    ("zyzy", "baba", "mnmn", "cxcx"),
+    # Counts of 2 and of 1 only: the minimum count decides.
+    ("abcd",),
+    ("abab", "xyz"),
+    # Pairs only across document boundaries.
+    ("xay", "xby", "xcy"),
+    ("zap", "zbp", "zcp", "zdp"),
+    # Runs: overlapping windows, scan direction, overlapping replacement.
+    ("aaa", "bcbc"),
+    ("aaab", "aaab"),
+    ("aaaaa", "caaaaa"),
+    ("aaaa", "bcbcbc"),
+    ("bbb", "cdcd"),
+    ("aaab", "aaab", "aaab"),
+    ("aaaaaaa",),
+    # Counts that change after a merge.
+    ("abcabc",),
+    ("abcabcab",),
+    # Spaces and punctuation: the pre-tokenizers.
+    ("ab ab ab",),
+    ("ab,ab,ab",),
+    ("a b a b", "x, y x, y"),
+    ("it's it's", "1 2 1 2"),
+    # Repeats, surrounding whitespace, decomposed accents: the input rewrites.
+    ("ab", "ab", "cdcd"),
+    ("abab", "abab", "cdcdcd"),
+    ("xy", "xy", "xy", "zwzw"),
+    ("ab", "ab", "ab", "cdcd"),
+    ("  ab", "  ab"),
+    ("   ab", "   ab"),
+    ("\t\t\t x", "\t\t\t y"),
+    ("\n\n\n\nzz", "\n\n\n\nzz"),
+    (" xy ", " xy ", "zz"),
+    ("\n\nqq\n\n", "\t\tqq"),
+    ("e\u0301e\u0301",),
+    ("e\u0301xe\u0301x", "qq"),
+    ("o\u0308o\u0308", "ab"),
+)

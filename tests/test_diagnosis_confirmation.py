@@ -1,0 +1,231 @@
+"""A cause is claimed only when proven: the follow-up inputs, the cross-examination and what is said otherwise."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import broken_for_checks as broken
+import pytest
+from tie_variants import Gpt2PreTokenizer
+
+from conformance import diagnosis
+from conformance.adapters.python import InProcessSubject
+from conformance.checks.common import (
+    PROBE_RULES,
+    cross_examine_encodings,
+    encoding_clause,
+    subject_encoder,
+    subject_retrainer,
+    verify_owned_rounds,
+)
+from conformance.diagnosis import (
+    MIN_FOLLOW_UPS,
+    NO_MODEL,
+    Explanation,
+    cross_examine,
+    first_divergence,
+    follow_up_inputs,
+    reproducing_models,
+)
+from reference import LiteralTokenizer, Tokenizer
+from reference.dialects import train_profile
+from reference.profiles import MINBPE, PROFILES, STRICT
+
+TRAINING_PROFILES = [profile for profile in PROFILES.values() if profile.tie_break is not None]
+
+
+def _prediction(index: int, documents: list[str], max_merges: int, profile) -> tuple | None:
+    merges = diagnosis._answerable_merges(documents, max_merges, profile)
+    rules = diagnosis._model_rules(index, tuple(documents), merges, profile)
+    return diagnosis._profile_rules(documents, merges, profile) if rules is None else rules
+
+
+@pytest.mark.parametrize("profile", TRAINING_PROFILES, ids=lambda profile: profile.name)
+def test_every_two_bug_models_part_on_some_follow_up_input(profile) -> None:
+    """Models that are bugs under the profile (not the profile itself) are told apart by the follow-ups."""
+    inputs = follow_up_inputs([], 8)
+    bugs = [
+        index
+        for index in range(len(diagnosis._MODELS))
+        if any(
+            _prediction(index, docs, merges, profile)
+            != diagnosis._profile_rules(docs, diagnosis._answerable_merges(docs, merges, profile), profile)
+            for docs, merges in inputs
+        )
+    ]
+    for first, second in itertools.combinations(bugs, 2):
+        assert any(
+            _prediction(first, docs, merges, profile) != _prediction(second, docs, merges, profile)
+            for docs, merges in inputs
+        ), (diagnosis._MODELS[first][1], diagnosis._MODELS[second][1])
+
+
+def test_the_counterexample_reversed_comes_first_when_it_has_several_documents() -> None:
+    assert follow_up_inputs(["ab", "cd"], 3)[0] == (["cd", "ab"], 3)
+    assert follow_up_inputs(["ab"], 3)[0] != (["ab"], 3)
+    assert len(follow_up_inputs(["ab"], 3)) == len(follow_up_inputs(["ab", "cd"], 3)) - 1
+
+
+def test_minbpe_follow_ups_ask_only_for_merges_it_can_make() -> None:
+    assert diagnosis._answerable_merges(["abcd"], 8, MINBPE) == 3
+    assert diagnosis._answerable_merges(["abcd"], 8, STRICT) == 8
+    assert diagnosis._profile_rules(["abcd"], 8, MINBPE) is None
+
+
+def test_confirmation_needs_one_survivor_and_enough_follow_ups() -> None:
+    assert Explanation((3,), MIN_FOLLOW_UPS).confirmed
+    assert not Explanation((3,), MIN_FOLLOW_UPS - 1).confirmed
+    assert not Explanation((3, 4), 10).confirmed
+    assert not Explanation((), 10).confirmed
+
+
+def test_a_model_matching_the_counterexample_only_is_refuted_by_the_implementation() -> None:
+    """The string-key trainer's rules on one corpus are first-seen's too; the follow-ups say otherwise."""
+    documents = ["bcbc", "abab", "dede"]
+    rules = broken.literal_train(documents, 1, select=broken.select_by_string)
+    candidates = reproducing_models(documents, 1, rules, STRICT)
+    assert len(candidates) > 1
+    trainer = broken.StringTieBreak()
+    survivors, asked = cross_examine(candidates, STRICT, trainer.train, documents, 1)
+    assert [diagnosis._MODELS[index][1] for index in survivors] == ["ties broken by the pair's decimal string"]
+    assert asked >= MIN_FOLLOW_UPS
+
+
+def test_an_implementation_that_answers_nothing_refutes_every_candidate() -> None:
+    candidates = reproducing_models(["abab", "acac"], 1, [(97, 99)], STRICT)
+    assert cross_examine(candidates, STRICT, lambda documents, merges: "no rules", ["abab", "acac"], 1) == ([], 1)
+
+
+def test_uninformative_inputs_are_not_put_to_the_implementation() -> None:
+    """A candidate that predicts the profile's own rules on an input is not tested there."""
+    asked = []
+
+    def retrain(documents, merges):
+        asked.append(documents)
+        return broken.literal_train(documents, merges, select=broken.select_largest_tied)
+
+    index = next(i for i, model in enumerate(diagnosis._MODELS) if model[1] == "ties broken towards the largest pair")
+    cross_examine([index], STRICT, retrain, [], 8)
+    assert asked and all(_prediction(index, docs, 8, STRICT) != tuple(train_profile(docs, 8, STRICT)) for docs in asked)
+
+
+@pytest.mark.parametrize(
+    ("explanation", "kind", "clause", "opening", "confirmed"),
+    [
+        (
+            None,
+            diagnosis.TIE_OTHER_WAY,
+            "BPE-TRAIN-TIE",
+            "ties broken in an order none of the known rules gives",
+            False,
+        ),
+        (None, diagnosis.NOT_MAXIMAL, "BPE-TRAIN-GREEDY", NO_MODEL, False),
+        (Explanation((), 5), diagnosis.NOT_MAXIMAL, "BPE-TRAIN-GREEDY", NO_MODEL, False),
+        (Explanation((6,), 0), diagnosis.NOT_MAXIMAL, "BPE-TRAIN-GREEDY", "not confirmed: consistent with", False),
+        (Explanation((6,), 1), diagnosis.NOT_MAXIMAL, "BPE-TRAIN-COUNT", "not confirmed: consistent with", False),
+        (Explanation((6, 7), 5), diagnosis.NOT_MAXIMAL, "BPE-TRAIN-GREEDY", "not confirmed: consistent with", False),
+        (Explanation((6,), 5), diagnosis.NOT_MAXIMAL, "BPE-TRAIN-COUNT", "the rules are exactly", True),
+    ],
+)
+def test_what_is_said_for_each_state_of_the_evidence(explanation, kind, clause, opening, confirmed) -> None:
+    assert diagnosis._MODELS[6][0] == "BPE-TRAIN-COUNT" and diagnosis._MODELS[7][0] == "BPE-TRAIN-RECOUNT"
+    said = diagnosis._clause_and_cause(kind, explanation, STRICT)
+    assert (said[0], said[1].startswith(opening), said[2]) == (clause, True, confirmed), said
+
+
+def test_the_unconfirmed_line_says_why() -> None:
+    _, unasked, _ = diagnosis._clause_and_cause(diagnosis.NOT_MAXIMAL, Explanation((6,), 0), STRICT)
+    _, undecided, _ = diagnosis._clause_and_cause(diagnosis.NOT_MAXIMAL, Explanation((6, 7), 4), STRICT)
+    assert "no follow-up inputs were run" in unasked and "overlapping windows counted once" in unasked
+    assert "did not tell them apart" in undecided and " or with the first round's counts reused" in undecided
+
+
+def test_a_confirmed_cause_says_how_many_follow_ups_tested_it() -> None:
+    _, cause, _ = diagnosis._clause_and_cause(diagnosis.NOT_MAXIMAL, Explanation((6,), 7), STRICT)
+    assert "overlapping windows counted once" in cause and "7 follow-up inputs" in cause
+
+
+def test_a_non_list_answer_matches_no_model() -> None:
+    assert diagnosis._as_rules("ab") is None and diagnosis._as_rules([[97, 98]]) == ((97, 98),)
+
+
+# --- the subject in the loop ---
+
+
+class CountsCalls(LiteralTokenizer):
+    calls = 0
+
+    def train(self, documents, max_merges):
+        type(self).calls += 1
+        if documents == ["boom"]:
+            raise ValueError("cannot")
+        return super().train(documents, max_merges)
+
+
+def test_the_retrainer_keeps_answers_and_turns_errors_into_none() -> None:
+    CountsCalls.calls = 0
+    retrain, answers = subject_retrainer(InProcessSubject(CountsCalls))
+    assert retrain(["abab"], 2) == retrain(["abab"], 2) == [(97, 98)]
+    assert CountsCalls.calls == 1 and answers == {(("abab",), 2): [(97, 98)]}
+    assert retrain(["boom"], 2) is None
+
+
+def test_after_follow_ups_the_subject_holds_the_rules_of_the_checked_documents() -> None:
+    """The diagnosis trains the subject on other inputs; the check's later calls must not see them."""
+    subject = InProcessSubject(broken.ReplacesOverlapping)
+    documents = ["aaaa", "bcbc"]
+    with pytest.raises(AssertionError):
+        verify_owned_rounds(subject, {"documents": documents, "max_merges": 8}, lambda judgement: True)
+    fresh = broken.ReplacesOverlapping()
+    fresh.train(documents, 8)
+    assert subject.encode("aaaabcbc") == fresh.encode("aaaabcbc")
+
+
+def test_first_divergence_with_the_implementation_confirms_its_bug() -> None:
+    trainer = broken.ReplacesOverlapping()
+    documents = ["aaaa", "bcbc"]
+    divergence = first_divergence(documents, 8, trainer.train(documents, 8), retrain=trainer.train)
+    assert divergence["confirmed"] and divergence["clause"] == "BPE-MERGE-SCAN"
+    assert "overlapping occurrences all replaced" in divergence["cause"]
+
+
+def test_a_joined_documents_story_is_not_told_of_a_tie_dialect() -> None:
+    """Runs of one byte make a largest-tie trainer's rules equal to a joining trainer's; follow-ups part them."""
+    documents = ["baaaaaaaabaaaaaaaabaaaaaaaa", "aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"]
+    trainer = broken.LargestTiedPair()
+    rules = trainer.train(documents, 4)
+    joined = train_profile(documents, 4, replace(STRICT, documents="concatenated"))
+    divergence = first_divergence(documents, 4, rules, retrain=trainer.train)
+    if divergence is not None:
+        assert divergence["clause"] == "BPE-TRAIN-TIE", (divergence, joined)
+
+
+# --- encodings ---
+
+
+def test_encoding_models_that_agree_on_the_wrong_answer_are_told_apart_by_the_implementation() -> None:
+    rules = [(32, 97), (258, 32), (44, 259)]
+    wrong = [("a a , a b", [97, 258, 32, 44, 258, 32, 98])]
+    assert encoding_clause(wrong, rules) == "BPE-ENCODE-ORDER"  # two models explain it: the generic clause
+    subject = InProcessSubject(Gpt2PreTokenizer)
+    subject.load(rules)
+    assert encoding_clause(wrong, rules, STRICT, subject_encoder(subject, rules), PROBE_RULES) == "BPE-ENCODE-RAW"
+    assert encoding_clause(wrong, rules, STRICT, subject_encoder(subject, rules)) == "BPE-ENCODE-ORDER"
+
+
+def test_the_encoder_loads_other_rules_only_when_it_can() -> None:
+    subject = InProcessSubject(Tokenizer)
+    subject.load([(97, 98)])
+    encode = subject_encoder(subject, [(97, 98)])
+    assert encode("ab", [(97, 98)]) == [258]
+    assert encode("ab", [(98, 97)]) == [97, 98]
+    assert encode("ab", [(97, 300)]) is None  # rules it refuses answer nothing
+
+
+def test_cross_examination_keeps_every_candidate_the_implementation_agrees_with() -> None:
+    candidates = [("A", lambda text, rules, profile: [1]), ("B", lambda text, rules, profile: [2])]
+    assert cross_examine_encodings(candidates, ["x"], [(97, 98)], STRICT, lambda text, rules: [2]) == candidates[1:]
+    assert cross_examine_encodings(candidates, ["x"], [(97, 98)], STRICT, lambda text, rules: [3]) == []
+    same = [("A", lambda text, rules, profile: [1]), ("B", lambda text, rules, profile: [1])]
+    assert cross_examine_encodings(same, ["x"], [(97, 98)], STRICT, lambda text, rules: [9]) == same
