@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.follow_up_corpora import FOLLOW_UP_CORPORA, FOLLOW_UP_MERGES
+from conformance.profile_context import pairs_run_out
 from reference import count_pairs, replace_pair
 from reference.dialects import profile_pieces, select_profile_pair, train_profile, training_sequences
 from reference.profiles import STRICT, Profile
@@ -390,11 +391,15 @@ def _profile_rules(documents: list[str], max_merges: int, profile: Profile) -> t
 
 
 def _answerable_merges(documents: list[str], max_merges: int, profile: Profile) -> int:
-    """``max_merges``, or fewer where the profile would run out of pairs and fail (minbpe's ``max()`` of nothing)."""
-    if profile.no_pairs_left != "error":
+    """``max_merges``, or the profile's rule count where it runs out of pairs first.
+
+    A trainer that raises once no pair is left (minbpe's ``max()`` of nothing) is a stop-rule defect,
+    reported by that check; follow-ups ask no more merges than the profile makes, so that defect never
+    hides which bug model the rest of the trainer's behaviour matches.
+    """
+    if not pairs_run_out(documents, max_merges, profile):
         return max_merges
-    stopping = dataclasses.replace(profile, no_pairs_left="stop")
-    return min(max_merges, len(train_profile(documents, max_merges, stopping)))
+    return len(train_profile(documents, max_merges, profile))
 
 
 def follow_up_inputs(documents: list[str], max_merges: int) -> list[tuple[list[str], int]]:
