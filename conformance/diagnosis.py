@@ -387,7 +387,7 @@ def _profile_rules(documents: list[str], max_merges: int, profile: Profile) -> t
     try:
         return tuple(train_profile(documents, max_merges, profile))
     except ValueError:
-        return None  # the profile itself has no answer here (it fails once pairs run out)
+        return None  # an encode-only profile has no training to compare with
 
 
 def _answerable_merges(documents: list[str], max_merges: int, profile: Profile) -> int:

@@ -27,6 +27,7 @@ from reference.profiles import PROFILES, Profile
 
 __all__ = [
     "CAPABILITIES",
+    "CONTRACT_FAMILIES",
     "PROBES",
     "IdentifyReport",
     "Observation",
@@ -61,15 +62,22 @@ class Outcome:
     family: str = ""
 
     def agrees_with(self, other: Outcome) -> bool:
-        """Both returned equal values, or both raised an exception of the same family.
+        """Both returned equal values, or both rejected the input as the contract says.
+
+        A rejection is a ValueError or a TypeError (subclasses included); which of the two the
+        specification prefers is a SHOULD, so the choice never separates profiles. Any other
+        exception agrees only with the same type.
 
         >>> Outcome(False, error="ValueError: bad", family="ValueError").agrees_with(
         ...     Outcome(False, error="TypeError: bad", family="TypeError"))
+        True
+        >>> Outcome(False, error="ValueError: bad", family="ValueError").agrees_with(
+        ...     Outcome(False, error="KeyError: 7", family="KeyError"))
         False
         """
         if self.ok or other.ok:
             return self.ok == other.ok and self.value == other.value
-        return self.family == other.family
+        return self.family == other.family or {self.family, other.family} <= CONTRACT_FAMILIES
 
     def describe(self) -> str:
         """A one-line account for reports."""
@@ -91,6 +99,9 @@ def capture(call: Callable[[], Any]) -> Outcome:
         raise
     except BaseException as error:  # a library panic is BaseException; it is still just an answer
         return Outcome(False, error=f"{type(error).__name__}: {str(error)[:200]}", family=error_family(error))
+
+
+CONTRACT_FAMILIES = frozenset({"ValueError", "TypeError"})
 
 
 def error_family(error: BaseException) -> str:
@@ -245,6 +256,7 @@ PROBES: tuple[Probe, ...] = (
     _probe(
         "lone-surrogate", "load-encode", "BPE-INPUT-TEXT", "U+DC80 has no UTF-8 encoding", rules=(), text="a\udc80b"
     ),
+    _probe("decode-valid", "decode", "BPE-DECODE-BYTES", "a, then 低 as three bytes, then b", ids=(97, 228, 189, 142, 98)),
     _probe("decode-invalid-utf8", "decode", "BPE-DECODE-STRICT", "e4 bd is a cut character", ids=(228, 189)),
     _probe("decode-unknown-id", "decode", "BPE-DECODE-STRICT BPE-INPUT-IDS", "100000 is no id", ids=(97, 100000)),
     _probe(
@@ -325,8 +337,25 @@ class Observation:
     probe_kind: str = "train"
 
     def explained_by(self, profile_name: str) -> bool:
-        """True when ``profile_name`` applies here and predicts what was observed."""
-        return profile_name in self.expected and self.expected[profile_name].agrees_with(self.observed)
+        """True when ``profile_name`` applies here and predicts the algorithm's answer.
+
+        An input the profile rejects and the implementation rejects with an exception outside the
+        contract's families (``KeyError`` for an unknown id) is an interface deviation: reported by
+        :meth:`deviates_from_interface`, it says nothing about which dialect the algorithm follows.
+        """
+        if profile_name not in self.expected:
+            return False
+        return self.expected[profile_name].agrees_with(self.observed) or self.deviates_from_interface(profile_name)
+
+    def deviates_from_interface(self, profile_name: str) -> bool:
+        """The profile rejects this input and the implementation raised, but not a ValueError or TypeError."""
+        expected = self.expected.get(profile_name)
+        return (
+            expected is not None
+            and not expected.ok
+            and not self.observed.ok
+            and not expected.agrees_with(self.observed)
+        )
 
 
 @dataclass(frozen=True)
@@ -343,6 +372,7 @@ class IdentifyReport:
     observations: list[Observation] = field(repr=False)
     counterexample: Observation | None = None
     cannot_train: bool = False
+    interface_deviations: list[Observation] = field(default_factory=list, repr=False)
 
     @property
     def identified(self) -> bool:
@@ -358,6 +388,9 @@ class IdentifyReport:
             "matches": self.matches,
             "closest": self.closest,
             "cannot_train": self.cannot_train,
+            "interface_deviations": [
+                _observation_dict(observation, self.closest) for observation in self.interface_deviations
+            ],
             "explained": {name: [self.explained[name], self.applicable[name]] for name in self.explained},
             "counterexample": None
             if self.counterexample is None
@@ -460,6 +493,7 @@ def identify(factory: Callable[[], Any], profiles: Iterable[Profile] | None = No
         observations=observations,
         counterexample=counterexample,
         cannot_train=cannot_train(observations),
+        interface_deviations=[o for o in observations if o.deviates_from_interface(closest)],
     )
 
 
@@ -491,6 +525,10 @@ def format_report(report: IdentifyReport) -> str:
         lines.append(f"no profile explains every observation; closest: {report.closest}")
     for name in sorted(report.explained, key=lambda name: report.applicable[name] - report.explained[name]):
         lines.append(f"  {name:<14} explains {report.explained[name]}/{report.applicable[name]}")
+    for deviation in report.interface_deviations:
+        lines.append(f"interface deviation (not a dialect): probe {deviation.probe} ({', '.join(deviation.clauses)}): "
+                     f"{deviation.call} {deviation.observed.describe()}; {report.closest} rejects it with "
+                     f"{deviation.expected[report.closest].family}, the contract with ValueError or TypeError")
     if report.counterexample is not None:
         example = report.counterexample
         lines.append(f"counterexample against {report.closest}: probe {example.probe} ({', '.join(example.clauses)})")

@@ -30,7 +30,7 @@ from conformance.diagnosis import (
 )
 from reference import LiteralTokenizer, Tokenizer
 from reference.dialects import train_profile
-from reference.profiles import MINBPE, PROFILES, STRICT
+from reference.profiles import MINBPE, PROFILES, STRICT, get_profile
 
 TRAINING_PROFILES = [profile for profile in PROFILES.values() if profile.tie_break is not None]
 
@@ -70,7 +70,8 @@ def test_the_counterexample_reversed_comes_first_when_it_has_several_documents()
 def test_minbpe_follow_ups_ask_only_for_merges_it_can_make() -> None:
     assert diagnosis._answerable_merges(["abcd"], 8, MINBPE) == 3
     assert diagnosis._answerable_merges(["abcd"], 8, STRICT) == 8
-    assert diagnosis._profile_rules(["abcd"], 8, MINBPE) is None
+    assert diagnosis._profile_rules(["abcd"], 8, MINBPE) == ((97, 98), (256, 99), (257, 100))
+    assert diagnosis._profile_rules(["abcd"], 8, get_profile("tiktoken")) is None
 
 
 def test_confirmation_needs_one_survivor_and_enough_follow_ups() -> None:

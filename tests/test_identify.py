@@ -255,6 +255,32 @@ def test_raising_the_wrong_family_is_no_agreement():
     assert report.counterexample is not None and report.counterexample.observed.family == "KeyError"
 
 
+def test_rejecting_with_the_other_contract_family_agrees() -> None:
+    """The preferred family (ValueError or TypeError) is a SHOULD: it never separates profiles."""
+    assert Outcome(False, error="ValueError: x", family="ValueError").agrees_with(
+        Outcome(False, error="TypeError: y", family="TypeError")
+    )
+
+
+def test_rejecting_outside_the_contract_is_an_interface_deviation_not_a_dialect():
+    """KeyError for an unknown id leaves the contract (interface level), not the dialect: identified, and said."""
+
+    class KeyErrorForUnknownIds(reference.Tokenizer):
+        def decode(self, ids):
+            if any(not isinstance(token, int) or token > 257 + len(self.rules) for token in ids):
+                raise KeyError(ids)
+            return super().decode(ids)
+
+    report = identify(KeyErrorForUnknownIds)
+    assert report.matches[:1] == ["strict"]
+    deviations = {observation.probe for observation in report.interface_deviations}
+    assert "decode-unknown-id" in deviations
+    assert all(observation.observed.family == "KeyError" for observation in report.interface_deviations)
+    assert "interface deviation" in format_report(report)
+    assert report.to_dict()["interface_deviations"]
+    assert not identify(reference.Tokenizer).interface_deviations
+
+
 def test_an_implementation_that_cannot_train_is_reported_so_not_as_encode_only():
     """Raising on every train is 'cannot train', never 'closest to tiktoken' (an encode-only profile)."""
 
@@ -307,6 +333,7 @@ def test_every_probe_names_known_clauses_and_a_reason():
         "BPE-ENCODE-RAW",
         "BPE-INPUT-TEXT",
         "BPE-DECODE-STRICT",
+        "BPE-DECODE-BYTES",
         "BPE-INPUT-IDS",
         "BPE-ALPHA-BOUNDARY",
     }
