@@ -17,13 +17,14 @@ from collections import Counter
 from typing import Any
 
 from conformance.outcomes import CheckResult, Outcome, SuiteResult
-from conformance.suite import DEFAULT_TIMEOUT, RunConfig
+from conformance.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
 
 __all__ = [
     "OUTCOME_ORDER",
     "clause_examples",
     "counterexample_lines",
     "failures",
+    "hypothesis_note",
     "implementation_label",
     "outcome_counts",
     "plural",
@@ -177,8 +178,22 @@ def reproduce_command(suite: SuiteResult, check: str) -> str:
     timeout = config.get("timeout")
     if impl is not None and timeout is not None and timeout != DEFAULT_TIMEOUT:
         words += ["--timeout", f"{timeout:g}"]
+    if config.get("database") is not None:
+        words += ["--database", config["database"]]
     words += ["--check", check, "--seed", str(suite.seed)]
     return shlex.join(words)
+
+
+def hypothesis_note(check: str, version: str) -> str:
+    """``"  # hypothesis X"`` when ``check`` searches with hypothesis: a seed draws the same examples only there.
+
+    Checks that replay fixed cases need no note.
+
+    >>> hypothesis_note("tie-break", "6.1.0"), hypothesis_note("vectors-training", "6.1.0")
+    ('  # hypothesis 6.1.0', '')
+    """
+    searched = {known.name for known in catalogue() if known.strategy is not None}
+    return f"  # hypothesis {version}" if version and check in searched else ""
 
 
 def verdict_line(suite: SuiteResult) -> str:
