@@ -258,7 +258,8 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
         return
     console.print()
     _print_table(console, summary_table(console, suite))
-    console.print(Text(_EXAMPLES_NOTE, style="dim"))
+    for line in textwrap.wrap(_EXAMPLES_NOTE, console.width):
+        console.print(Text(line, style="dim"))
     failed = failures(suite)
     if failed:
         console.print()
