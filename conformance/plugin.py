@@ -206,7 +206,7 @@ def add_conformance_items(session: pytest.Session, config: pytest.Config, items:
     try:
         node.open()
     except HarnessError as error:
-        raise pytest.UsageError(f"--bpe-impl {config.getoption('bpe_impl')}: {error}") from None
+        raise pytest.UsageError(f"--bpe-impl: {error}") from None
     collected = node.collect()
     # Reported like any collected node, so pytest's "collected N items" counts the checks too.
     reported: list[pytest.Item | pytest.Collector] = list(collected)
