@@ -12,6 +12,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import settings
+from hypothesis import strategies as st
+
+import reference
+from conformance.adapters.python import InProcessSubject
+from conformance.checks.base import Check
+from conformance.errors import Violation
+from conformance.outcomes import Outcome
+from conformance.runner import run_check
+from conformance.settings import example_database
+
 TESTS = Path(__file__).resolve().parent
 _IMPL = "broken_for_checks:LargestTiedPair"
 
@@ -56,3 +67,26 @@ def test_every_report_names_the_hypothesis_version(tmp_path):
     assert report["harness"]["hypothesis_version"] == hypothesis.__version__
     assert f'name="hypothesis_version" value="{hypothesis.__version__}"' in (tmp_path / "report.xml").read_text()
     assert f"hypothesis {hypothesis.__version__}" in (tmp_path / "report.md").read_text(encoding="utf-8")
+
+
+def _threshold_check(fails) -> Check:
+    def verify(subject, number: int) -> None:
+        if fails(number):
+            raise Violation("BPE-TRAIN-TIE", "the number is too big", inputs={"number": number}, expected="small",
+                            actual=number)
+
+    return Check("big-numbers", "BPE-TRAIN-TIE", "numbers stay small", verify,
+                 strategy=lambda: st.integers(0, 10**9), requires=frozenset())
+
+
+def test_a_saved_failure_is_replayed_before_anything_new(tmp_path):
+    # The first run finds and shrinks a failure to exactly 10**8. A second check that fails on that one
+    # number only is caught from the database; a run without it never draws that number.
+    subject = InProcessSubject(reference.Tokenizer)
+    database = example_database(str(tmp_path / "db"))
+    found = run_check(_threshold_check(lambda number: number >= 10**8), subject, settings(max_examples=60), 0,
+                      database)
+    assert found.outcome is Outcome.FAIL and found.counterexample["inputs"] == {"number": 10**8}
+    only_that_number = _threshold_check(lambda number: number == 10**8)
+    assert run_check(only_that_number, subject, settings(max_examples=60), 1, database).outcome is Outcome.FAIL
+    assert run_check(only_that_number, subject, settings(max_examples=60), 1).outcome is Outcome.PASS
