@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from conformance.spec_resources import spec_file
+
 __all__ = [
     "CLAUSE_ID_PATTERN",
     "SPEC_PATH",
@@ -40,7 +42,7 @@ __all__ = [
     "suggest_clause_ids",
 ]
 
-SPEC_PATH = Path(__file__).resolve().parents[1] / "specs" / "bpe.md"
+SPEC_PATH = spec_file("bpe.md")
 # One or more upper-case parts after "BPE-": BPE-ROUNDTRIP has a single part, BPE-TRAIN-TIE two.
 CLAUSE_ID_PATTERN = re.compile(r"BPE-[A-Z]+(?:-[A-Z0-9]+)*")
 # Prose and code may also name a family of clauses by area, as in "BPE-ALPHA-*".

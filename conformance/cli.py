@@ -20,6 +20,7 @@ from types import ModuleType
 
 from conformance import commands
 from conformance.errors import HarnessError
+from conformance.settings import keep_storage_out_of_cwd
 from conformance.suite import HARNESS_NAME, harness_version
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "command_modules", "main"]
@@ -88,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as exit_request:  # argparse's own errors (exit 2), --help and --version (exit 0)
             return _exit_status(exit_request.code)
+        keep_storage_out_of_cwd()
         return int(args.handler(args))
     except HarnessError as error:
         _error(str(error))

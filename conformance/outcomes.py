@@ -62,6 +62,7 @@ class SuiteResult:
     harness_version: str
     started_at: str = ""
     config: dict[str, Any] = field(default_factory=dict)
+    hypothesis_version: str = ""
 
     @property
     def succeeded(self) -> bool:

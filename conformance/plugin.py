@@ -1,14 +1,19 @@
 """An opt-in pytest plugin: the conformance checks as test items in an implementer's own test run.
 
-    pytest -p conformance.plugin --bpe-impl mypkg:Tokenizer
+    pytest -p conformance.plugin --bpe-impl mypkg:Tokenizer --bpe-only
     pytest -p conformance.plugin --bpe-impl "cmd:node bpe.mjs" --bpe-check "train-*" --bpe-seed 3
 
 Without ``--bpe-impl`` the plugin only registers its options: it collects nothing and changes
 nothing. With it, one item per check is added, named ``<check>[<clause>]`` (so ``-k BPE-TRAIN-TIE``
-selects by clause); each runs through :func:`conformance.runner.run_check` with the active
-hypothesis profile (``--hypothesis-profile``, or whatever the suite's conftest loads). A failure
-shows the clause, the minimal counterexample and the command that reproduces it; a check whose
-capability the implementation does not declare is skipped.
+selects by clause), after the project's own tests; ``--bpe-only`` collects nothing else (no test file
+of the project is even imported) and keeps hypothesis's files out of the working directory.
+
+Each item runs the check the way ``bpe-conformance run`` does, with the same hypothesis profile (the
+CLI's default effort, or ``--bpe-thorough``), the same judging profile and the same seed, so the
+``bpe-conformance run`` line printed with a failure reproduces it. The implementation is loaded once,
+while collecting: one that cannot be loaded is a single usage error, not one failure per check.
+A check whose capability the implementation does not declare, or whose clause its profile relaxes, is
+skipped.
 """
 
 from __future__ import annotations
@@ -18,14 +23,15 @@ import shlex
 from typing import Any
 
 import pytest
-from hypothesis import settings
 
 from conformance import suite
 from conformance.checks.base import Check
 from conformance.errors import HarnessError
 from conformance.outcomes import CheckResult, Outcome
+from conformance.reports.common import hypothesis_note
 from conformance.reports.terminal import failure_lines
-from conformance.runner import run_check
+from conformance.runner import run_checks
+from conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
 from conformance.subject import Subject
 from conformance.suite import DEFAULT_TIMEOUT, ISOLATIONS
 
@@ -36,6 +42,8 @@ __all__ = [
     "add_conformance_items",
     "pytest_addoption",
     "pytest_collection_modifyitems",
+    "pytest_configure",
+    "pytest_ignore_collect",
     "pytest_report_header",
     "reproduce_commands",
 ]
@@ -74,6 +82,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--bpe-timeout", type=_positive_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                     help=f"limit per call, process isolation only (default {DEFAULT_TIMEOUT:g})")
     group.addoption("--bpe-seed", type=int, default=0, metavar="N", help="hypothesis seed (default 0)")
+    group.addoption("--bpe-thorough", action="store_true", help="many more examples per check (profile 'thorough')")
+    group.addoption("--bpe-only", action="store_true",
+                    help="collect only the conformance checks, none of the project's own tests")
 
 
 def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
@@ -81,16 +92,20 @@ def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
     impl, seed = config.getoption("bpe_impl"), str(config.getoption("bpe_seed"))
     isolation, timeout = config.getoption("bpe_isolation"), config.getoption("bpe_timeout")
     extra_pytest, extra_cli = [], []
+    if config.getoption("bpe_thorough"):
+        extra_pytest.append("--bpe-thorough")
+        extra_cli.append("--thorough")
     if isolation != "process":
         extra_pytest += ["--bpe-isolation", isolation]
         extra_cli += ["--isolation", isolation]
     if timeout != DEFAULT_TIMEOUT:
         extra_pytest += ["--bpe-timeout", f"{timeout:g}"]
         extra_cli += ["--timeout", f"{timeout:g}"]
-    pytest_words = ["pytest", "-p", "conformance.plugin", "--bpe-impl", impl, *extra_pytest,
+    pytest_words = ["pytest", "-p", "conformance.plugin", "--bpe-impl", impl, "--bpe-only", *extra_pytest,
                     "--bpe-check", check, "--bpe-seed", seed]
     cli_words = ["bpe-conformance", "run", "--impl", impl, *extra_cli, "--check", check, "--seed", seed]
-    return [shlex.join(pytest_words), shlex.join(cli_words)]
+    note = hypothesis_note(check, HYPOTHESIS_VERSION)
+    return [shlex.join(pytest_words) + note, shlex.join(cli_words) + note]
 
 
 class ConformanceSuite(pytest.Collector):
@@ -100,7 +115,7 @@ class ConformanceSuite(pytest.Collector):
         super().__init__(**kwargs)
         self.checks = checks
         self._subject: Subject | None = None
-        self._load_error: HarnessError | None = None
+        self.inapplicable: dict[str, str] = {}
 
     def collect(self) -> list[pytest.Item]:
         """One :class:`ConformanceItem` per check."""
@@ -109,20 +124,19 @@ class ConformanceSuite(pytest.Collector):
             for check in self.checks
         ]
 
+    def open(self) -> None:
+        """Load the implementation, judged by the profile it declares; raises :class:`HarnessError`."""
+        options = self.config.getoption
+        subject = suite.open_subject(options("bpe_impl"), options("bpe_isolation"), options("bpe_timeout"))
+        self.config.add_cleanup(self.teardown)
+        self._subject = subject
+        self._subject = suite.judged_subject(subject, None)
+        self.inapplicable = suite.inapplicable_checks(self.checks, self._subject)
+
     def subject(self) -> Subject:
-        """The implementation, loaded once; a loading error is raised again for every later check."""
-        if self._load_error is not None:
-            raise self._load_error
+        """The implementation :meth:`open` loaded."""
         if self._subject is None:
-            options = self.config.getoption
-            try:
-                self._subject = suite.open_subject(
-                    options("bpe_impl"), options("bpe_isolation"), options("bpe_timeout")
-                )
-            except HarnessError as error:
-                self._load_error = error
-                raise
-            self.config.add_cleanup(self.teardown)
+            raise HarnessError("the implementation is not loaded (it is stopped after the last check)")
         return self._subject
 
     def teardown(self) -> None:
@@ -156,8 +170,11 @@ class ConformanceItem(pytest.Item):
 
 def run_item(item: ConformanceItem) -> None:
     """Body of :meth:`ConformanceItem.runtest`, kept undecorated and outside the class for mutation testing."""
-    assert isinstance(item.parent, ConformanceSuite)
-    result = run_check(item.check, item.parent.subject(), settings(), item.config.getoption("bpe_seed"))
+    node = item.parent
+    assert isinstance(node, ConformanceSuite)
+    effort = "thorough" if item.config.getoption("bpe_thorough") else suite.default_effort()
+    base = suite.base_settings(effort)
+    (result,) = run_checks([item.check], node.subject(), base, item.config.getoption("bpe_seed"), node.inapplicable)
     item.user_properties.append(("examples", result.examples))
     if result.outcome is Outcome.SKIP:
         pytest.skip(result.message)
@@ -186,11 +203,28 @@ def add_conformance_items(session: pytest.Session, config: pytest.Config, items:
     except HarnessError as error:
         raise pytest.UsageError(f"--bpe-check: {error}") from None
     node = ConformanceSuite.from_parent(session, name=SUITE_NODE, nodeid=SUITE_NODE, checks=checks)
+    try:
+        node.open()
+    except HarnessError as error:
+        raise pytest.UsageError(f"--bpe-impl: {error}") from None
     collected = node.collect()
     # Reported like any collected node, so pytest's "collected N items" counts the checks too.
     reported: list[pytest.Item | pytest.Collector] = list(collected)
     config.hook.pytest_collectreport(report=pytest.CollectReport(node.nodeid, "passed", None, reported))
     items.extend(collected)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With ``--bpe-only`` the session is the harness's: hypothesis's files go to a temporary directory."""
+    if config.getoption("bpe_impl") is not None and config.getoption("bpe_only"):
+        keep_storage_out_of_cwd()
+
+
+def pytest_ignore_collect(collection_path: Any, config: pytest.Config) -> bool | None:
+    """With ``--bpe-only``, every path of the project: its own tests are neither imported nor run."""
+    if config.getoption("bpe_impl") is not None and config.getoption("bpe_only"):
+        return True
+    return None
 
 
 @pytest.hookimpl(tryfirst=True)  # before -k/-m deselection, so those select conformance items too

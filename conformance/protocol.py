@@ -22,9 +22,9 @@ import json
 import math
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
 
+from conformance.spec_resources import spec_file
 from conformance.subject import CAPABILITIES, ImplementationInfo
 
 __all__ = [
@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 PROTOCOL_VERSION = 1
-SCHEMA_DIR = Path(__file__).resolve().parents[1] / "specs" / "schema" / "protocol"
+SCHEMA_DIR = spec_file("schema", "protocol")
 
 # The arguments each operation carries, besides "id" and "op".
 OPERATIONS: dict[str, tuple[str, ...]] = {

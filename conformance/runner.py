@@ -17,6 +17,7 @@ from typing import Any
 
 import hypothesis
 from hypothesis import Phase, given, settings
+from hypothesis.database import ExampleDatabase
 from hypothesis.errors import Flaky, HypothesisException
 
 from conformance.advisories import collecting
@@ -38,8 +39,10 @@ class Attempt:
     notes: list[str] = field(default_factory=list)
 
 
-def check_settings(base: settings, check: Check) -> settings:
-    """Per-check settings: the profile's budget scaled by the check's, one bug per check, no database.
+def check_settings(base: settings, check: Check, database: ExampleDatabase | None = None) -> settings:
+    """Per-check settings: the profile's budget scaled by the check's, one bug per check.
+
+    No example database unless one is given (``run --database``): the harness writes nothing unasked.
 
     The explain phase is dropped: it re-runs a failing example many times to annotate lines of
     *our* check code, which says nothing about the implementation and multiplies the cost of a failure.
@@ -47,7 +50,7 @@ def check_settings(base: settings, check: Check) -> settings:
     return settings(
         base,
         max_examples=max(1, round(base.max_examples * check.budget)),
-        database=None,
+        database=database,
         report_multiple_bugs=False,
         deadline=None,
         phases=[phase for phase in base.phases if phase is not Phase.explain],
@@ -64,15 +67,21 @@ def _verify_once(check: Check, subject: Subject, attempt: Attempt, example: Any)
         raise
 
 
-def _run_search(check: Check, subject: Subject, attempt: Attempt, base: settings, seed: int) -> None:
+def _run_search(
+    check: Check, subject: Subject, attempt: Attempt, base: settings, seed: int, database: ExampleDatabase | None
+) -> None:
     assert check.strategy is not None
 
     def property_under_test(example: Any) -> None:
         _verify_once(check, subject, attempt, example)
 
+    # Every check runs this one function; the check's name keeps their saved examples apart in a database
+    # (the attribute hypothesis's own pytest plugin sets to tell parametrized cases apart).
+    property_under_test._hypothesis_internal_add_digest = check.name.encode()  # type: ignore[attr-defined]
     test = given(check.strategy())(property_under_test)
-    test = check_settings(base, check)(test)
-    hypothesis.seed(seed)(test)()
+    # seed() before settings(): seed() also switches the database off, and the settings must win.
+    test = hypothesis.seed(seed)(test)
+    check_settings(base, check, database)(test)()
 
 
 def _run_cases(check: Check, subject: Subject, attempt: Attempt, cases: Iterable[Any]) -> None:
@@ -130,14 +139,19 @@ def classify(check: Check, error: BaseException, attempt: Attempt, started: floa
     )
 
 
-def run_check(check: Check, subject: Subject, base: settings, seed: int = 0) -> CheckResult:
-    """Run one check; never raises for anything the implementation does. Advisory notes go into the result."""
+def run_check(
+    check: Check, subject: Subject, base: settings, seed: int = 0, database: ExampleDatabase | None = None
+) -> CheckResult:
+    """Run one check; never raises for anything the implementation does.
+
+    Advisory notes go into the result; ``database`` replays saved failures first.
+    """
     with collecting() as notes:
-        result = _run_check(check, subject, base, seed)
+        result = _run_check(check, subject, base, seed, database)
     return dataclasses.replace(result, advisories=tuple(notes)) if notes else result
 
 
-def _run_check(check: Check, subject: Subject, base: settings, seed: int) -> CheckResult:
+def _run_check(check: Check, subject: Subject, base: settings, seed: int, database: ExampleDatabase | None) -> CheckResult:
     started = time.monotonic()
     attempt = Attempt()
     missing = sorted(check.requires - subject.info.capabilities)
@@ -147,7 +161,7 @@ def _run_check(check: Check, subject: Subject, base: settings, seed: int) -> Che
         if check.cases is not None:
             _run_cases(check, subject, attempt, check.cases())
         else:
-            _run_search(check, subject, attempt, base, seed)
+            _run_search(check, subject, attempt, base, seed, database)
     except CallAborted as aborted:
         subject.reset()
         return classify(check, aborted, attempt, started)
@@ -163,6 +177,7 @@ def run_checks(
     seed: int = 0,
     skipped: dict[str, str] | None = None,
     on_result: Callable[[CheckResult], None] | None = None,
+    database: ExampleDatabase | None = None,
 ) -> list[CheckResult]:
     """Run ``checks`` in order; ``skipped`` maps check names to the reason they are skipped."""
     results = []
@@ -170,7 +185,7 @@ def run_checks(
         if skipped and check.name in skipped:
             result = _result(check, Outcome.SKIP, f"skipped: {skipped[check.name]}", Attempt(), time.monotonic())
         else:
-            result = run_check(check, subject, base, seed)
+            result = run_check(check, subject, base, seed, database)
         results.append(result)
         if on_result is not None:
             on_result(result)

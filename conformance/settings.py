@@ -8,15 +8,39 @@ example database, so a mutant is killed or not the same way every time.
 ['ci', 'dev', 'mutation', 'thorough']
 >>> PROFILES["mutation"].database is None and PROFILES["mutation"].derandomize
 True
+
+The harness writes nothing into the working directory unless asked: :func:`keep_storage_out_of_cwd` moves
+hypothesis's own files (its cache of constants read from local source files) to a temporary directory,
+and the example database is off unless :func:`example_database` is given a path (``run --database``).
 """
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
+import shutil
+import tempfile
 
+import hypothesis
 from hypothesis import HealthCheck, settings
+from hypothesis.configuration import set_hypothesis_home_dir
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
-__all__ = ["PROFILES", "PROFILE_ENV_VAR", "active_profile_name", "register_profiles"]
+__all__ = [
+    "HYPOTHESIS_VERSION",
+    "PROFILES",
+    "PROFILE_ENV_VAR",
+    "active_profile_name",
+    "example_database",
+    "keep_storage_out_of_cwd",
+    "register_profiles",
+]
+
+# The same seed draws the same examples only under the same hypothesis version (pyproject.toml bounds it);
+# every report records it.
+HYPOTHESIS_VERSION: str = hypothesis.__version__
+_STORAGE_ENV_VAR = "HYPOTHESIS_STORAGE_DIRECTORY"
 
 PROFILE_ENV_VAR = "BPE_HYPOTHESIS_PROFILE"
 
@@ -58,3 +82,26 @@ def active_profile_name() -> str:
             raise ValueError(f"{PROFILE_ENV_VAR}={chosen!r} is not a profile; choose one of {sorted(PROFILES)}")
         return chosen
     return "ci" if os.environ.get("CI") else "dev"
+
+
+@functools.cache  # once per process: every later call returns the same directory
+def keep_storage_out_of_cwd() -> str | None:
+    """Point hypothesis's storage at a temporary directory removed at exit, unless the user chose one.
+
+    Without this, hypothesis creates ``.hypothesis/`` in whatever directory the harness runs from.
+    Returns the directory chosen, None when ``$HYPOTHESIS_STORAGE_DIRECTORY`` decides.
+    """
+    if os.environ.get(_STORAGE_ENV_VAR):
+        return None
+    directory = tempfile.mkdtemp(prefix="bpe-conformance-hypothesis-")
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    set_hypothesis_home_dir(directory)
+    return directory
+
+
+def example_database(path: str | None) -> ExampleDatabase | None:
+    """The example database at ``path`` (created when missing), or None: no database unless asked for.
+
+    Given one, hypothesis replays the failures saved there before it generates anything new.
+    """
+    return None if path is None else DirectoryBasedExampleDatabase(path)

@@ -29,7 +29,7 @@ from conformance.errors import HarnessError
 from conformance.outcomes import CheckResult, Outcome, SuiteResult
 from conformance.profile_context import known_profile, with_profile
 from conformance.runner import run_checks
-from conformance.settings import PROFILES, active_profile_name
+from conformance.settings import HYPOTHESIS_VERSION, PROFILES, active_profile_name, example_database
 from conformance.skipfile import SkipPlan, load_skip_file
 from conformance.subject import Subject
 
@@ -74,6 +74,7 @@ class RunConfig:
     skip_file: str | None = None
     profile: str | None = None
     level: str = "all"
+    database: str | None = None
 
     @property
     def isolation_used(self) -> str:
@@ -199,6 +200,7 @@ def _config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> d
         "skip_file": config.skip_file,
         "skipped": dict(skips.checks),
         "declared_clauses": dict(skips.clauses),
+        "database": config.database,
     }
 
 
@@ -234,13 +236,14 @@ def run_suite(
     subject = judged_subject(subject, config.profile)
     skipped = {**inapplicable_checks(checks, subject), **skips.checks}
     profile = base_settings(config.effort)
+    database = example_database(config.database)
     started_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     started = time.monotonic()
     results: list[CheckResult] = []
     for index, check in enumerate(checks):
         if on_start is not None:
             on_start(check, index, len(checks))
-        (result,) = run_checks([check], subject, profile, config.seed, skipped)
+        (result,) = run_checks([check], subject, profile, config.seed, skipped, database=database)
         results.append(apply_declared_deviations(result, skips.clauses))
         if on_result is not None:
             on_result(results[-1])
@@ -253,4 +256,5 @@ def run_suite(
         harness_version=harness_version(),
         started_at=started_at,
         config=_config_record(config, checks, skips),
+        hypothesis_version=HYPOTHESIS_VERSION,
     )

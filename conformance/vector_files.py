@@ -24,6 +24,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from conformance.spec_resources import spec_file
+
 __all__ = [
     "CLAUSE_IDS",
     "FILES",
@@ -40,9 +42,8 @@ __all__ = [
     "vector_kind",
 ]
 
-_ROOT = Path(__file__).resolve().parent.parent
-VECTORS_DIR = _ROOT / "specs" / "vectors"
-SCHEMA_PATH = _ROOT / "specs" / "schema" / "vectors.schema.json"
+VECTORS_DIR = spec_file("vectors")
+SCHEMA_PATH = spec_file("schema", "vectors.schema.json")
 FILES = {"training.json": "train", "load.json": "load", "invalid.json": "invalid"}
 # The schema's enumeration is the one list of clause ids this module knows.
 CLAUSE_IDS: tuple[str, ...] = tuple(json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))["$defs"]["clause"]["enum"])

@@ -123,6 +123,8 @@ def demo_suite(monkeypatch):
     """The three demo checks stand in for the real suite, through the package the suite imports them from."""
     monkeypatch.setattr(checks_package, "ALL_CHECKS", DEMO_CHECKS, raising=False)
     monkeypatch.setattr(checks_package, "select_checks", _select_demo, raising=False)
+    # Wide enough that no line asserted here wraps; tests/test_terminal_layout.py checks the real widths.
+    monkeypatch.setenv("COLUMNS", "200")
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("BPE_HYPOTHESIS_PROFILE", raising=False)
 
@@ -132,6 +134,7 @@ def broken_module(tmp_path, monkeypatch):
     """``broken_impls`` importable from the current directory, in this process and in a child."""
     (tmp_path / "broken_impls.py").write_text(BROKEN_MODULE, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "200")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "broken_impls", raising=False)
     return tmp_path
@@ -147,7 +150,8 @@ def _no_traceback(captured) -> None:
 def test_bundled_reference_passes_and_exits_0(demo_suite, capsys) -> None:
     assert cli.main(["run"]) == 0
     captured = capsys.readouterr()
-    assert "· reference (python, bundled reference, inprocess) · 3 checks · seed 0 · effort dev" in captured.out
+    assert "implementation: reference, python, bundled reference\n" in captured.out
+    assert "3 checks · inprocess · seed 0 · effort dev" in captured.out
     assert "[1/3] pass    demo-worked-example [BPE-TRAIN-TIE] 1 example" in captured.out
     assert "Clauses checked (4): BPE-TRAIN-TIE (1 example), BPE-ROUNDTRIP (12 examples)" in captured.out
     assert "BPE-INPUT-IDS (2 examples)" in captured.out

@@ -7,6 +7,7 @@ on their own), so each inner pytest run takes well under a second.
 from __future__ import annotations
 
 import fnmatch
+import json
 import re
 import textwrap
 
@@ -156,7 +157,7 @@ def test_broken_implementation_fails_with_clause_counterexample_and_reproduce(pr
         "  expected: [[97, 98], [97, 99]]",
         "  actual: [[97, 99], [97, 98]]",
         "  first divergent merge round:",
-        "  reproduce: pytest -p conformance.plugin --bpe-impl impls:LargestTie --bpe-isolation inprocess "
+        "  reproduce: pytest -p conformance.plugin --bpe-impl impls:LargestTie --bpe-only --bpe-isolation inprocess "
         "--bpe-check demo-worked-example --bpe-seed 3",
         "  or: bpe-conformance run --impl impls:LargestTie --isolation inprocess --check demo-worked-example --seed 3",
     )])
@@ -196,12 +197,39 @@ def test_unknown_check_pattern_is_a_usage_error(project) -> None:
     result.stderr.fnmatch_lines(["*--bpe-check: no check or clause matches 'no-such-check'*"])
 
 
-def test_implementation_that_cannot_be_loaded_fails_each_check_with_the_reason(project) -> None:
-    result = _run(project, "--bpe-impl", "impls:Missing", "--bpe-isolation", "inprocess")
-    result.assert_outcomes(passed=1, failed=2)
-    result.stdout.fnmatch_lines(["*bpe-conformance could not run demo-worked-example: impls:Missing: "
-                                 "module 'impls' has no attribute 'Missing'"])
-    assert "Traceback" not in result.stdout.str()
+@pytest.mark.parametrize("isolation", ["inprocess", "process"])
+def test_an_implementation_that_cannot_be_loaded_is_one_usage_error(project, isolation) -> None:
+    result = _run(project, "--bpe-impl", "impls:Missing", "--bpe-isolation", isolation)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    errors = [line for line in result.errlines if "impls:Missing" in line]
+    assert len(errors) == 1 and "has no attribute 'Missing'" in errors[0], result.errlines
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    result.assert_outcomes()
+
+
+def test_bpe_only_collects_the_checks_and_never_imports_the_projects_tests(project) -> None:
+    project.makepyfile(test_import_fails="raise RuntimeError('the project test module was imported')")
+    result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--bpe-only", "-v")
+    result.assert_outcomes(passed=2)
+    assert "test_own" not in result.stdout.str() and "was imported" not in result.stdout.str()
+    result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess")
+    assert "was imported" in result.stdout.str()  # without --bpe-only the project's tests are collected too
+
+
+def test_the_plugin_draws_what_the_cli_draws_for_the_same_seed(real_project, tmp_path, monkeypatch) -> None:
+    # Same profile, same seed, same examples: the printed `bpe-conformance run` line reproduces a failure.
+    from conformance.cli import main
+
+    junit = tmp_path / "plugin.xml"
+    result = _run(real_project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--bpe-only",
+                  "--bpe-check", "tie-break", "--bpe-seed", "5", f"--junitxml={junit}")
+    result.assert_outcomes(passed=1)
+    plugin_examples = re.findall(r'name="examples" value="(\d+)"', junit.read_text(encoding="utf-8"))
+    report = tmp_path / "cli.json"
+    assert main(["run", "--impl", "reference", "--isolation", "inprocess", "--check", "tie-break", "--seed", "5",
+                 "--quiet", "--json", str(report)]) == 0
+    (cli_result,) = json.loads(report.read_text(encoding="utf-8"))["results"]
+    assert plugin_examples == [str(cli_result["examples"])]
 
 
 # The real suite, a clause at a time.

@@ -19,6 +19,8 @@ import importlib
 import sys
 from pathlib import Path
 
+from conformance.errors import HarnessError
+
 __all__ = ["handle", "register"]
 
 _CHECKOUT = Path(__file__).resolve().parents[2]
@@ -41,8 +43,19 @@ def register(subparsers) -> None:
         help="time the literal and fast engines against HF tokenizers, rustbpe and tiktoken",
         description="Benchmark training and encoding side by side; see docs/performance.md.",
     )
-    _bench_module("run").add_arguments(parser)
+    try:
+        bench_run = _bench_module("run")
+    except ModuleNotFoundError:
+        # An installed wheel has no bench/ (it measures the repository's engines against other libraries).
+        parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        parser.set_defaults(handler=_needs_checkout)
+        return
+    bench_run.add_arguments(parser)
     parser.set_defaults(handler=handle)
+
+
+def _needs_checkout(args: argparse.Namespace) -> int:
+    raise HarnessError("bench needs a checkout of the repository: its bench/ package is not installed")
 
 
 def handle(args: argparse.Namespace) -> int:

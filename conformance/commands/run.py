@@ -96,6 +96,12 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--skip-file", metavar="PATH", help="checks the implementation knowingly fails (see below)")
     parser.add_argument(
+        "--database",
+        metavar="PATH",
+        help="keep hypothesis's example database in this directory and replay the failures saved there first "
+        "(default: none; nothing is written unless asked)",
+    )
+    parser.add_argument(
         "--profile",
         metavar="NAME",
         help="judge under this dialect profile of specs/profiles.md instead of the one the implementation "
@@ -121,6 +127,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         skip_file=args.skip_file,
         profile=args.profile,
         level=args.level,
+        database=args.database,
     )
 
 

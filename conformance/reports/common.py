@@ -19,13 +19,14 @@ from typing import Any
 
 from conformance.checks.base import LEVELS
 from conformance.outcomes import CheckResult, Outcome, SuiteResult
-from conformance.suite import DEFAULT_TIMEOUT, RunConfig
+from conformance.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
 
 __all__ = [
     "OUTCOME_ORDER",
     "clause_examples",
     "counterexample_lines",
     "failures",
+    "hypothesis_note",
     "implementation_label",
     "level_verdict",
     "level_verdicts",
@@ -221,6 +222,8 @@ def reproduce_command(suite: SuiteResult, check: str) -> str:
     timeout = config.get("timeout")
     if impl is not None and timeout is not None and timeout != DEFAULT_TIMEOUT:
         words += ["--timeout", f"{timeout:g}"]
+    if config.get("database") is not None:
+        words += ["--database", config["database"]]
     words += ["--check", check, "--seed", str(suite.seed)]
     return shlex.join(words)
 
@@ -261,6 +264,18 @@ def level_verdicts(suite: SuiteResult) -> str:
     return " · ".join(
         level_verdict(level, [result for result in suite.results if result.level == level]) for level in LEVELS
     )
+
+
+def hypothesis_note(check: str, version: str) -> str:
+    """``"  # hypothesis X"`` when ``check`` searches with hypothesis: a seed draws the same examples only there.
+
+    Checks that replay fixed cases need no note.
+
+    >>> hypothesis_note("tie-break", "6.1.0"), hypothesis_note("vectors-training", "6.1.0")
+    ('  # hypothesis 6.1.0', '')
+    """
+    searched = {known.name for known in catalogue() if known.strategy is not None}
+    return f"  # hypothesis {version}" if version and check in searched else ""
 
 
 def verdict_line(suite: SuiteResult) -> str:

@@ -20,16 +20,17 @@ from conformance.reports.common import (
     to_json_safe,
     total_advisories,
 )
+from conformance.spec_resources import spec_file
 from conformance.suite import HARNESS_NAME, exit_code_for
 
 __all__ = ["REPORT_VERSION", "SCHEMA_PATH", "build_report", "dumps_report", "write_json_report"]
 
 REPORT_VERSION = 1
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "specs" / "schema" / "report.schema.json"
+SCHEMA_PATH = spec_file("schema", "report.schema.json")
 
 _CONFIG_KEYS = (
     "impl", "seed", "effort", "timeout", "isolation", "patterns", "level", "checks", "skip_file", "skipped",
-    "declared_clauses",
+    "declared_clauses", "database",
 )
 
 
@@ -67,7 +68,9 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
     """The report as JSON-safe Python data."""
     report = {
         "report_version": REPORT_VERSION,
-        "harness": {"name": HARNESS_NAME, "version": suite.harness_version},
+        "harness": {
+            "name": HARNESS_NAME, "version": suite.harness_version, "hypothesis_version": suite.hypothesis_version,
+        },
         "implementation": suite.implementation,
         "config": _config_record(suite),
         "summary": {

@@ -78,6 +78,7 @@ def _junit_root(suite: SuiteResult) -> ET.Element:
     properties = ET.SubElement(testsuite, "properties")
     for key, value in (
         ("harness_version", suite.harness_version),
+        ("hypothesis_version", suite.hypothesis_version),
         ("implementation_version", suite.implementation.get("version")),
         ("implementation_spec", suite.implementation.get("spec")),
         ("seed", suite.seed),

@@ -82,7 +82,7 @@ def render_markdown(suite: SuiteResult) -> str:
         "",
         f"**{verdict_line(suite)}**",
         "",
-        f"- Harness: {HARNESS_NAME} {suite.harness_version}",
+        f"- Harness: {HARNESS_NAME} {suite.harness_version} (hypothesis {suite.hypothesis_version or 'unknown'})",
         f"- Implementation: {table_cell(implementation_label(implementation))} ({implementation.get('language')}, "
         f"profile {implementation.get('profile')}, spec `{implementation.get('spec') or 'bundled reference'}`)",
         f"- Seed {suite.seed}, effort {suite.effort}, started {suite.started_at or 'unknown'}",

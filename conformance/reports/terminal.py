@@ -3,15 +3,22 @@
 On a terminal a rich progress bar shows the check being run; otherwise (CI logs, pipes) each
 check prints one plain line when it ends. Markup is off everywhere: messages and counterexamples
 come from the implementation and may contain anything, brackets included.
+
+Every line fits the console: the terminal's width, or :data:`PLAIN_WIDTH` columns when the output is
+not a terminal (``$COLUMNS`` overrides both). A failure's text is printed once, in its details; the
+per-check lines and the table only name the outcome.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
+import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO, Any
 
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -23,6 +30,7 @@ from conformance.reports.common import (
     clause_examples,
     counterexample_lines,
     failures,
+    hypothesis_note,
     implementation_label,
     plural,
     printable,
@@ -30,17 +38,24 @@ from conformance.reports.common import (
     root_cause_lines,
     verdict_line,
 )
+from conformance.settings import HYPOTHESIS_VERSION
 
 __all__ = [
     "OUTCOME_STYLES",
+    "PLAIN_WIDTH",
     "LiveView",
+    "clause_lines",
     "failure_lines",
+    "header_lines",
     "live_view",
     "make_console",
     "print_wide",
     "render_header",
     "render_summary",
     "result_line",
+    "summary_table",
+    "wrap_command",
+    "wrap_detail",
 ]
 
 OUTCOME_STYLES = {
@@ -53,15 +68,21 @@ OUTCOME_STYLES = {
 }
 # A counterexample can be megabytes of ids; the JSON report keeps it whole, the terminal shows the start.
 MAX_VALUE_CHARS = 2000
-_PLAIN_WIDTH = 120
+PLAIN_WIDTH = 100
+_REPRODUCE = "  reproduce: "
 _UNBOUNDED = 100_000
+_EXAMPLES_NOTE = (
+    "examples: the inputs a check tried (hypothesis draws and shrink steps, or its fixed cases). "
+    "A clause's count adds up the checks that ran and report it, so a check with several clauses counts "
+    "toward each."
+)
 
 
-def make_console(stream: IO[str] | None = None) -> Console:
-    """A console without markup or highlighting; wider than rich's 80 columns when not a terminal."""
-    console = Console(file=stream, markup=False, highlight=False, emoji=False)
-    if not console.is_terminal and "COLUMNS" not in os.environ:
-        console = Console(file=stream, markup=False, highlight=False, emoji=False, width=_PLAIN_WIDTH)
+def make_console(stream: IO[str] | None = None, width: int | None = None) -> Console:
+    """A console without markup or highlighting; :data:`PLAIN_WIDTH` columns when not a terminal."""
+    console = Console(file=stream, markup=False, highlight=False, emoji=False, width=width)
+    if width is None and not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(file=stream, markup=False, highlight=False, emoji=False, width=PLAIN_WIDTH)
     return console
 
 
@@ -79,17 +100,31 @@ def print_wide(console: Console, renderable: Any) -> None:
         console.width = width
 
 
+def _print_table(console: Console, table: Table) -> None:
+    """A table at the console's width; in a log or a pipe without the padding rich adds to each line."""
+    if console.is_terminal:
+        console.print(table)
+        return
+    with console.capture() as captured:
+        console.print(table)
+    for line in captured.get().splitlines():
+        console.print(Text(line.rstrip()), overflow="ignore", crop=False)
+
+
 def _outcome_text(outcome: Outcome) -> Text:
     return Text(outcome.value, style=OUTCOME_STYLES[outcome])
 
 
 def result_line(result: CheckResult, index: int, total: int) -> Text:
-    """One finished check on one line: position, outcome, name, clause, examples and time."""
+    """One finished check: position, outcome, name, clause, examples and time; a skip's reason.
+
+    A failure's message is left for its details after the table, so it is printed once.
+    """
     width = len(str(total))
     line = Text(f"[{index + 1:>{width}}/{total}] ")
     line.append(f"{result.outcome.value:<7}", style=OUTCOME_STYLES[result.outcome])
     line.append(f" {result.check} [{result.clause}] {plural(result.examples, 'example')}, {result.seconds:.2f} s")
-    if result.outcome is not Outcome.PASS:
+    if result.outcome is Outcome.SKIP:
         line.append(f": {printable(result.message)}")
     return line
 
@@ -136,37 +171,48 @@ def live_view(console: Console, total: int, quiet: bool = False) -> Iterator[Liv
         yield LiveView(console, total, progress, quiet)
 
 
+def header_lines(implementation: dict[str, Any], config: dict[str, Any], harness: str) -> list[str]:
+    """The header as short lines: the harness, the implementation, how the checks run."""
+    spec = printable(str(implementation.get("spec") or "bundled reference"))
+    checks = plural(len(config.get("checks", [])), "check")
+    return [
+        f"{harness} · hypothesis {HYPOTHESIS_VERSION}",
+        f"implementation: {implementation_label(implementation)}, {implementation.get('language')}, {spec}",
+        f"{checks} · {config.get('isolation')} · seed {config.get('seed')} · effort {config.get('effort')}",
+    ]
+
+
 def render_header(console: Console, implementation: dict[str, Any], config: dict[str, Any], harness: str) -> None:
     """What is about to run, so a log always says which implementation, seed and effort it shows."""
-    spec = implementation.get("spec") or "bundled reference"
-    where = f"{implementation.get('language')}, {spec}, {config.get('isolation')}"
-    checks = plural(len(config.get("checks", [])), "check")
-    console.print(
-        Text(
-            f"{harness} · {implementation_label(implementation)} ({where}) · {checks} · "
-            f"seed {config.get('seed')} · effort {config.get('effort')}",
-            style="bold",
-        )
+    for line in header_lines(implementation, config, harness):
+        console.print(Text(line, style="bold"))
+
+
+def _summary_table(suite: SuiteResult, with_time: bool = True) -> Table:
+    # No message column: a failure's text is in its details below, a skip's reason on its line above.
+    # Names and clause ids never wrap or shorten.
+    table = Table(
+        title="Conformance results", title_justify="left", expand=False, box=box.SIMPLE_HEAD,
+        pad_edge=False, show_edge=False,
     )
+    results = suite.results
+    table.add_column("check", no_wrap=True, min_width=max([5, *(len(result.check) for result in results)]))
+    table.add_column("clause", no_wrap=True, min_width=max([6, *(len(result.clause) for result in results)]))
+    table.add_column("outcome", no_wrap=True, min_width=len("timeout"))
+    table.add_column("examples", justify="right", no_wrap=True)
+    if with_time:
+        table.add_column("time", justify="right", no_wrap=True)
+    for result in results:
+        row: list[str | Text] = [result.check, result.clause, _outcome_text(result.outcome), str(result.examples)]
+        table.add_row(*row, *([f"{result.seconds:.2f} s"] if with_time else []))
+    return table
 
 
-def _summary_table(suite: SuiteResult) -> Table:
-    table = Table(title="Conformance results", title_justify="left", expand=False)
-    table.add_column("check", no_wrap=True)
-    table.add_column("clause", no_wrap=True)
-    table.add_column("outcome", no_wrap=True)
-    table.add_column("examples", justify="right")
-    table.add_column("seconds", justify="right")
-    table.add_column("message", overflow="fold")
-    for result in suite.results:
-        table.add_row(
-            result.check,
-            result.clause,
-            _outcome_text(result.outcome),
-            str(result.examples),
-            f"{result.seconds:.2f}",
-            Text(printable(result.message)),
-        )
+def summary_table(console: Console, suite: SuiteResult) -> Table:
+    """The results table; without its time column when the console is too narrow for it (80 columns)."""
+    table = _summary_table(suite)
+    if console.measure(table, options=console.options.update_width(_UNBOUNDED)).maximum > console.width:
+        table = _summary_table(suite, with_time=False)
     return table
 
 
@@ -178,34 +224,100 @@ def failure_lines(result: CheckResult, reproduce: str) -> list[str]:
     return lines
 
 
-def _clauses_line(suite: SuiteResult) -> str:
+def clause_lines(suite: SuiteResult, width: int) -> list[str]:
+    """``Clauses checked (N): A (k examples), B (...)``, wrapped between clauses to lines of ``width``.
+
+    >>> from conformance.outcomes import CheckResult, Outcome, SuiteResult
+    >>> result = CheckResult("c", "BPE-TRAIN-TIE", ("BPE-TRAIN-TIE", "BPE-TRAIN-STOP"), "", Outcome.PASS, "", 3, 0.1)
+    >>> suite = SuiteResult({}, [result], 0, "dev", 0.1, "1")
+    >>> clause_lines(suite, 40)
+    ['Clauses checked (2):', '  BPE-TRAIN-TIE (3 examples),', '  BPE-TRAIN-STOP (3 examples)']
+    >>> clause_lines(suite, 80)
+    ['Clauses checked (2): BPE-TRAIN-TIE (3 examples), BPE-TRAIN-STOP (3 examples)']
+    """
     examples = clause_examples(suite)
     if not examples:
-        return "Clauses checked: none"
-    listed = ", ".join(f"{clause} ({plural(count, 'example')})" for clause, count in examples.items())
-    return f"Clauses checked ({len(examples)}): {listed}"
+        return ["Clauses checked: none"]
+    entries = [f"{clause} ({plural(count, 'example')})" for clause, count in examples.items()]
+    lines = [f"Clauses checked ({len(examples)}):"]
+    for position, entry in enumerate(entries):
+        piece = entry + ("," if position < len(entries) - 1 else "")
+        if len(lines[-1]) + 1 + len(piece) <= width:
+            lines[-1] += " " + piece
+        elif len(piece) + 2 <= width:
+            lines.append("  " + piece)
+        else:  # a clause wider than the console: let it wrap on its own words
+            lines += textwrap.wrap(piece, width, initial_indent="  ", subsequent_indent="  ")
+    return lines
 
 
 def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) -> None:
     """The summary table, each failure in detail, the clauses checked and the verdict."""
     style = "bold green" if suite.succeeded else "bold red"
     if quiet:
-        console.print(Text(verdict_line(suite), style=style), soft_wrap=True)
+        console.print(Text(verdict_line(suite), style=style))
         return
     console.print()
-    print_wide(console, _summary_table(suite))
+    _print_table(console, summary_table(console, suite))
+    for line in textwrap.wrap(_EXAMPLES_NOTE, console.width):
+        console.print(Text(line, style="dim"))
     failed = failures(suite)
     if failed:
         console.print()
         console.print(Text(f"Failures ({len(failed)})", style="bold red"))
     for result in failed:
         console.print()
-        header, *rest = failure_lines(result, reproduce_command(suite, result.check))
+        reproduce = reproduce_command(suite, result.check) + hypothesis_note(result.check, suite.hypothesis_version)
+        header, *rest = failure_lines(result, reproduce)
         console.print(Text(header, style=OUTCOME_STYLES[result.outcome]))
         for line in rest:
-            console.print(Text(line), soft_wrap=True)
+            wrap = wrap_command if line.startswith(_REPRODUCE) else wrap_detail
+            for piece in wrap(line, console.width):
+                console.print(Text(piece, overflow="fold"))
     for line in root_cause_lines(suite):  # consequences of one deviation, grouped under its root clause
-        console.print(Text(f"root cause {line}", style="bold"), soft_wrap=True)
+        for piece in wrap_detail(f"root cause {line}", console.width):
+            console.print(Text(piece, style="bold", overflow="fold"))
     console.print()
-    console.print(Text(_clauses_line(suite)), soft_wrap=True)
-    console.print(Text(verdict_line(suite), style=style), soft_wrap=True)
+    for line in clause_lines(suite, console.width):
+        console.print(Text(line))
+    console.print(Text(verdict_line(suite), style=style))
+
+
+def wrap_command(line: str, width: int) -> list[str]:
+    r"""A ``reproduce:`` line cut between shell words, each cut marked `` \``: it still pastes as one command.
+
+    >>> for piece in wrap_command("reproduce: run --impl 'cmd:node a.mjs' --seed 0  # hypothesis 6", 32):
+    ...     print(piece)
+    reproduce: run --impl \
+        'cmd:node a.mjs' --seed 0
+        # hypothesis 6
+    """
+    label, _, rest = line.partition(": ")
+    command, hash_, note = rest.partition("  # ")
+    words = [shlex.quote(word) for word in shlex.split(command)]
+    lines = [f"{label}:"]
+    for word in words:
+        if len(lines[-1]) + 1 + len(word) + 2 <= width or lines[-1].endswith(":"):
+            lines[-1] += " " + word
+        else:
+            lines[-1] += " \\"
+            lines.append("    " + word)
+    if hash_:
+        comment = f"# {note}"
+        if len(lines[-1]) + 2 + len(comment) <= width:
+            lines[-1] += "  " + comment
+        else:
+            lines.append("    " + comment)
+    return lines
+
+
+def wrap_detail(line: str, width: int) -> list[str]:
+    """``line`` cut to ``width``; continuations indented two columns past the line's own indent.
+
+    >>> wrap_detail("  inputs: [1, 2, 3, 4]", 14)
+    ['  inputs: [1,', '    2, 3, 4]']
+    """
+    indent = len(line) - len(line.lstrip(" "))
+    return textwrap.wrap(
+        line, width, subsequent_indent=" " * (indent + 2), break_on_hyphens=False, replace_whitespace=False
+    ) or [line]

@@ -1,0 +1,50 @@
+"""Where the specification's files are: ``specs/`` of the repository, shipped in the wheel.
+
+``specs/`` (normative text, protocol, profiles, JSON schemas, vectors) stays at the top of the
+repository, the one copy anyone edits. The build maps it onto the package ``conformance._specs``
+(``[tool.setuptools] package-dir`` in ``pyproject.toml``), so an installed wheel, an editable install
+and a checkout all find the same files here through :mod:`importlib.resources`.
+
+>>> spec_file("bpe.md").name, spec_file("schema", "protocol").is_dir()
+('bpe.md', True)
+>>> "BPE-TRAIN-TIE" in read_spec_text("bpe.md")
+True
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+
+__all__ = ["SPECS_PACKAGE", "read_spec_text", "spec_file", "spec_root"]
+
+SPECS_PACKAGE = "conformance._specs"
+# An uninstalled tree on sys.path (mutmut's copy of the checkout, PYTHONPATH=.) has no conformance._specs
+# package to import, but has specs/ beside conformance/.
+_CHECKOUT_SPECS = Path(__file__).resolve().parents[1] / "specs"
+
+
+def spec_root() -> Path:
+    """The directory holding ``bpe.md``, ``schema/`` and ``vectors/``.
+
+    A wheel is always unpacked on install, so the resources are real files; a :class:`Path` lets the
+    vector commands write there and error messages name a file a user can open.
+    """
+    try:
+        root = importlib.resources.files(SPECS_PACKAGE)
+    except ModuleNotFoundError:
+        root = _CHECKOUT_SPECS
+    path = Path(str(root))
+    if not path.is_dir():
+        raise FileNotFoundError(f"the specification files are missing: {path} (reinstall bpe-conformance)")
+    return path
+
+
+def spec_file(*parts: str) -> Path:
+    """``specs/<parts>``, e.g. ``spec_file("schema", "report.schema.json")``."""
+    return spec_root().joinpath(*parts)
+
+
+def read_spec_text(*parts: str) -> str:
+    """The UTF-8 text of ``specs/<parts>``."""
+    return spec_file(*parts).read_text(encoding="utf-8")

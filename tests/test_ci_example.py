@@ -1,0 +1,59 @@
+"""docs/ci.md's tox.ini, unchanged, run by tox in a sample project with bpe-conformance from the built wheel.
+
+Slow (tox creates a venv and installs the wheel and its dependencies; pip may download what its cache
+lacks): ``.ci/run`` runs it explicitly, as ``python -m pytest -m slow tests/test_ci_example.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import jsonschema
+import pytest
+from user_project import ROOT, SKIP_REASON, build_distributions, write_user_project
+
+pytestmark = pytest.mark.slow
+
+DOC = ROOT / "docs" / "ci.md"
+_BLOCK = re.compile(r"^```ini\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def documented_tox_ini() -> str:
+    """The one ``ini`` block of docs/ci.md."""
+    (block,) = _BLOCK.findall(DOC.read_text(encoding="utf-8"))
+    return block
+
+
+def test_the_documented_envlist_covers_this_python():
+    assert f"py{sys.version_info.major}{sys.version_info.minor}" in documented_tox_ini()
+
+
+def test_the_documented_tox_file_runs_the_suite_against_the_sample_project(tmp_path):
+    _, wheel = build_distributions(tmp_path / "dist")
+    project = write_user_project(tmp_path / "project")
+    (project / "tox.ini").write_text(documented_tox_ini(), encoding="utf-8")
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "HYPOTHESIS"))}
+    environment.pop("VIRTUAL_ENV", None)
+    # `deps = bpe-conformance` finds the wheel just built; hypothesis is the version the project pins.
+    environment["PIP_FIND_LINKS"] = str(wheel.parent)
+    environment["PIP_CONSTRAINT"] = str(ROOT / "constraints.txt")
+    env_name = f"py{sys.version_info.major}{sys.version_info.minor}"
+    completed = subprocess.run(
+        [sys.executable, "-m", "tox", "-e", env_name], cwd=project, env=environment,
+        capture_output=True, text=True, timeout=900,
+    )
+    assert completed.returncode == 0, completed.stdout[-4000:] + completed.stderr[-4000:]
+    reports = project / ".tox" / env_name / "tmp"
+    report = json.loads((reports / "conformance.json").read_text(encoding="utf-8"))
+    schema = json.loads((ROOT / "specs" / "schema" / "report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(report, schema)
+    assert report["implementation"]["name"] == "mypkg" and report["summary"]["succeeded"]
+    cases = ET.parse(reports / "conformance.xml").getroot().iter("testcase")
+    skipped = [case.find("skipped") for case in cases if case.get("name", "").startswith("tie-break")]
+    assert skipped and skipped[0] is not None and SKIP_REASON in (skipped[0].get("message") or "")
+    assert not (project / ".hypothesis").exists()

@@ -1,0 +1,57 @@
+"""What the build ships: every package, and the specification files found through importlib.resources.
+
+The slow end-to-end proof (build, install into a fresh venv, use from elsewhere) is tests/test_wheel.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.spec_resources import SPECS_PACKAGE, spec_file, spec_root
+
+ROOT = Path(__file__).resolve().parents[1]
+_PRINT_ROOT = "from conformance.spec_resources import spec_root; print(spec_root())"
+
+
+def test_the_package_list_names_every_package_directory():
+    tomllib = pytest.importorskip("tomllib")
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for top in ("reference", "conformance")
+        for init in (ROOT / top).rglob("__init__.py")
+    }
+    assert found | {SPECS_PACKAGE} == set(listed)
+
+
+def test_the_specification_is_the_one_in_the_repository():
+    assert spec_root() == ROOT / "specs"
+    assert spec_file("schema", "report.schema.json").is_file()
+
+
+def test_the_package_data_globs_cover_every_specification_file():
+    tomllib = pytest.importorskip("tomllib")
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    data = {path for path in (ROOT / "specs").rglob("*") if path.is_file() and path.suffix not in (".py", ".pyc")}
+    covered = {path for pattern in globs[SPECS_PACKAGE] for path in (ROOT / "specs").glob(pattern)}
+    assert data and data == covered
+
+
+@pytest.mark.parametrize("site", [True, False], ids=["with-site-packages", "bare-tree"])
+def test_a_copied_tree_finds_its_specification(tmp_path, site):
+    # mutmut copies the checkout (specs/ included, pyproject's also_copy) and imports from the copy.
+    for name in ("conformance", "reference", "specs"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    flags = [] if site else ["-S"]
+    completed = subprocess.run(
+        [sys.executable, *flags, "-c", _PRINT_ROOT], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    found = Path(completed.stdout.strip())
+    assert (found / "bpe.md").is_file()
+    if not site:
+        assert found == tmp_path / "specs"
