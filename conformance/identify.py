@@ -256,7 +256,7 @@ PROBES: tuple[Probe, ...] = (
     _probe(
         "lone-surrogate", "load-encode", "BPE-INPUT-TEXT", "U+DC80 has no UTF-8 encoding", rules=(), text="a\udc80b"
     ),
-    _probe("decode-valid", "decode", "BPE-DECODE-BYTES", "a, then 低 as three bytes, then b", ids=(97, 228, 189, 142, 98)),
+    _probe("decode-valid", "decode", "BPE-DECODE-BYTES", "a, 低 as three bytes, b", ids=(97, 228, 189, 142, 98)),
     _probe("decode-invalid-utf8", "decode", "BPE-DECODE-STRICT", "e4 bd is a cut character", ids=(228, 189)),
     _probe("decode-unknown-id", "decode", "BPE-DECODE-STRICT BPE-INPUT-IDS", "100000 is no id", ids=(97, 100000)),
     _probe(

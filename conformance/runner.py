@@ -151,7 +151,9 @@ def run_check(
     return dataclasses.replace(result, advisories=tuple(notes)) if notes else result
 
 
-def _run_check(check: Check, subject: Subject, base: settings, seed: int, database: ExampleDatabase | None) -> CheckResult:
+def _run_check(
+    check: Check, subject: Subject, base: settings, seed: int, database: ExampleDatabase | None
+) -> CheckResult:
     started = time.monotonic()
     attempt = Attempt()
     missing = sorted(check.requires - subject.info.capabilities)
