@@ -255,7 +255,8 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
     """The summary table, each failure in detail, the clauses checked and the verdict."""
     style = "bold green" if suite.succeeded else "bold red"
     if quiet:
-        console.print(Text(verdict_line(suite), style=style))
+        for line in wrap_verdict(verdict_line(suite), console.width):
+            console.print(Text(line, style=style, overflow="fold"))
         return
     console.print()
     _print_table(console, summary_table(console, suite))
@@ -280,7 +281,23 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
     console.print()
     for line in clause_lines(suite, console.width):
         console.print(Text(line))
-    console.print(Text(verdict_line(suite), style=style))
+    for line in wrap_verdict(verdict_line(suite), console.width):
+        console.print(Text(line, style=style, overflow="fold"))
+
+
+def wrap_verdict(line: str, width: int) -> list[str]:
+    """The verdict line, or where it is too wide, the outcome counts and each level's verdict on lines of their own.
+
+    >>> wrap_verdict("FAILED: 1 fail in 1.0 s (x) — algorithm: 1 deviation · interface: not run", 40)
+    ['FAILED: 1 fail in 1.0 s (x)', '  algorithm: 1 deviation', '  interface: not run']
+    """
+    if len(line) <= width:
+        return [line]
+    outcome, _, levels = line.partition(" — ")
+    verdicts = levels.split(" · ") if levels else []
+    if len(outcome) <= width and all(len(verdict) + 2 <= width for verdict in verdicts):
+        return [outcome, *(f"  {verdict}" for verdict in verdicts)]
+    return wrap_detail(line, width)
 
 
 def wrap_command(line: str, width: int) -> list[str]:
