@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from conformance.answer_bounds import check_trained_answer
 from conformance.errors import ImplementationRaised
 from conformance.subject import ImplementationInfo, Subject
 from reference.alphabet import BOUNDARY_IDS
@@ -28,6 +29,7 @@ from reference.profiles import STRICT, Profile, get_profile
 
 __all__ = [
     "ProfiledSubject",
+    "bounded_answer",
     "differing_parameters",
     "expected_rules",
     "is_strict",
@@ -131,13 +133,22 @@ def train_subject(subject: Subject, documents: list[str], max_merges: int) -> Ru
     """
     profile = subject_profile(subject)
     if profile.no_pairs_left != "error":
-        return subject.train(documents, max_merges)
+        return bounded_answer(documents, max_merges, subject.train(documents, max_merges), profile)
     try:
-        return subject.train(documents, max_merges)
+        return bounded_answer(documents, max_merges, subject.train(documents, max_merges), profile)
     except ImplementationRaised:
         if expected_rules(list(documents), max_merges, profile) is None:
             return None
         raise
+
+
+def bounded_answer(documents: list[str], max_merges: int, rules: Rules, profile: Profile) -> Rules:
+    """``rules`` once they are within the bounds of the request (:mod:`conformance.answer_bounds`).
+
+    Every check and the diagnosis build pieces from trained rules; this is where the answer enters.
+    """
+    check_trained_answer(documents, max_merges, rules, profile)
+    return rules
 
 
 def rule_problem(rank: int, part: object, profile: Profile) -> str | None:
