@@ -75,10 +75,10 @@ def check_piece_budget(rules: list[tuple[int, int]], max_piece_bytes: int | None
     ``None`` means :func:`piece_budget` of the rule count. Only lengths are computed, so the check
     costs one integer per rule however long the pieces would be.
 
-    >>> check_piece_budget([(97, 97)] + [(258 + rank, 258 + rank) for rank in range(44)])
+    >>> check_piece_budget([(97, 97)] + [(258 + rank, 258 + rank) for rank in range(3)], max_piece_bytes=20)
     Traceback (most recent call last):
     ...
-    ValueError: rule 23's piece would be 16777216 bytes, which takes the pieces of rules 0-23 to 33554430 bytes, more than max_piece_bytes=16823296 allows
+    ValueError: rule 3's piece would be 16 bytes: the pieces of rules 0-3 total 30, over max_piece_bytes=20
     """
     budget = piece_budget(len(rules)) if max_piece_bytes is None else max_piece_bytes
     total = 0
@@ -88,6 +88,6 @@ def check_piece_budget(rules: list[tuple[int, int]], max_piece_bytes: int | None
             raise ValueError(f"rule {rank}'s piece alone would be longer than max_piece_bytes={budget} allows")
         if total > budget:
             raise ValueError(
-                f"rule {rank}'s piece would be {length} bytes, which takes the pieces of rules 0-{rank} "
-                f"to {total} bytes, more than max_piece_bytes={budget} allows"
+                f"rule {rank}'s piece would be {length} bytes: the pieces of rules 0-{rank} "
+                f"total {total}, over max_piece_bytes={budget}"
             )

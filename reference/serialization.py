@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-
 from typing import Any
 
 from reference.alphabet import vocab_size
