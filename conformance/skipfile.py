@@ -25,6 +25,8 @@ conformance.errors.HarnessError: skip.txt line 1: expected one check name or cla
 from __future__ import annotations
 
 import difflib
+import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +34,18 @@ from pathlib import Path
 from conformance.checks.base import Check
 from conformance.errors import HarnessError
 
-__all__ = ["SkipEntry", "SkipPlan", "load_skip_file", "parse_skip_text", "resolve_skips"]
+__all__ = [
+    "MAX_SKIP_FILE_BYTES",
+    "SkipEntry",
+    "SkipPlan",
+    "load_skip_file",
+    "parse_skip_text",
+    "read_skip_file",
+    "resolve_skips",
+]
+
+# A skip file lists checks and clauses, a few dozen lines; anything far larger is not one.
+MAX_SKIP_FILE_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -108,12 +121,33 @@ def resolve_skips(entries: list[SkipEntry], checks: list[Check]) -> SkipPlan:
     return plan
 
 
+def read_skip_file(path: str | Path) -> str:
+    """The text of the skip file at ``path``; HarnessError unless it is a readable UTF-8 regular file.
+
+    Only a regular file is opened (a FIFO would block, ``/dev/zero`` never ends), and at most
+    ``MAX_SKIP_FILE_BYTES`` of it is read.
+
+    >>> read_skip_file("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    conformance.errors.HarnessError: skip file '/dev/zero' is not a regular file
+    """
+    shown = repr(str(path))
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise HarnessError(f"skip file {shown} is not a regular file")
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_SKIP_FILE_BYTES + 1)
+    except OSError as error:
+        raise HarnessError(f"cannot read skip file {shown}: {error.strerror or error}") from None
+    if len(data) > MAX_SKIP_FILE_BYTES:
+        raise HarnessError(f"skip file {shown} is larger than {MAX_SKIP_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise HarnessError(f"skip file {shown} is not UTF-8 text: {error}") from None
+
+
 def load_skip_file(path: str | Path, checks: list[Check]) -> SkipPlan:
     """Read, parse and resolve the skip file at ``path`` (see the module docstring for the format)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise HarnessError(f"cannot read skip file {str(path)!r}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise HarnessError(f"skip file {str(path)!r} is not UTF-8 text: {error}") from None
-    return resolve_skips(parse_skip_text(text, str(path)), checks)
+    return resolve_skips(parse_skip_text(read_skip_file(path), str(path)), checks)
