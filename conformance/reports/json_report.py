@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from conformance.outcomes import CheckResult, SuiteResult
-from conformance.reports.common import clause_examples, outcome_counts, reproduce_command, to_json_safe
+from conformance.reports.common import (
+    JSON_MESSAGE_CHARS,
+    capped_for_json,
+    clause_examples,
+    cut,
+    outcome_counts,
+    reproduce_command,
+    to_json_safe,
+)
 from conformance.suite import HARNESS_NAME, exit_code_for
 
 __all__ = ["REPORT_VERSION", "SCHEMA_PATH", "build_report", "dumps_report", "write_json_report"]
@@ -32,10 +40,10 @@ def _result_record(suite: SuiteResult, result: CheckResult) -> dict[str, Any]:
         "clauses": list(result.clauses),
         "summary": result.summary,
         "outcome": result.outcome.value,
-        "message": result.message,
+        "message": cut(result.message, JSON_MESSAGE_CHARS),
         "examples": result.examples,
         "seconds": result.seconds,
-        "counterexample": result.counterexample,
+        "counterexample": capped_for_json(result.counterexample),
         "reproduce": reproduce_command(suite, result.check) if failed else None,
     }
 

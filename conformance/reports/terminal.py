@@ -25,8 +25,8 @@ from conformance.reports.common import (
     failures,
     implementation_label,
     plural,
-    printable,
     reproduce_command,
+    shown_message,
     verdict_line,
 )
 
@@ -89,7 +89,7 @@ def result_line(result: CheckResult, index: int, total: int) -> Text:
     line.append(f"{result.outcome.value:<7}", style=OUTCOME_STYLES[result.outcome])
     line.append(f" {result.check} [{result.clause}] {plural(result.examples, 'example')}, {result.seconds:.2f} s")
     if result.outcome is not Outcome.PASS:
-        line.append(f": {printable(result.message)}")
+        line.append(f": {shown_message(result.message)}")
     return line
 
 
@@ -164,14 +164,14 @@ def _summary_table(suite: SuiteResult) -> Table:
             _outcome_text(result.outcome),
             str(result.examples),
             f"{result.seconds:.2f}",
-            Text(printable(result.message)),
+            Text(shown_message(result.message)),
         )
     return table
 
 
 def failure_lines(result: CheckResult, reproduce: str) -> list[str]:
     """The clause, the minimal counterexample and the ``reproduce`` command of one failed check."""
-    lines = [f"{result.outcome.value.upper()} {result.check} [{result.clause}]", f"  {printable(result.message)}"]
+    lines = [f"{result.outcome.value.upper()} {result.check} [{result.clause}]", f"  {shown_message(result.message)}"]
     lines += [f"  {line}" for line in counterexample_lines(result.counterexample, MAX_VALUE_CHARS)]
     lines.append(f"  reproduce: {reproduce}")
     return lines
