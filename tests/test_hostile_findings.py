@@ -106,11 +106,15 @@ def test_loading_rules_whose_pieces_exceed_the_bound_is_a_value_error(load):
 
 
 def test_loads_bounds_pieces_too_and_the_bound_is_configurable():
-    text = json.dumps(reference.serialization.to_document(hostile_answers.doubling_chain(30)), sort_keys=True)
-    with pytest.raises(ValueError, match="max_piece_bytes"):
-        reference.loads(text, max_piece_bytes=2**20)
-    assert len(reference.loads(text, max_piece_bytes=2**32)) == 30
-    assert len(reference.Tokenizer().load(hostile_answers.doubling_chain(30), max_piece_bytes=2**32)) == 30
+    rules = hostile_answers.doubling_chain(20)  # pieces of 2 ** 21 - 2 bytes in all: within the default bound
+    text = reference.dumps(rules)
+    for bound in (2**20, 2**21 - 3):
+        with pytest.raises(ValueError, match="max_piece_bytes"):
+            reference.loads(text, max_piece_bytes=bound)
+        with pytest.raises(ValueError, match="max_piece_bytes"):
+            reference.Tokenizer().load(rules, max_piece_bytes=bound)
+    assert reference.loads(text) == reference.loads(text, max_piece_bytes=2**21 - 2) == rules
+    assert reference.Tokenizer().load(rules) == rules
 
 
 def test_a_protocol_answer_is_bounded_by_its_request():

@@ -33,8 +33,9 @@ __all__ = ["TAG_VARIABLE", "become_subreaper", "descendants", "kill_tree", "new_
 
 TAG_VARIABLE = "BPE_CONFORMANCE_SUBJECT"
 _PR_SET_CHILD_SUBREAPER = 36
-_ROUNDS = 50
-_ROUND_PAUSE = 0.02
+_ROUNDS = 100
+_QUIET_ROUNDS = 3
+_ROUND_PAUSE = 0.01
 _counter = itertools.count(1)
 _subreaper: dict[str, bool] = {}
 
@@ -113,6 +114,7 @@ def kill_tree(pid: int, tag: str) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
     killed: set[int] = set()
+    quiet = 0
     for _ in range(_ROUNDS):
         found = descendants(pid) | tagged_children(tag)
         for other in set(found):
@@ -125,6 +127,8 @@ def kill_tree(pid: int, tag: str) -> None:
                 os.kill(other, signal.SIGKILL)
         killed |= found
         killed = _reap(killed)
-        if not found and not killed:
+        # A process caught mid-exec, or mid-way to its new parent, is briefly invisible: look again.
+        quiet = quiet + 1 if not found and not killed else 0
+        if quiet >= _QUIET_ROUNDS:
             return
         time.sleep(_ROUND_PAUSE)
