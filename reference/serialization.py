@@ -87,7 +87,8 @@ def _as_text(text: str | bytes) -> str:
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as error:
-            raise ValueError(f"tokenizer file is not UTF-8 ({error.reason} at byte {error.start})") from None
+            problem = f"not UTF-8 ({error.reason} at byte {error.start})"
+            raise ValueError(f"tokenizer file is not valid JSON: {problem}") from None
     if not isinstance(text, str):
         raise TypeError(f"a tokenizer file is str or bytes, not {type(text).__name__}")
     if text.startswith(_BOM):

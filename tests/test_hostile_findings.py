@@ -158,6 +158,15 @@ def test_the_users_interrupt_still_stops_an_in_process_run():
     assert caught.value.exit_code == 130
 
 
+def test_sys_exit_in_its_own_process_is_an_error_naming_it(hostile_on_path):
+    subject = load_implementation("hostile_answers:ExitsInTrain", isolation="process", timeout=10.0)
+    with subject:
+        pid = subject.pid
+        result = run_check(only("tie-break"), subject, SETTINGS)
+        assert subject.pid == pid  # the host answered with the exception and lives on
+    assert result.outcome is Outcome.ERROR and "SystemExit" in result.message
+
+
 def test_sys_exit_in_process_still_gives_a_verdict_and_a_report(hostile_on_path, tmp_path, capsys):
     report = tmp_path / "report.json"
     spec = "hostile_answers:ExitsInTrain"

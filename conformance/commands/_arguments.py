@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["positive_seconds"]
+from conformance.adapters.subprocess import DEFAULT_TIMEOUT
+
+__all__ = ["add_timeout_argument", "positive_seconds"]
 
 
 def positive_seconds(text: str) -> float:
@@ -24,3 +26,14 @@ def positive_seconds(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"timeout must be a positive, finite number of seconds, got {text!r}")
     return value
+
+
+def add_timeout_argument(parser: argparse.ArgumentParser) -> None:
+    """``--timeout SECONDS``, the limit per call to an implementation in its own process."""
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"limit per call to the implementation, process isolation only (default {DEFAULT_TIMEOUT:g})",
+    )

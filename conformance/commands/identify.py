@@ -30,7 +30,7 @@ from typing import Any
 
 from conformance.adapters import COMMAND_PREFIX, ISOLATIONS, load_implementation, split_spec
 from conformance.adapters.subprocess import DEFAULT_TIMEOUT
-from conformance.commands._arguments import positive_seconds
+from conformance.commands._arguments import add_timeout_argument
 from conformance.errors import HarnessError, ImplementationRaised
 from conformance.identify import IdentifyReport, format_report, identify
 from conformance.subject import Subject
@@ -130,13 +130,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         default="process",
         help="run a module:attr implementation in its own process (default) or in the harness's",
     )
-    parser.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        default=DEFAULT_TIMEOUT,
-        metavar="SECONDS",
-        help=f"limit per call to the implementation, process isolation only (default {DEFAULT_TIMEOUT:g})",
-    )
+    add_timeout_argument(parser)
     parser.set_defaults(handler=handle)
     return parser
 

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from conformance import suite
 from conformance.checks.base import Check
-from conformance.commands._arguments import positive_seconds
+from conformance.commands._arguments import add_timeout_argument
 from conformance.errors import HarnessError
 from conformance.outcomes import CheckResult, Outcome, SuiteResult
 from conformance.reports.json_report import write_json_report
@@ -25,7 +25,7 @@ from conformance.reports.junit import write_junit
 from conformance.reports.markdown import write_markdown
 from conformance.reports.terminal import live_view, make_console, render_header, render_summary
 from conformance.subject import Subject
-from conformance.suite import DEFAULT_TIMEOUT, HARNESS_NAME, ISOLATIONS, RunConfig
+from conformance.suite import HARNESS_NAME, ISOLATIONS, RunConfig
 from reference.profiles import PROFILES
 
 __all__ = ["config_from_args", "handle", "register"]
@@ -63,13 +63,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--thorough", action="store_true", help="many more examples per check (profile 'thorough')")
     parser.add_argument("--seed", type=int, default=0, metavar="N", help="hypothesis seed (default 0)")
-    parser.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        default=DEFAULT_TIMEOUT,
-        metavar="SECONDS",
-        help=f"limit per call to the implementation, process isolation only (default {DEFAULT_TIMEOUT:g})",
-    )
+    add_timeout_argument(parser)
     parser.add_argument(
         "--isolation",
         choices=ISOLATIONS,
