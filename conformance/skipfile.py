@@ -25,14 +25,13 @@ conformance.errors.HarnessError: skip.txt line 1: expected one check name or cla
 from __future__ import annotations
 
 import difflib
-import os
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.checks.base import Check
 from conformance.errors import HarnessError
+from conformance.files import read_text_file
 
 __all__ = [
     "MAX_SKIP_FILE_BYTES",
@@ -122,30 +121,14 @@ def resolve_skips(entries: list[SkipEntry], checks: list[Check]) -> SkipPlan:
 
 
 def read_skip_file(path: str | Path) -> str:
-    """The text of the skip file at ``path``; HarnessError unless it is a readable UTF-8 regular file.
-
-    Only a regular file is opened (a FIFO would block, ``/dev/zero`` never ends), and at most
-    ``MAX_SKIP_FILE_BYTES`` of it is read.
+    """The text of the skip file at ``path`` (a regular UTF-8 file of at most ``MAX_SKIP_FILE_BYTES``).
 
     >>> read_skip_file("/dev/zero")
     Traceback (most recent call last):
     ...
     conformance.errors.HarnessError: skip file '/dev/zero' is not a regular file
     """
-    shown = repr(str(path))
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise HarnessError(f"skip file {shown} is not a regular file")
-        with open(path, "rb") as stream:
-            data = stream.read(MAX_SKIP_FILE_BYTES + 1)
-    except OSError as error:
-        raise HarnessError(f"cannot read skip file {shown}: {error.strerror or error}") from None
-    if len(data) > MAX_SKIP_FILE_BYTES:
-        raise HarnessError(f"skip file {shown} is larger than {MAX_SKIP_FILE_BYTES} bytes")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise HarnessError(f"skip file {shown} is not UTF-8 text: {error}") from None
+    return read_text_file(path, "skip file", MAX_SKIP_FILE_BYTES)
 
 
 def load_skip_file(path: str | Path, checks: list[Check]) -> SkipPlan:

@@ -314,6 +314,10 @@ def fifo(tmp_path: Path) -> str:
         ["run", "--check", "tie-break", "--skip-file", "/dev/zero"],
         ["run", "--check", "tie-break", "--skip-file", "FIFO"],
         ["run", "--check", "tie-break", "--json", "/nonexistent/x.json"],
+        ["trace", "--file", "/dev/zero"],
+        ["trace", "--json-file", "FIFO"],
+        ["zoo", "check", "--only", "zoo-base", "--json", "/nonexistent/x.json"],
+        ["matrix", "--output", "/nonexistent/matrix.md"],
     ],
 )
 def test_an_unusable_file_argument_is_a_one_line_error(argv, tmp_path, capsys):

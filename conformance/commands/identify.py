@@ -32,6 +32,7 @@ from conformance.adapters import COMMAND_PREFIX, ISOLATIONS, load_implementation
 from conformance.adapters.subprocess import DEFAULT_TIMEOUT
 from conformance.commands._arguments import add_timeout_argument
 from conformance.errors import HarnessError, ImplementationRaised
+from conformance.files import writable_path
 from conformance.identify import IdentifyReport, format_report, identify
 from conformance.subject import Subject
 
@@ -153,14 +154,7 @@ def identify_spec(spec: str, isolation: str = "process", timeout: float = DEFAUL
 
 def _json_path(value: str | None) -> Path | None:
     # Checked before probing: a typo in the path must not cost the whole identification.
-    if value is None:
-        return None
-    path = Path(value)
-    if not path.parent.is_dir():
-        raise HarnessError(f"--json {value}: directory {str(path.parent)!r} does not exist")
-    if path.is_dir():
-        raise HarnessError(f"--json {value}: is a directory, not a file")
-    return path
+    return None if value is None else writable_path(value, "--json")
 
 
 def handle(args: argparse.Namespace) -> int:

@@ -19,6 +19,7 @@ from conformance import suite
 from conformance.checks.base import Check
 from conformance.commands._arguments import add_timeout_argument
 from conformance.errors import HarnessError
+from conformance.files import writable_path
 from conformance.outcomes import CheckResult, Outcome, SuiteResult
 from conformance.reports.json_report import write_json_report
 from conformance.reports.junit import write_junit
@@ -108,18 +109,11 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 
 def _report_paths(args: argparse.Namespace) -> list[tuple[Path, Any]]:
     # Checked before the run: a typo in a report path must not cost a whole run.
-    paths = []
-    for option, writer in _REPORT_WRITERS:
-        value = getattr(args, option)
-        if value is None:
-            continue
-        path = Path(value)
-        if not path.parent.is_dir():
-            raise HarnessError(f"--{option} {value}: directory {str(path.parent)!r} does not exist")
-        if path.is_dir():
-            raise HarnessError(f"--{option} {value}: is a directory, not a file")
-        paths.append((path, writer))
-    return paths
+    return [
+        (writable_path(getattr(args, option), f"--{option}"), writer)
+        for option, writer in _REPORT_WRITERS
+        if getattr(args, option) is not None
+    ]
 
 
 def _list_checks(args: argparse.Namespace) -> int:
