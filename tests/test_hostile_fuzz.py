@@ -25,7 +25,7 @@ from conformance.adapters.subprocess import ProcessSubject
 from conformance.errors import CallAborted, ImplementationRaised, MalformedResult
 
 pytestmark = [
-    pytest.mark.timeout(300),
+    pytest.mark.timeout(1200),  # the thorough profile runs 2000 examples
     pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process checks read /proc"),
 ]
 
