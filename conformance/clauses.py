@@ -13,7 +13,7 @@ True
 >>> get_clause("bpe-train-ties")
 Traceback (most recent call last):
 ...
-ValueError: unknown clause id 'bpe-train-ties'; did you mean BPE-TRAIN-TIE?
+ValueError: unknown clause id 'bpe-train-ties'; did you mean BPE-TRAIN-TIE or BPE-TRAIN-PIECE?
 """
 
 from __future__ import annotations

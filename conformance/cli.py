@@ -2,7 +2,8 @@
 
 Each module there exposes ``register(subparsers)``, which adds its parser and sets
 ``handler=handle``; ``handle(args)`` returns the exit code. Exit codes: 0 success, 1 the
-implementation failed a check, 2 a usage or harness problem, 130 interrupted.
+implementation failed a check, 2 a usage or harness problem, 128 + the signal when interrupted
+(130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 
 >>> main(["--version"])  # doctest: +ELLIPSIS
 bpe-conformance ...
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import signal
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -21,6 +23,7 @@ from types import ModuleType
 from conformance import commands
 from conformance.errors import HarnessError
 from conformance.settings import keep_storage_out_of_cwd
+from conformance.signals import handled_signals
 from conformance.suite import HARNESS_NAME, harness_version
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "command_modules", "main"]
@@ -54,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=HARNESS_NAME,
         description="Byte-level BPE conformance: run the checks against an implementation, and explore the spec.",
-        epilog="Exit codes: 0 success, 1 a check failed, 2 usage or harness error, 130 interrupted.",
+        epilog="Exit codes: 0 success, 1 a check failed, 2 usage or harness error, 130/143/129 interrupted "
+        "by SIGINT/SIGTERM/SIGHUP.",
     )
     parser.add_argument("--version", action="version", version=f"{HARNESS_NAME} {harness_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -78,7 +82,9 @@ def _exit_status(code: object) -> int:
 
 
 def _error(message: str) -> None:
-    print(f"{HARNESS_NAME}: error: {message}", file=sys.stderr)
+    # One line, and printable whatever an implementation put in it (a lone surrogate, say).
+    line = f"{HARNESS_NAME}: error: {message}".encode("utf-8", "backslashreplace").decode("utf-8")
+    print(line, file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -90,10 +96,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exit_request:  # argparse's own errors (exit 2), --help and --version (exit 0)
             return _exit_status(exit_request.code)
         keep_storage_out_of_cwd()
-        return int(args.handler(args))
+        with handled_signals():
+            return int(args.handler(args))
     except HarnessError as error:
         _error(str(error))
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        _error("interrupted")
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as interrupt:  # SIGINT, SIGTERM or SIGHUP; everything started is stopped
+        signum = getattr(interrupt, "signum", signal.SIGINT)
+        _error("interrupted" if signum == signal.SIGINT else f"interrupted by {signal.Signals(signum).name}")
+        return 128 + signum

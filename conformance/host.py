@@ -74,7 +74,7 @@ def _error_text(error: BaseException) -> str:
         return f"<unprintable {type(error).__name__}>"
 
 
-def _raised(request_id: int, error: Exception) -> dict[str, Any]:
+def _raised(request_id: int, error: BaseException) -> dict[str, Any]:
     response = build_error(request_id, type(error).__name__, _error_text(error))
     response["error"]["ancestors"] = list(exception_ancestors(type(error)))  # its family: specs/protocol.md 3.2
     return response
@@ -104,7 +104,7 @@ def _call_contract(session: Session, request_id: int, operation: str, arguments:
         return build_error(request_id, "NotImplemented", f"{session.spec} has no {operation} method")
     try:
         result = method(*arguments)
-    except Exception as error:  # the implementation's answer; the check judges it
+    except BaseException as error:  # the implementation's answer, SystemExit included; the check judges it
         return _raised(request_id, error)
     # load's return value is not part of the contract (the reference returns the rules).
     return build_result(request_id, None if operation == "load" else result)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from conformance.answer_bounds import check_trained_answer
 from conformance.errors import ImplementationRaised, Violation
 from conformance.subject import ImplementationInfo, Subject
 from reference.alphabet import BOUNDARY_IDS
@@ -30,6 +31,7 @@ from reference.replacement import replace_pair
 
 __all__ = [
     "ProfiledSubject",
+    "bounded_answer",
     "differing_parameters",
     "expected_rules",
     "is_strict",
@@ -143,8 +145,9 @@ def train_subject(subject: Subject, documents: list[str], max_merges: int) -> Ru
     check has nothing to judge there, so one defect is one failure, not one per check. Raising
     anywhere else on valid input stays the check's ``error`` outcome.
     """
+    profile = subject_profile(subject)
     try:
-        return subject.train(documents, max_merges)
+        return bounded_answer(documents, max_merges, subject.train(documents, max_merges), profile)
     except ImplementationRaised:
         if pairs_run_out(list(documents), max_merges, subject_profile(subject)):
             return None
@@ -166,6 +169,15 @@ def stop_violation(subject: Subject, documents: list[str], max_merges: int) -> V
         expected=[list(pair) for pair in expected],
         actual=actual,
     )
+
+
+def bounded_answer(documents: list[str], max_merges: int, rules: Rules, profile: Profile) -> Rules:
+    """``rules`` once they are within the bounds of the request (:mod:`conformance.answer_bounds`).
+
+    Every check and the diagnosis build pieces from trained rules; this is where the answer enters.
+    """
+    check_trained_answer(documents, max_merges, rules, profile)
+    return rules
 
 
 def rule_problem(rank: int, part: object, profile: Profile) -> str | None:

@@ -25,10 +25,12 @@ from functools import cache
 from typing import Any
 
 from conformance.spec_resources import spec_file
-from conformance.subject import CAPABILITIES, ImplementationInfo
+from conformance.subject import CAPABILITIES, ImplementationInfo, declaration_problem
 
 __all__ = [
     "INPUT_ERROR_TYPES",
+    "MAX_DECLARATION_CHARS",
+    "MAX_DEPTH",
     "OPERATIONS",
     "PROTOCOL_VERSION",
     "SCHEMA_DIR",
@@ -43,6 +45,7 @@ __all__ = [
     "has_split_pair",
     "implementation_info",
     "load_schema",
+    "nesting_depth",
     "request_problem",
     "to_wire",
     "validate_request",
@@ -63,6 +66,10 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "stop": (),
 }
 INPUT_ERROR_TYPES = ("ValueError", "TypeError")
+# No message of protocol 1 nests deeper than 4 (a response holding a rule list); a few more are allowed.
+MAX_DEPTH = 16
+# Handshake strings (name, version, language, profile) name things; they are not documents.
+MAX_DECLARATION_CHARS = 200
 _SCHEMA_FILES = {name: f"{name}.schema.json" for name in ("request", "response", "handshake")}
 _SHOWN_CHARS = 200
 _SPLIT_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
@@ -181,9 +188,31 @@ def decode_message(line: bytes) -> Any:
     except UnicodeDecodeError as error:
         raise ProtocolError(f"line is not UTF-8 ({error.reason} at byte {error.start}): {shown}") from None
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ProtocolError(f"line nests arrays or objects deeper than {MAX_DEPTH} levels: {shown}") from None
     except ValueError as error:
         raise ProtocolError(f"line is not JSON ({error}): {shown}") from None
+    if nesting_depth(value) > MAX_DEPTH:
+        raise ProtocolError(f"line nests arrays or objects deeper than {MAX_DEPTH} levels: {shown}")
+    return value
+
+
+def nesting_depth(value: Any) -> int:
+    """How deeply arrays and objects nest in ``value`` (0 for a scalar); iterative, linear in its size.
+
+    >>> nesting_depth(5), nesting_depth([[1], {"a": [2]}])
+    (0, 3)
+    """
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        pending.extend((child, depth + 1) for child in children if isinstance(child, (list, dict)))
+    return deepest
 
 
 def request_problem(message: Any) -> str | None:
@@ -249,6 +278,9 @@ def validate_request(message: Any) -> None:
 def validate_response(message: Any) -> None:
     """Raise :class:`ProtocolError` unless ``message`` follows ``response.schema.json``."""
     problem = _schema_problem("response", message)
+    if problem is None and isinstance(message.get("id"), float):
+        # JSON Schema counts 2.0 as an integer; the protocol's ids are written as integers.
+        problem = f"id {message['id']!r} is not an integer (at id)"
     if problem:
         raise ProtocolError(f"response does not follow protocol {PROTOCOL_VERSION}: {problem}")
 
@@ -269,6 +301,18 @@ def handshake_result(info: ImplementationInfo) -> dict[str, Any]:
     }
 
 
+def _declarations_problem(result: dict[str, Any]) -> str | None:
+    for field in ("name", "version", "language", "profile"):
+        problem = declaration_problem(field, result[field], MAX_DECLARATION_CHARS)
+        if problem:
+            return problem
+    for position, capability in enumerate(result["capabilities"]):
+        problem = declaration_problem(f"capabilities[{position}]", capability, MAX_DECLARATION_CHARS)
+        if problem:
+            return problem
+    return None
+
+
 def implementation_info(result: Any) -> ImplementationInfo:
     """The declarations in a handshake result; :class:`VersionMismatch` or :class:`ProtocolError` if unusable.
 
@@ -286,7 +330,7 @@ def implementation_info(result: Any) -> ImplementationInfo:
         raise VersionMismatch(
             f"protocol version mismatch: the harness speaks {PROTOCOL_VERSION}, the implementation {version}"
         )
-    problem = _schema_problem("handshake", result)
+    problem = _schema_problem("handshake", result) or _declarations_problem(result)
     if problem:
         raise ProtocolError(f"handshake result does not follow protocol {PROTOCOL_VERSION}: {problem}")
     return ImplementationInfo(

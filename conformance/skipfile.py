@@ -31,8 +31,20 @@ from pathlib import Path
 
 from conformance.checks.base import Check
 from conformance.errors import HarnessError
+from conformance.files import read_text_file
 
-__all__ = ["SkipEntry", "SkipPlan", "load_skip_file", "parse_skip_text", "resolve_skips"]
+__all__ = [
+    "MAX_SKIP_FILE_BYTES",
+    "SkipEntry",
+    "SkipPlan",
+    "load_skip_file",
+    "parse_skip_text",
+    "read_skip_file",
+    "resolve_skips",
+]
+
+# A skip file lists checks and clauses, a few dozen lines; anything far larger is not one.
+MAX_SKIP_FILE_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -108,12 +120,17 @@ def resolve_skips(entries: list[SkipEntry], checks: list[Check]) -> SkipPlan:
     return plan
 
 
+def read_skip_file(path: str | Path) -> str:
+    """The text of the skip file at ``path`` (a regular UTF-8 file of at most ``MAX_SKIP_FILE_BYTES``).
+
+    >>> read_skip_file("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    conformance.errors.HarnessError: skip file '/dev/zero' is not a regular file
+    """
+    return read_text_file(path, "skip file", MAX_SKIP_FILE_BYTES)
+
+
 def load_skip_file(path: str | Path, checks: list[Check]) -> SkipPlan:
     """Read, parse and resolve the skip file at ``path`` (see the module docstring for the format)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise HarnessError(f"cannot read skip file {str(path)!r}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise HarnessError(f"skip file {str(path)!r} is not UTF-8 text: {error}") from None
-    return resolve_skips(parse_skip_text(text, str(path)), checks)
+    return resolve_skips(parse_skip_text(read_skip_file(path), str(path)), checks)

@@ -27,6 +27,7 @@ __all__ = [
     "as_ids",
     "as_rules",
     "as_text",
+    "declaration_problem",
 ]
 
 CAPABILITIES = frozenset({"train", "load", "encode", "decode"})
@@ -41,6 +42,27 @@ class ImplementationInfo:
     language: str = "python"
     capabilities: frozenset[str] = field(default_factory=lambda: frozenset({"train", "encode", "decode"}))
     profile: str = "strict"
+
+
+def declaration_problem(field: str, value: object, max_chars: int) -> str | None:
+    """Why ``value`` cannot be the declared ``field`` (name, version, ...), or None.
+
+    A declaration is printed in every report, so it must be valid Unicode (no lone surrogate) and short.
+
+    >>> declaration_problem("name", "lone" + chr(0xD800), 200)
+    "name 'lone\\\\ud800' is not valid Unicode (a lone surrogate at position 4)"
+    >>> declaration_problem("name", "x" * 300, 200)
+    'name is 300 characters long, more than 200'
+    """
+    if not isinstance(value, str):
+        return f"{field} must be a string, not {type(value).__name__}"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        return f"{field} {value[:60]!r} is not valid Unicode (a lone surrogate at position {error.start})"
+    if len(value) > max_chars:
+        return f"{field} is {len(value)} characters long, more than {max_chars}"
+    return None
 
 
 def _is_int(value: object) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import importlib.metadata
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ __all__ = [
     "ISOLATIONS",
     "LEVEL_CHOICES",
     "RunConfig",
+    "RunInterrupted",
     "apply_declared_deviations",
     "at_level",
     "base_settings",
@@ -240,13 +242,38 @@ def run_suite(
     started_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     started = time.monotonic()
     results: list[CheckResult] = []
-    for index, check in enumerate(checks):
-        if on_start is not None:
-            on_start(check, index, len(checks))
-        (result,) = run_checks([check], subject, profile, config.seed, skipped, database=database)
-        results.append(apply_declared_deviations(result, skips.clauses))
-        if on_result is not None:
-            on_result(results[-1])
+    try:
+        for index, check in enumerate(checks):
+            if on_start is not None:
+                on_start(check, index, len(checks))
+            (result,) = run_checks([check], subject, profile, config.seed, skipped, database=database)
+            results.append(apply_declared_deviations(result, skips.clauses))
+            if on_result is not None:
+                on_result(results[-1])
+    except KeyboardInterrupt as interrupt:  # the user's signal: the results so far still make a report
+        partial = _suite_result(config, subject, checks, skips, results, started_at, started)
+        raise RunInterrupted(partial, interrupt) from interrupt
+    return _suite_result(config, subject, checks, skips, results, started_at, started)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by a signal; ``suite`` holds the checks that finished before it."""
+
+    def __init__(self, suite: SuiteResult, cause: KeyboardInterrupt) -> None:
+        super().__init__(str(cause))
+        self.suite = suite
+        self.signum = getattr(cause, "signum", signal.SIGINT)
+
+
+def _suite_result(
+    config: RunConfig,
+    subject: Subject,
+    checks: list[Check],
+    skips: SkipPlan,
+    results: list[CheckResult],
+    started_at: str,
+    started: float,
+) -> SuiteResult:
     return SuiteResult(
         implementation=implementation_record(subject, config.impl),
         results=results,

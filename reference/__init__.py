@@ -24,7 +24,7 @@ from reference.alphabet import (
 from reference.counting import count_pairs
 from reference.decoding import decode, decode_bytes
 from reference.encoding import encode, encode_bytes, encode_document, encode_lowest_rank_first
-from reference.pieces import build_pieces, piece_hex
+from reference.pieces import build_pieces, piece_hex, piece_lengths
 from reference.replacement import replace_pair
 from reference.selection import select_pair, tied_pairs
 from reference.serialization import digest, digest_input, dumps, loads
@@ -65,6 +65,7 @@ __all__ = [
     "format_trace",
     "loads",
     "piece_hex",
+    "piece_lengths",
     "replace_pair",
     "rule_id",
     "rule_rank",

@@ -12,14 +12,20 @@ b'bpe-conformance.tokenizer/1 strict\\n97 98\\n97 99\\n'
 True
 >>> loads(dumps([(97, 98)]))
 [(97, 98)]
+>>> loads(b"\\xef\\xbb\\xbf" + dumps([(97, 98)]).encode())
+Traceback (most recent call last):
+...
+ValueError: tokenizer file starts with a byte order mark; it must be UTF-8 without one
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 from reference.alphabet import vocab_size
+from reference.pieces import check_piece_budget
 from reference.validation import check_rules
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "PROFILE", "digest", "digest_input", "dumps", "loads", "to_document"]
@@ -63,12 +69,50 @@ def dumps(rules: list[tuple[int, int]]) -> str:
     return json.dumps(to_document(rules), sort_keys=True, separators=(",", ":")) + "\n"
 
 
-def loads(text: str | bytes) -> list[tuple[int, int]]:
-    """Parse and validate a tokenizer written by :func:`dumps`; anything malformed is a ValueError/TypeError."""
+_BOM = "\ufeff"
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise ValueError(f"tokenizer file has duplicate key {key!r}")
+        document[key] = value
+    return document
+
+
+def _as_text(text: str | bytes) -> str:
+    """The file as str: bytes must be UTF-8; neither form may start with a byte order mark."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            problem = f"not UTF-8 ({error.reason} at byte {error.start})"
+            raise ValueError(f"tokenizer file is not valid JSON: {problem}") from None
+    if not isinstance(text, str):
+        raise TypeError(f"a tokenizer file is str or bytes, not {type(text).__name__}")
+    if text.startswith(_BOM):
+        raise ValueError("tokenizer file starts with a byte order mark; it must be UTF-8 without one")
+    return text
+
+
+def _parse(text: str | bytes) -> Any:
     try:
-        document = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        return json.loads(_as_text(text), object_pairs_hook=_unique_keys)
+    except RecursionError:
+        raise ValueError("tokenizer file nests arrays or objects too deeply to be a tokenizer") from None
+    except json.JSONDecodeError as error:
         raise ValueError(f"tokenizer file is not valid JSON: {error}") from None
+
+
+def loads(text: str | bytes, *, max_piece_bytes: int | None = None) -> list[tuple[int, int]]:
+    """Parse and validate a tokenizer written by :func:`dumps`; anything malformed is a ValueError/TypeError.
+
+    str and bytes are read alike: UTF-8 (bytes are decoded strictly), no byte order mark, no key
+    twice. Rules whose pieces would total more than ``max_piece_bytes`` (default
+    :func:`reference.pieces.piece_budget`, proportional to the number of rules) are a ValueError.
+    """
+    document = _parse(text)
     if not isinstance(document, dict):
         raise ValueError(f"tokenizer file must hold a JSON object, not {type(document).__name__}")
     missing, unknown = _KEYS - document.keys(), document.keys() - _KEYS
@@ -79,6 +123,7 @@ def loads(text: str | bytes) -> list[tuple[int, int]]:
         if document[key] != expected or type(document[key]) is not type(expected):
             raise ValueError(f"tokenizer file {key} must be {expected!r}, got {document[key]!r}")
     rules = check_rules(document["rules"])
+    check_piece_budget(rules, max_piece_bytes)
     if type(document["vocab_size"]) is not int or document["vocab_size"] != vocab_size(rules):
         raise ValueError(
             f"tokenizer file vocab_size is {document['vocab_size']!r} but its rules give {vocab_size(rules)}"

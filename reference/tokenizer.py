@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from reference import decoding, encoding, fast_encoding, fast_training, serialization, training
 from reference.alphabet import BEGIN_ID, END_ID, vocab_size
-from reference.pieces import build_pieces
+from reference.pieces import build_pieces, check_piece_budget
 from reference.validation import check_rules
 
 __all__ = ["LiteralTokenizer", "Tokenizer"]
@@ -52,9 +52,15 @@ class LiteralTokenizer:
         """Learn rules from ``documents`` and adopt them; bad input leaves the model unchanged."""
         return self._adopt(type(self)._train(documents, max_merges))
 
-    def load(self, rules: Rules) -> Rules:
-        """Adopt ``rules`` after validating them (BPE-INPUT-RULES)."""
-        return self._adopt(check_rules(rules))
+    def load(self, rules: Rules, max_piece_bytes: int | None = None) -> Rules:
+        """Adopt ``rules`` after validating them (BPE-INPUT-RULES).
+
+        Pieces totalling more than ``max_piece_bytes`` (default :func:`reference.pieces.piece_budget`,
+        proportional to the number of rules) are a ValueError, raised before any piece is built.
+        """
+        checked = check_rules(rules)
+        check_piece_budget(checked, max_piece_bytes)
+        return self._adopt(checked)
 
     def encode(self, text: str) -> list[int]:
         """Body ids of ``text`` under the current rules."""
@@ -76,9 +82,9 @@ class LiteralTokenizer:
         """The canonical JSON form of this tokenizer (BPE-SER-JSON)."""
         return serialization.dumps(self._rules)
 
-    def loads(self, text: str | bytes) -> Rules:
+    def loads(self, text: str | bytes, max_piece_bytes: int | None = None) -> Rules:
         """Adopt the rules of a canonical JSON tokenizer after validating it (BPE-SER-LOAD)."""
-        return self._adopt(serialization.loads(text))
+        return self._adopt(serialization.loads(text, max_piece_bytes=max_piece_bytes))
 
     @property
     def digest(self) -> str:

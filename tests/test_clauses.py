@@ -210,7 +210,7 @@ def test_explain_list(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("explain", "bpe-train-ties"), "explain: unknown clause id 'bpe-train-ties'; did you mean BPE-TRAIN-TIE?"),
+        (("explain", "bpe-train-ties"), "explain: unknown clause id 'bpe-train-ties'; did you mean BPE-TRAIN-TIE"),
         (("explain", "xyz"), "explain: unknown clause id 'xyz'; run `bpe-conformance explain --list`"),
         (("explain",), "explain: give a clause id such as BPE-TRAIN-TIE, or --list"),
         (("explain", "BPE-TRAIN-TIE", "--list"), "explain: give either a clause id or --list, not both"),

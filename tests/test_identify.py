@@ -361,7 +361,8 @@ def test_cli_identifies_the_reference_and_writes_json(tmp_path, capsys):
 def test_cli_exit_status_is_1_when_no_profile_fits(monkeypatch, capsys):
     # This test module stands in for a user's module; importlib finds it in sys.modules.
     monkeypatch.setitem(sys.modules, "overlapping_impl", sys.modules[__name__])
-    args = _parser().parse_args(["identify", "--impl", "overlapping_impl:OverlappingMergeTokenizer"])
+    spec = "overlapping_impl:OverlappingMergeTokenizer"
+    args = _parser().parse_args(["identify", "--impl", spec, "--isolation", "inprocess"])
     assert args.handler(args) == identify_command.EXIT_UNIDENTIFIED
     assert "counterexample against strict" in capsys.readouterr().out
 

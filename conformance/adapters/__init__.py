@@ -124,11 +124,13 @@ def host_command(spec: str) -> list[str]:
 
 
 def _host_environment() -> dict[str, str]:
-    # The child must import both the implementation (from the current directory) and this package.
+    # The child must import both the implementation (from the current directory) and this package,
+    # and whatever the harness itself can import (a directory a test or the plugin put on sys.path).
     entries = [os.getcwd(), str(_PROJECT_ROOT)]
     existing = os.environ.get("PYTHONPATH")
     if existing:
         entries.append(existing)
+    entries.extend(entry for entry in sys.path if entry and os.path.isdir(entry) and entry not in entries)
     return {**os.environ, "PYTHONPATH": os.pathsep.join(entries)}
 
 

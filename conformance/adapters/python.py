@@ -16,11 +16,21 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.errors import ImplementationRaised, MalformedResult, exception_ancestors
-from conformance.subject import CAPABILITIES, ImplementationInfo, Subject, as_ids, as_rules, as_text
+from conformance.signals import stops_the_run
+from conformance.subject import (
+    CAPABILITIES,
+    ImplementationInfo,
+    Subject,
+    as_ids,
+    as_rules,
+    as_text,
+    declaration_problem,
+)
 
 __all__ = ["InProcessSubject", "describe_python_implementation"]
 
 _CONTRACT_METHODS = ("train", "encode", "decode")
+_MAX_DECLARATION_CHARS = 200
 
 
 def describe_python_implementation(factory: Callable[[], Any], instance: Any, label: str) -> ImplementationInfo:
@@ -40,22 +50,46 @@ def describe_python_implementation(factory: Callable[[], Any], instance: Any, la
     missing = [method for method in in_contract_order if not callable(getattr(instance, method, None))]
     if missing:
         raise TypeError(f"{label} does not implement the plug-in contract: missing {', '.join(missing)}")
-    return ImplementationInfo(
+    info = ImplementationInfo(
         name=str(getattr(instance, "name", getattr(factory, "__name__", label))),
         version=str(getattr(instance, "version", "unknown")),
         language="python",
         capabilities=frozenset(capabilities),
         profile=str(getattr(instance, "profile", "strict")),
     )
+    for field in ("name", "version", "profile"):
+        problem = declaration_problem(field, getattr(info, field), _MAX_DECLARATION_CHARS)
+        if problem:
+            raise ValueError(f"{label} declares a {problem}")
+    return info
+
+
+def _text(error: BaseException) -> str:
+    try:
+        return str(error)
+    except Exception:  # a broken __str__ is the implementation's too
+        return f"<unprintable {type(error).__name__}>"
 
 
 def _call(operation: str, method: Callable[..., Any], *args: Any) -> Any:
+    """``method(*args)``; whatever it raises is the implementation's answer, judged by the check.
+
+    That includes ``SystemExit``, ``GeneratorExit``, a pyo3 ``PanicException`` and a ``KeyboardInterrupt``
+    no signal caused: none of them may end the run without a verdict. Only the user's own
+    interruption (:func:`conformance.signals.stops_the_run`) goes on up.
+    """
     try:
         return method(*args)
     except Exception as error:  # any exception is the implementation's answer, judged by the check
         raise ImplementationRaised(
-            operation, type(error).__name__, str(error), exception_ancestors(type(error))
+            operation, type(error).__name__, _text(error), exception_ancestors(type(error))
         ) from error
+    except BaseException as error:
+        if stops_the_run(error):
+            raise
+        raise ImplementationRaised(
+            operation, type(error).__name__, _text(error), exception_ancestors(type(error))
+        ) from None
 
 
 class InProcessSubject(Subject):
@@ -68,10 +102,7 @@ class InProcessSubject(Subject):
         self.info = describe_python_implementation(factory, self._instance, self._label)
 
     def _new_instance(self) -> Any:
-        try:
-            return self._factory()
-        except Exception as error:
-            raise ImplementationRaised("create", type(error).__name__, str(error)) from error
+        return _call("create", self._factory)
 
     def reset(self) -> None:
         self._instance = self._new_instance()

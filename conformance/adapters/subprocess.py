@@ -1,9 +1,12 @@
 """Run an implementation in its own process, speaking the JSON-lines protocol of ``specs/protocol.md``.
 
 Nothing the process does can hang or break the harness: every wait is bounded by a deadline, stdout
-is read by a thread into a queue (one line at a time, at most ``max_line_bytes``), stderr is drained
-continuously into a bounded tail, and the process runs in its own session so that killing its
-process group also kills anything it started. Misbehaviour maps onto :mod:`conformance.errors`:
+is read by a thread into a small queue (one line at a time, at most the request's allowance,
+:func:`response_allowance`, and never more than ``max_line_bytes``), stderr is drained continuously
+into a bounded tail, both readers stop the moment the process is killed (even if a grandchild still
+holds the pipes), and the process runs in its own session. Killing it kills its whole tree, including
+processes that left its group or session (:mod:`conformance.adapters.process_tree`). Misbehaviour maps
+onto :mod:`conformance.errors`:
 
 * an error response → :class:`ImplementationRaised` (the process lives on);
 * a timeout → the process group is killed, :class:`CallTimeout`;
@@ -34,10 +37,11 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+from conformance.adapters.process_tree import TAG_VARIABLE, become_subreaper, kill_tree, new_tag
 from conformance.errors import (
     CallAborted,
     CallTimeout,
@@ -61,10 +65,13 @@ __all__ = [
     "DEFAULT_STDERR_BYTES",
     "DEFAULT_TIMEOUT",
     "MIN_HANDSHAKE_TIMEOUT",
+    "RESPONSE_BYTES_PER_REQUEST_BYTE",
+    "RESPONSE_FLOOR_BYTES",
     "ProcessSubject",
     "RunningProcess",
     "describe_exit",
     "kill_process_group",
+    "response_allowance",
     "spawn",
     "stderr_tail",
 ]
@@ -74,6 +81,12 @@ DEFAULT_TIMEOUT = 10.0
 MIN_HANDSHAKE_TIMEOUT = 3.0
 DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 DEFAULT_STDERR_BYTES = 64 * 1024
+# A response may be this much larger than the requests that shaped it (the call and the last model).
+RESPONSE_FLOOR_BYTES = 4 * 1024 * 1024
+RESPONSE_BYTES_PER_REQUEST_BYTE = 64
+# Lines read ahead of the harness; a flood blocks the implementation, not the harness's memory.
+_QUEUED_LINES = 8
+_READ_CHUNK = 64 * 1024
 _STDERR_CHUNK = 8 * 1024
 _POLL_SECONDS = 0.05
 # After the process has exited, its last lines may still be in the pipe.
@@ -93,6 +106,25 @@ class RunningProcess:
     stderr: deque[bytes]
     threads: tuple[threading.Thread, ...]
     finalizer: weakref.finalize
+    stop: threading.Event
+    tag: str
+    # The longest line the reader accepts for the current request (see response_allowance).
+    line_limit: list[int]
+
+
+def response_allowance(request_bytes: int, model_bytes: int, max_line_bytes: int) -> int:
+    """The longest response line accepted for a request of ``request_bytes``.
+
+    ``model_bytes`` is the size of the last train or load request: decoding answers with the
+    pieces that request made. Linear in what the harness sent, never above ``max_line_bytes``.
+
+    >>> response_allowance(100, 0, DEFAULT_MAX_LINE_BYTES) == RESPONSE_FLOOR_BYTES + 6400
+    True
+    >>> response_allowance(100, 0, 1000)
+    1000
+    """
+    allowance = RESPONSE_FLOOR_BYTES + RESPONSE_BYTES_PER_REQUEST_BYTE * (request_bytes + model_bytes)
+    return min(max_line_bytes, allowance)
 
 
 def describe_exit(returncode: int | None) -> str:
@@ -111,40 +143,74 @@ def describe_exit(returncode: int | None) -> str:
     return f"exited with code {returncode}"
 
 
-def kill_process_group(popen: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the process and everything in its process group, then reap it."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
-        os.killpg(popen.pid, signal.SIGKILL)
+def kill_process_group(popen: subprocess.Popen[bytes], tag: str | None = None) -> None:
+    """SIGKILL the process, its process group and (with ``tag``) its whole tree, then reap it."""
+    if tag is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
+            os.killpg(popen.pid, signal.SIGKILL)
+    else:
+        kill_tree(popen.pid, tag)
     with contextlib.suppress(subprocess.TimeoutExpired):  # stuck in the kernel; nothing more to do
         popen.wait(timeout=5)
 
 
-def _read_lines(stream: IO[bytes], lines: queue.Queue[tuple[str, bytes]], limit: int) -> None:
-    try:
-        while True:
-            line = stream.readline(limit + 1)
-            if not line:
-                break
-            if line.endswith(b"\n"):
-                lines.put(("line", line))
-            elif len(line) > limit:
-                lines.put(("overflow", line[:_SHOWN_BYTES]))
+def _put(lines: queue.Queue[tuple[str, bytes]], item: tuple[str, bytes], stop: threading.Event) -> bool:
+    """Queue ``item`` unless told to stop first; False when stopped."""
+    while not stop.is_set():
+        try:
+            lines.put(item, timeout=_POLL_SECONDS)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def _readable_chunks(stream: IO[bytes], stop: threading.Event, size: int) -> Iterator[bytes]:
+    """Chunks of ``stream`` until end of output, an error, or ``stop`` (checked every poll interval)."""
+    descriptor = stream.fileno()
+    with selectors.DefaultSelector() as selector:
+        selector.register(descriptor, selectors.EVENT_READ)
+        while not stop.is_set():
+            if not selector.select(_POLL_SECONDS):
+                continue
+            try:
+                chunk = os.read(descriptor, size)
+            except OSError:
                 return
-            else:  # end of output in the middle of a line
-                lines.put(("partial", line))
-    except (OSError, ValueError):
-        pass  # the pipe was closed under us: same as end of output
+            if not chunk:
+                return
+            yield chunk
+
+
+def _read_lines(
+    stream: IO[bytes], lines: queue.Queue[tuple[str, bytes]], line_limit: list[int], stop: threading.Event
+) -> None:
+    pending = bytearray()
+    try:
+        for chunk in _readable_chunks(stream, stop, _READ_CHUNK):
+            pending += chunk
+            while (end := pending.find(b"\n")) >= 0:
+                line = bytes(pending[: end + 1])
+                del pending[: end + 1]
+                if len(line) > line_limit[0] + 1:
+                    _put(lines, ("overflow", line[:_SHOWN_BYTES]), stop)
+                    return
+                if not _put(lines, ("line", line), stop):
+                    return
+            if len(pending) > line_limit[0]:
+                _put(lines, ("overflow", bytes(pending[:_SHOWN_BYTES])), stop)
+                return
+        if pending:  # end of output in the middle of a line
+            _put(lines, ("partial", bytes(pending)), stop)
+        _put(lines, ("eof", b""), stop)
     finally:
         stream.close()
-    lines.put(("eof", b""))
 
 
-def _drain(stream: IO[bytes], chunks: deque[bytes]) -> None:
+def _drain(stream: IO[bytes], chunks: deque[bytes], stop: threading.Event) -> None:
     try:
-        while chunk := os.read(stream.fileno(), _STDERR_CHUNK):
+        for chunk in _readable_chunks(stream, stop, _STDERR_CHUNK):
             chunks.append(chunk)
-    except (OSError, ValueError):
-        pass
     finally:
         stream.close()
 
@@ -164,29 +230,32 @@ def _shown(line: bytes) -> str:
 def spawn(
     argv: Sequence[str], cwd: str | None, env: dict[str, str] | None, max_line_bytes: int, stderr_bytes: int
 ) -> RunningProcess:
-    """Start ``argv`` in a new session with reader threads for stdout and stderr."""
+    """Start ``argv`` in a new session, tagged for :func:`kill_tree`, with reader threads for stdout and stderr."""
+    become_subreaper()
+    tag = new_tag()
     popen = subprocess.Popen(
         list(argv),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=cwd,
-        env=env,
+        env={**(os.environ if env is None else env), TAG_VARIABLE: tag},
         start_new_session=True,
     )
     assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
     os.set_blocking(popen.stdin.fileno(), False)
-    lines: queue.Queue[tuple[str, bytes]] = queue.Queue()
+    lines: queue.Queue[tuple[str, bytes]] = queue.Queue(maxsize=_QUEUED_LINES)
     chunks: deque[bytes] = deque(maxlen=max(1, stderr_bytes // _STDERR_CHUNK))
+    stop, line_limit = threading.Event(), [max_line_bytes]
     threads = (
-        threading.Thread(target=_read_lines, args=(popen.stdout, lines, max_line_bytes), daemon=True),
-        threading.Thread(target=_drain, args=(popen.stderr, chunks), daemon=True),
+        threading.Thread(target=_read_lines, args=(popen.stdout, lines, line_limit, stop), daemon=True),
+        threading.Thread(target=_drain, args=(popen.stderr, chunks, stop), daemon=True),
     )
     for thread in threads:
         thread.start()
-    # If the subject is dropped without close(), or the interpreter exits, still kill the group.
-    finalizer = weakref.finalize(popen, kill_process_group, popen)
-    return RunningProcess(popen, lines, chunks, threads, finalizer)
+    # If the subject is dropped without close(), or the interpreter exits, still kill the tree.
+    finalizer = weakref.finalize(popen, kill_process_group, popen, tag)
+    return RunningProcess(popen, lines, chunks, threads, finalizer, stop, tag, line_limit)
 
 
 class ProcessSubject(Subject):
@@ -219,6 +288,7 @@ class ProcessSubject(Subject):
         self._max_line_bytes = max_line_bytes
         self._stderr_bytes = stderr_bytes
         self._ids = itertools.count(1)
+        self._model_bytes = 0
         self._running: RunningProcess | None = None
         self.info = self._start_or_fail()
 
@@ -335,7 +405,8 @@ class ProcessSubject(Subject):
     def _finish(running: RunningProcess) -> None:
         if not running.finalizer.alive:
             return  # finished already: never signal a process group twice
-        kill_process_group(running.popen)
+        running.stop.set()  # a grandchild may hold the pipes open: stop reading them now
+        kill_process_group(running.popen, running.tag)
         running.finalizer.detach()
         for thread in running.threads:
             thread.join(timeout=1.0)
@@ -363,6 +434,9 @@ class ProcessSubject(Subject):
         request_id = next(self._ids)
         deadline = time.monotonic() + seconds
         message = encode_message(build_request(request_id, operation, **arguments))
+        if operation in ("train", "load"):
+            self._model_bytes = len(message)
+        running.line_limit[0] = response_allowance(len(message), self._model_bytes, self._max_line_bytes)
         self._send(running, operation, message, deadline, seconds)
         line = self._await_line(running, operation, deadline, seconds)
         try:
@@ -423,7 +497,7 @@ class ProcessSubject(Subject):
             if kind == "line":
                 return payload
             if kind == "overflow":
-                detail = f"wrote a line longer than {self._max_line_bytes} bytes: {_shown(payload)}"
+                detail = f"wrote a line longer than {running.line_limit[0]} bytes: {_shown(payload)}"
                 raise self._abort(ImplementationCrashed, operation, detail, running)
             self._await_exit(running)
             ended = f"the process {describe_exit(running.popen.returncode)}"

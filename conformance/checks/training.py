@@ -249,6 +249,7 @@ TRAINING_CHECKS = [
         summary="trained rules refer only to bytes and earlier rule ids: never themselves, later ids or boundaries",
         verify=verify_rule_references,
         strategy=lambda: training_examples(_small_corpora()),
+        also=("BPE-TRAIN-PIECE",),
         budget=0.5,
     ),
     Check(

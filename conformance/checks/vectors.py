@@ -20,7 +20,7 @@ from conformance.checks.base import ALGORITHM, INTERFACE, Check
 from conformance.checks.common import PROBE_RULES, Encoder, encoding_clause, subject_encoder, subject_retrainer
 from conformance.diagnosis import Retrain, first_divergence
 from conformance.errors import Violation
-from conformance.profile_context import differing_parameters, is_strict, subject_profile
+from conformance.profile_context import bounded_answer, differing_parameters, is_strict, subject_profile
 from conformance.subject import Subject
 from conformance.vector_files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors
 from conformance.vector_replay import Mismatch, replay_vector
@@ -37,9 +37,15 @@ class _Contract:
 
     def __init__(self, subject: Subject) -> None:
         self._subject = subject
+        self.out_of_bounds: Violation | None = None
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
-        return self._subject.train(documents, max_merges)
+        rules = self._subject.train(documents, max_merges)
+        try:
+            return bounded_answer(documents, max_merges, rules, subject_profile(self._subject))
+        except Violation as violation:  # the replay records any exception; the check reports this one
+            self.out_of_bounds = violation
+            raise
 
     def encode(self, text: str) -> list[int]:
         return self._subject.encode(text)
@@ -120,7 +126,10 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
     if vectors_inapplicable(subject_profile(subject)) is not None:
         return
     contract = _ContractWithLoad(subject) if subject.supports("load") else _Contract(subject)
-    for mismatch in replay_vector(lambda: contract, vector):
+    mismatches = replay_vector(lambda: contract, vector)
+    if contract.out_of_bounds is not None:
+        raise contract.out_of_bounds
+    for mismatch in mismatches:
         if mismatch.skipped:
             continue
         if mismatch.advisory:

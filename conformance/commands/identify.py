@@ -12,6 +12,7 @@ closest profile when none explains everything. Exit status: 0 identified, 1 no p
 (True, 'reference:Tokenizer', None)
 >>> handle(args)  # doctest: +ELLIPSIS
 implementation: reference (capabilities: train, load, encode, decode)
+declared profile: strict (confirmed)
 identified as: strict
 ...
 0
@@ -27,8 +28,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conformance.adapters import COMMAND_PREFIX, load_implementation, resolve_factory
+from conformance.adapters import COMMAND_PREFIX, ISOLATIONS, load_implementation, split_spec
+from conformance.adapters.subprocess import DEFAULT_TIMEOUT
+from conformance.commands._arguments import add_timeout_argument
 from conformance.errors import HarnessError, ImplementationRaised
+from conformance.files import writable_path
 from conformance.identify import IdentifyReport, format_report, identify
 from conformance.subject import Subject
 
@@ -121,35 +125,57 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="the implementation: module:attr (e.g. reference:Tokenizer) or cmd:<command line>",
     )
     parser.add_argument("--json", metavar="PATH", help="also write the full report as JSON to PATH")
+    parser.add_argument(
+        "--isolation",
+        choices=ISOLATIONS,
+        default="process",
+        help="run a module:attr implementation in its own process (default) or in the harness's",
+    )
+    add_timeout_argument(parser)
     parser.set_defaults(handler=handle)
     return parser
 
 
-def identify_spec(spec: str) -> IdentifyReport:
+def identify_spec(spec: str, isolation: str = "process", timeout: float = DEFAULT_TIMEOUT) -> IdentifyReport:
     """Identify the implementation ``module:attr`` or ``cmd:<command line>`` names; HarnessError if it cannot load.
 
-    A Python class is probed directly, so an encode-only class (no ``train``) is probed too; a
-    ``cmd:`` program is probed through its subject, one fresh process per probe.
+    Every implementation is probed through its subject (a fresh model per probe), so a hang, an
+    exit or a ``SystemExit`` in it is an observation, never the end of the command. A ``cmd:``
+    program always runs in its own process; ``module:attr`` runs where ``isolation`` says.
     """
-    spec = spec.strip()
-    if not spec.startswith(COMMAND_PREFIX):
-        return identify(resolve_factory(spec))
-    subject = load_implementation(spec)
+    if not spec.strip().startswith(COMMAND_PREFIX):
+        split_spec(spec.strip())  # module:attr only (no shortcuts), as identify has always taken
+    subject = load_implementation(spec, isolation=isolation, timeout=timeout)
     try:
         return identify(contract_factory(subject))
     finally:
         subject.close()
 
 
+def _json_path(value: str | None) -> Path | None:
+    # Checked before probing: a typo in the path must not cost the whole identification.
+    return None if value is None else writable_path(value, "--json")
+
+
 def handle(args: argparse.Namespace) -> int:
     """Run identification and print the report; optionally write it as JSON."""
     try:
-        report = identify_spec(args.impl)
+        json_path = _json_path(args.json)
+    except HarnessError as error:
+        print(f"bpe-conformance identify: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        report = identify_spec(args.impl, args.isolation, args.timeout)
     except HarnessError as error:
         print(f"bpe-conformance identify: cannot load {args.impl!r}: {error}", file=sys.stderr)
         return EXIT_USAGE
     print(format_report(report))
-    if args.json:
-        document = json.dumps(report.to_dict(), indent=2, ensure_ascii=False, default=repr)
-        Path(args.json).write_text(document + "\n", encoding="utf-8")
+    if json_path is not None:
+        document = json.dumps(report.to_dict(), indent=2, ensure_ascii=True, default=repr)
+        try:
+            json_path.write_text(document + "\n", encoding="utf-8")
+        except OSError as error:
+            reason = error.strerror or error
+            print(f"bpe-conformance identify: cannot write {str(json_path)!r}: {reason}", file=sys.stderr)
+            return EXIT_USAGE
     return EXIT_IDENTIFIED if report.identified else EXIT_UNIDENTIFIED

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
-from conformance.errors import HarnessError
+from conformance.files import writable_path
 from conformance.matrix import render_matrix, run_matrix
 
 __all__ = ["DEFAULT_OUTPUT", "handle", "register"]
@@ -38,9 +37,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 def handle(args: argparse.Namespace) -> int:
     """Run the matrix with the ``dev`` effort and write it."""
-    output = Path(args.output)
-    if not output.parent.is_dir():
-        raise HarnessError(f"--output {args.output}: directory {str(output.parent)!r} does not exist")
+    output = writable_path(args.output, "--output")
     results, missing = run_matrix(args.seed, "dev", say=lambda line: print(line, file=sys.stderr, flush=True))
     output.write_text(render_matrix(results, missing, args.seed, "dev"), encoding="utf-8")
     print(f"wrote {output}: {len(results)} implementations, {len(missing)} not installed")

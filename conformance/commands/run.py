@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,17 +17,22 @@ from rich.console import Console
 
 from conformance import suite
 from conformance.checks.base import Check
+from conformance.commands._arguments import add_timeout_argument
 from conformance.errors import HarnessError
+from conformance.files import writable_path
+from conformance.outcomes import CheckResult, Outcome, SuiteResult
 from conformance.reports.json_report import write_json_report
 from conformance.reports.junit import write_junit
 from conformance.reports.markdown import write_markdown
 from conformance.reports.terminal import live_view, make_console, render_header, render_summary
 from conformance.subject import Subject
-from conformance.suite import DEFAULT_TIMEOUT, HARNESS_NAME, ISOLATIONS, RunConfig
+from conformance.suite import HARNESS_NAME, ISOLATIONS, RunConfig
 from reference.profiles import PROFILES
 
 __all__ = ["config_from_args", "handle", "register"]
 
+# Nothing checked is no verdict: not a pass, though not a failed check either.
+EXIT_NOTHING_CHECKED = 1
 _REPORT_WRITERS = (("json", write_json_report), ("junit", write_junit), ("markdown", write_markdown))
 
 _EPILOG = """\
@@ -37,17 +43,8 @@ A check name skips that check. A clause id skips the checks whose primary clause
 any other check's failure on that clause into a skip. An entry matching nothing is an error.
 
 exit codes: 0 every check passed or was skipped by declaration; 1 a check failed, errored,
-timed out or crashed; 2 usage or harness error."""
-
-
-def _positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"timeout must be a positive, finite number of seconds, got {text!r}")
-    return value
+timed out or crashed, or every check was skipped (nothing was checked); 2 usage or harness error;
+130, 143, 129 interrupted by SIGINT, SIGTERM, SIGHUP (the reports asked for hold the checks that finished)."""
 
 
 def register(subparsers: Any) -> None:
@@ -67,13 +64,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--thorough", action="store_true", help="many more examples per check (profile 'thorough')")
     parser.add_argument("--seed", type=int, default=0, metavar="N", help="hypothesis seed (default 0)")
-    parser.add_argument(
-        "--timeout",
-        type=_positive_seconds,
-        default=DEFAULT_TIMEOUT,
-        metavar="SECONDS",
-        help=f"limit per call to the implementation, process isolation only (default {DEFAULT_TIMEOUT:g})",
-    )
+    add_timeout_argument(parser)
     parser.add_argument(
         "--isolation",
         choices=ISOLATIONS,
@@ -133,18 +124,11 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 
 def _report_paths(args: argparse.Namespace) -> list[tuple[Path, Any]]:
     # Checked before the run: a typo in a report path must not cost a whole run.
-    paths = []
-    for option, writer in _REPORT_WRITERS:
-        value = getattr(args, option)
-        if value is None:
-            continue
-        path = Path(value)
-        if not path.parent.is_dir():
-            raise HarnessError(f"--{option} {value}: directory {str(path.parent)!r} does not exist")
-        if path.is_dir():
-            raise HarnessError(f"--{option} {value}: is a directory, not a file")
-        paths.append((path, writer))
-    return paths
+    return [
+        (writable_path(getattr(args, option), f"--{option}"), writer)
+        for option, writer in _REPORT_WRITERS
+        if getattr(args, option) is not None
+    ]
 
 
 def _list_checks(args: argparse.Namespace) -> int:
@@ -170,6 +154,8 @@ def handle(args: argparse.Namespace) -> int:
     """Run the selected checks, show the results and write the reports asked for."""
     if args.list_checks:
         return _list_checks(args)
+    if args.impl is not None and not args.impl.strip():
+        raise HarnessError("--impl is empty (an unset variable?); leave it out to test the bundled reference")
     config = config_from_args(args)
     if config.profile is not None and config.profile not in PROFILES:
         raise HarnessError(f"--profile: unknown profile {config.profile!r}; choose one of: {', '.join(PROFILES)}")
@@ -180,18 +166,46 @@ def handle(args: argparse.Namespace) -> int:
     skips = suite.skips_for(config)
     console = make_console()
     subject = suite.open_subject(config.impl, config.isolation_used, config.timeout)
+    interrupted: suite.RunInterrupted | None = None
     try:
         subject = suite.judged_subject(subject, config.profile)
         if not args.quiet:
             _show_header(console, subject, config, checks)
         with live_view(console, len(checks), quiet=args.quiet) as view:
             run = suite.run_suite(config, subject, checks, skips, view.on_start, view.on_result)
+    except suite.RunInterrupted as stopped:  # SIGINT, SIGTERM or SIGHUP: report what finished
+        interrupted, run = stopped, stopped.suite
     finally:
         subject.close()
+    _write_reports(run, reports)
+    render_summary(console, run, quiet=args.quiet)
+    if interrupted is not None:
+        raise interrupted
+    return _exit_code(run)
+
+
+def _write_reports(run: SuiteResult, reports: list[tuple[Path, Any]]) -> None:
     for path, writer in reports:
         try:
             writer(run, path)
         except OSError as error:
             raise HarnessError(f"cannot write report {str(path)!r}: {error.strerror or error}") from None
-    render_summary(console, run, quiet=args.quiet)
+
+
+def _declared(run: SuiteResult, result: CheckResult) -> bool:
+    """True when the skip file skipped ``result`` (before it ran, or by a declared deviation)."""
+    return result.check in run.config.get("skipped", {}) or result.clause in run.config.get("declared_clauses", {})
+
+
+def _exit_code(run: SuiteResult) -> int:
+    """``exit_code_for`` the results; but a run in which no check ran, and none was skipped by
+    declaration (every one lacked a capability or did not apply), is never a success."""
+    if run.results and all(result.outcome is Outcome.SKIP and not _declared(run, result) for result in run.results):
+        reasons = sorted({result.message for result in run.results})
+        print(
+            f"{HARNESS_NAME}: nothing was checked: all {len(run.results)} selected checks were skipped "
+            f"({'; '.join(reasons)[:300]})",
+            file=sys.stderr,
+        )
+        return EXIT_NOTHING_CHECKED
     return suite.exit_code_for(run.results)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from rich.table import Table
 from rich.text import Text
 
 from conformance.errors import HarnessError
+from conformance.files import read_text_file
 from conformance.reports.common import plural
 from conformance.reports.terminal import make_console, print_wide
 from reference import TrainingTrace, piece_hex, trace_training, vocab_size
@@ -64,12 +64,7 @@ def register(subparsers: Any) -> None:
 
 
 def _read_text(path: str, what: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise HarnessError(f"cannot read {what} {path!r}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise HarnessError(f"{what} {path!r} is not UTF-8 text: {error}") from None
+    return read_text_file(path, what)
 
 
 def _json_documents(path: str) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from conformance.errors import HarnessError
 from conformance.vectors import (
     VECTORS_DIR,
     check_up_to_date,
@@ -42,12 +43,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _generate(directory: Path) -> int:
-    for path in write_vectors(directory):
+    if directory.exists() and not directory.is_dir():
+        raise HarnessError(f"--dir {directory}: is not a directory")
+    try:
+        written = write_vectors(directory)
+    except OSError as error:
+        raise HarnessError(f"--dir {directory}: cannot write the vector files: {error.strerror or error}") from None
+    for path in written:
         print(f"wrote {path}")
     return 0
 
 
 def _check(directory: Path) -> int:
+    if not directory.is_dir():
+        raise HarnessError(f"--dir {directory}: is not a directory")
     try:
         problems = validate_vectors(read_vector_files(directory))
     except (OSError, ValueError) as error:  # a missing or unparsable file

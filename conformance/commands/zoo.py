@@ -32,6 +32,7 @@ from conformance.checks import ALL_CHECKS
 from conformance.clauses import CLAUSE_ID_PATTERN, get_clause
 from conformance.diagnosis import describe
 from conformance.errors import HarnessError
+from conformance.files import writable_path
 from conformance.outcomes import CheckResult
 from conformance.reports.common import plural, render_value, to_json_safe
 from conformance.reports.markdown import fence
@@ -354,13 +355,18 @@ def _print_proof(proof: Proof) -> None:
 
 def _check(args: argparse.Namespace) -> int:
     implementations = _chosen(args.only)
+    if args.json is not None:
+        writable_path(args.json, "--json")
     proofs = prove_all(
         implementations, full=not args.quick, effort=args.effort, seed=args.seed, jobs=args.jobs, on_proof=_print_proof
     )
     counts = tally(proofs)
     if args.json is not None:
         records: list[dict[str, Any]] = [to_json_safe(as_record(proof)) for proof in proofs]
-        args.json.write_text(json.dumps(records, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
+        try:
+            args.json.write_text(json.dumps(records, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
+        except OSError as error:
+            raise HarnessError(f"cannot write --json {str(args.json)!r}: {error.strerror or error}") from None
     scope = "relevant checks" if args.quick else "every check"
     print(f"{headline(counts)} ({scope}, effort {args.effort}, seed {args.seed})")
     for name in counts.unproven:

@@ -22,9 +22,13 @@ from conformance.outcomes import CheckResult, Outcome, SuiteResult
 from conformance.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
 
 __all__ = [
+    "JSON_MESSAGE_CHARS",
     "OUTCOME_ORDER",
+    "SHOWN_MESSAGE_CHARS",
+    "capped_for_json",
     "clause_examples",
     "counterexample_lines",
+    "cut",
     "failures",
     "hypothesis_note",
     "implementation_label",
@@ -37,11 +41,15 @@ __all__ = [
     "reproduce_command",
     "root_cause_lines",
     "root_causes",
+    "shown_message",
     "to_json_safe",
     "total_advisories",
     "verdict_line",
 ]
 
+# Terminal and Markdown show this much of a message or counterexample value; JSON keeps up to the cap.
+SHOWN_MESSAGE_CHARS = 2000
+JSON_MESSAGE_CHARS = 64 * 1024
 OUTCOME_ORDER = (Outcome.PASS, Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.CRASH, Outcome.SKIP)
 
 
@@ -103,10 +111,42 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def _shortened(text: str, max_chars: int | None) -> str:
-    if max_chars is None or len(text) <= max_chars:
+def cut(text: str, max_chars: int, note: str = "") -> str:
+    """``text``, or its first ``max_chars`` characters and a statement of how many were cut.
+
+    The one place reports shorten what an implementation wrote: a message can be megabytes long,
+    and rendering it whole costs more than the run (rich wraps text in quadratic time).
+
+    >>> cut("abcdef", 4), cut("abc", 4)
+    ('abcd... (2 characters cut)', 'abc')
+    """
+    if len(text) <= max_chars:
         return text
-    return f"{text[:max_chars]}... ({len(text) - max_chars} more characters; the JSON report has them all)"
+    return f"{text[:max_chars]}... ({len(text) - max_chars} characters cut{note})"
+
+
+def shown_message(message: str) -> str:
+    """A check's message as the terminal and Markdown show it: printable, at most ``SHOWN_MESSAGE_CHARS``."""
+    return printable(cut(message, SHOWN_MESSAGE_CHARS, "; the JSON report keeps more"))
+
+
+def capped_for_json(value: Any) -> Any:
+    """``value`` with every string longer than ``JSON_MESSAGE_CHARS`` cut (the JSON report's documented cap).
+
+    >>> capped_for_json({"actual": ["x" * (JSON_MESSAGE_CHARS + 5)]})["actual"][0].endswith("(5 characters cut)")
+    True
+    """
+    if isinstance(value, str):
+        return cut(value, JSON_MESSAGE_CHARS)
+    if isinstance(value, dict):
+        return {key: capped_for_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [capped_for_json(item) for item in value]
+    return value
+
+
+def _shortened(text: str, max_chars: int | None) -> str:
+    return text if max_chars is None else cut(text, max_chars, "; the JSON report keeps more")
 
 
 def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int | None = None) -> list[str]:

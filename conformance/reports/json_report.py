@@ -12,7 +12,10 @@ from typing import Any
 
 from conformance.outcomes import CheckResult, SuiteResult
 from conformance.reports.common import (
+    JSON_MESSAGE_CHARS,
+    capped_for_json,
     clause_examples,
+    cut,
     level_verdicts,
     outcome_counts,
     reproduce_command,
@@ -43,10 +46,10 @@ def _result_record(suite: SuiteResult, result: CheckResult) -> dict[str, Any]:
         "level": result.level,
         "summary": result.summary,
         "outcome": result.outcome.value,
-        "message": result.message,
+        "message": cut(result.message, JSON_MESSAGE_CHARS),
         "examples": result.examples,
         "seconds": result.seconds,
-        "counterexample": result.counterexample,
+        "counterexample": capped_for_json(result.counterexample),
         "advisories": list(result.advisories),
         "reproduce": reproduce_command(suite, result.check) if failed else None,
         "root_cause": root_causes(suite.results).get(result.check),

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from conformance.outcomes import CheckResult, SuiteResult
 from conformance.reports.common import (
+    SHOWN_MESSAGE_CHARS,
     clause_examples,
     counterexample_lines,
     failures,
@@ -20,6 +21,7 @@ from conformance.reports.common import (
     plural,
     printable,
     reproduce_command,
+    shown_message,
     verdict_line,
 )
 from conformance.suite import HARNESS_NAME
@@ -54,7 +56,7 @@ def _result_row(result: CheckResult) -> str:
             outcome,
             str(result.examples),
             f"{result.seconds:.2f}",
-            table_cell(printable(result.message)),
+            table_cell(shown_message(result.message)),
         ]
     )
 
@@ -63,11 +65,11 @@ def _failure_section(suite: SuiteResult, result: CheckResult) -> list[str]:
     lines = [
         f"### `{result.check}` ({result.clause}): {result.outcome.value}",
         "",
-        table_cell(printable(result.message)),
+        table_cell(shown_message(result.message)),
         "",
     ]
     if result.counterexample:
-        body = "\n".join(counterexample_lines(result.counterexample))
+        body = "\n".join(counterexample_lines(result.counterexample, SHOWN_MESSAGE_CHARS))
         lines += [f"{fence(body)}text", body, fence(body), ""]
     command = reproduce_command(suite, result.check)
     lines += ["Reproduce:", "", f"{fence(command)}sh", command, fence(command), ""]

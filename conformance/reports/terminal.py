@@ -36,6 +36,7 @@ from conformance.reports.common import (
     printable,
     reproduce_command,
     root_cause_lines,
+    shown_message,
     verdict_line,
 )
 from conformance.settings import HYPOTHESIS_VERSION
@@ -125,7 +126,7 @@ def result_line(result: CheckResult, index: int, total: int) -> Text:
     line.append(f"{result.outcome.value:<7}", style=OUTCOME_STYLES[result.outcome])
     line.append(f" {result.check} [{result.clause}] {plural(result.examples, 'example')}, {result.seconds:.2f} s")
     if result.outcome is Outcome.SKIP:
-        line.append(f": {printable(result.message)}")
+        line.append(f": {shown_message(result.message)}")
     return line
 
 
@@ -218,7 +219,7 @@ def summary_table(console: Console, suite: SuiteResult) -> Table:
 
 def failure_lines(result: CheckResult, reproduce: str) -> list[str]:
     """The clause, the minimal counterexample and the ``reproduce`` command of one failed check."""
-    lines = [f"{result.outcome.value.upper()} {result.check} [{result.clause}]", f"  {printable(result.message)}"]
+    lines = [f"{result.outcome.value.upper()} {result.check} [{result.clause}]", f"  {shown_message(result.message)}"]
     lines += [f"  {line}" for line in counterexample_lines(result.counterexample, MAX_VALUE_CHARS)]
     lines.append(f"  reproduce: {reproduce}")
     return lines
