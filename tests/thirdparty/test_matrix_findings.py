@@ -30,7 +30,6 @@ FAILURES = [
     ("rustbpe", "max-merges-validation", "BPE-TRAIN-MAXMERGES", "rustbpe"),
     ("rustbpe", "documents-validation", "BPE-INPUT-DOCS", "rustbpe"),
     ("rustbpe", "ids-validation", "BPE-INPUT-IDS", "rustbpe"),
-    ("rustbpe", "failed-call-keeps-model", "BPE-INPUT-DOCS", "rustbpe"),
     ("bpeasy", "decode-strict", "BPE-DECODE-STRICT", "bpeasy"),
     ("bpeasy", "max-merges-validation", "BPE-TRAIN-MAXMERGES", "bpeasy"),
     ("bpeasy", "documents-validation", "BPE-INPUT-DOCS", "bpeasy"),
