@@ -415,3 +415,15 @@ def test_the_commands_regenerate_and_catch_drift(tmp_path: Path, capsys: pytest.
     assert code == 1
     assert f"training.json: 1 changed ({stored['vectors'][0]['id']})" in output
     assert "extra.json: not a vector file" in output and "load.json: missing" in output
+
+
+def test_an_algorithm_bug_is_no_interface_deviation_of_the_invalid_vectors(files: dict[str, list[dict[str, Any]]]) -> None:
+    """BPE-INPUT-*: a rejected call leaves the model unchanged — judged against the implementation's own answer.
+
+    An encoder that ignores every rule is wrong at the algorithm level (the load vectors say so), but
+    it answers the same before and after each rejected call, so no invalid-input vector blames it.
+    """
+    byte_only = _wrong("ByteOnly", _encode=lambda text, rules: list(text.encode()))
+    found = _failures([item for vector in files["invalid.json"] for item in replay_vector(byte_only, vector)])
+    assert not [item for item in found if item.operation.startswith("encode after rejected")]
+    assert _failures([item for vector in files["load.json"] for item in replay_vector(byte_only, vector)])

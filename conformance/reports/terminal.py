@@ -42,9 +42,11 @@ from conformance.reports.common import (
 from conformance.settings import HYPOTHESIS_VERSION
 
 __all__ = [
+    "ADVISORIES_SHOWN",
     "OUTCOME_STYLES",
     "PLAIN_WIDTH",
     "LiveView",
+    "advisory_lines",
     "clause_lines",
     "failure_lines",
     "header_lines",
@@ -54,6 +56,7 @@ __all__ = [
     "render_header",
     "render_summary",
     "result_line",
+    "wrap_verdict",
     "summary_table",
     "wrap_command",
     "wrap_detail",
@@ -252,6 +255,9 @@ def clause_lines(suite: SuiteResult, width: int) -> list[str]:
     return lines
 
 
+ADVISORIES_SHOWN = 5
+
+
 def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) -> None:
     """The summary table, each failure in detail, the clauses checked and the verdict."""
     style = "bold green" if suite.succeeded else "bold red"
@@ -279,11 +285,33 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
     for line in root_cause_lines(suite):  # consequences of one deviation, grouped under its root clause
         for piece in wrap_detail(f"root cause {line}", console.width):
             console.print(Text(piece, style="bold", overflow="fold"))
+    for line in advisory_lines(suite):
+        for piece in wrap_detail(line, console.width):
+            console.print(Text(piece, style="yellow" if not piece.startswith(" ") else "", overflow="fold"))
     console.print()
     for line in clause_lines(suite, console.width):
         console.print(Text(line))
     for line in wrap_verdict(verdict_line(suite), console.width):
         console.print(Text(line, style=style, overflow="fold"))
+
+
+def advisory_lines(suite: SuiteResult, shown: int = ADVISORIES_SHOWN) -> list[str]:
+    """The advisory notes (a SHOULD not followed; never a failure): a heading, the first ``shown``, how many more.
+
+    >>> from conformance.outcomes import CheckResult, Outcome, SuiteResult
+    >>> notes = ("[BPE-TRAIN-MAXMERGES] prefers TypeError", "[BPE-INPUT-IDS] prefers ValueError")
+    >>> result = CheckResult("c", "X", ("X",), "", Outcome.PASS, "", 1, 0.0, level="interface", advisories=notes)
+    >>> advisory_lines(SuiteResult({}, [result], 0, "dev", 0.1, "1"), shown=1)
+    ['', 'Advisories (2): a SHOULD not followed, never a failure', '  c: [BPE-TRAIN-MAXMERGES] prefers TypeError', '  ... 1 more in the JSON, Markdown and JUnit reports']
+    """
+    notes = [(result.check, note) for result in suite.results for note in result.advisories]
+    if not notes:
+        return []
+    lines = ["", f"Advisories ({len(notes)}): a SHOULD not followed, never a failure"]
+    lines += [f"  {check}: {shown_message(note)}" for check, note in notes[:shown]]
+    if len(notes) > shown:
+        lines.append(f"  ... {len(notes) - shown} more in the JSON, Markdown and JUnit reports")
+    return lines
 
 
 def wrap_verdict(line: str, width: int) -> list[str]:
