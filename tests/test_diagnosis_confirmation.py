@@ -28,6 +28,7 @@ from conformance.diagnosis import (
     follow_up_inputs,
     reproducing_models,
 )
+from conformance.follow_up_corpora import FOLLOW_UP_MERGES
 from reference import LiteralTokenizer, Tokenizer
 from reference.dialects import train_profile
 from reference.profiles import MINBPE, PROFILES, STRICT, get_profile
@@ -118,7 +119,7 @@ def test_uninformative_inputs_are_not_put_to_the_implementation() -> None:
             None,
             diagnosis.TIE_OTHER_WAY,
             "BPE-TRAIN-TIE",
-            "ties broken in an order none of the known rules gives",
+            "no known bug model explains these rules; a pair tied for the top count was chosen",
             False,
         ),
         (None, diagnosis.NOT_MAXIMAL, "BPE-TRAIN-GREEDY", NO_MODEL, False),
@@ -230,3 +231,42 @@ def test_cross_examination_keeps_every_candidate_the_implementation_agrees_with(
     assert cross_examine_encodings(candidates, ["x"], [(97, 98)], STRICT, lambda text, rules: [3]) == []
     same = [("A", lambda text, rules, profile: [1]), ("B", lambda text, rules, profile: [1])]
     assert cross_examine_encodings(same, ["x"], [(97, 98)], STRICT, lambda text, rules: [9]) == same
+
+
+def test_every_tie_free_corpus_has_five_rounds_before_its_first_tie_under_every_profile() -> None:
+    """The follow-ups that tell a tie order from other bugs need rounds no tie order can change."""
+    for corpus in diagnosis.TIE_FREE_CORPORA:
+        for profile in PROFILES.values():
+            if profile.tie_break is not None:
+                assert diagnosis.rounds_before_a_tie(list(corpus), FOLLOW_UP_MERGES, profile) >= 5, (corpus, profile)
+
+
+def test_rounds_before_a_tie_stop_at_the_first_tied_top_count() -> None:
+    assert diagnosis.rounds_before_a_tie(["abab", "acac"], 8, STRICT) == 0  # ab and ac tie at once
+    assert diagnosis.rounds_before_a_tie(["ababab"], 8, STRICT) == 2  # ab (3), then (258, 258) alone; then it stops
+    assert diagnosis.rounds_before_a_tie(["ababab"], 1, STRICT) == 1
+    assert diagnosis.rounds_before_a_tie(["abcabcab", "abab"], 8, STRICT) == 1  # ab (4), then ties at 2
+
+
+@pytest.mark.parametrize(
+    ("evidence", "says"),
+    [
+        (None, "which an unknown tie order would do, and so would counts or documents"),
+        ((0, 1), "which an unknown tie order would do, and so would counts or documents"),
+        ((3, 9), "not a tie order alone: the implementation also departs from the specification on 3 of 9"),
+        ((0, 9), "ties broken in an order none of the known rules gives; on 9 follow-up inputs"),
+    ],
+)
+def test_an_unexplained_tie_says_only_what_the_inputs_without_ties_show(evidence, says) -> None:
+    clause, cause, confirmed = diagnosis._clause_and_cause(diagnosis.TIE_OTHER_WAY, None, STRICT, lambda: evidence)
+    assert (clause, confirmed) == ("BPE-TRAIN-TIE", False) and says in cause, cause
+
+
+def test_tie_free_departures_ask_the_implementation_and_count_its_departures() -> None:
+    assert diagnosis.tie_free_departures(STRICT, None) is None
+    departed, asked = diagnosis.tie_free_departures(STRICT, lambda docs, merges: train_profile(docs, merges, STRICT))
+    assert departed == 0 and asked >= len(diagnosis.TIE_FREE_CORPORA)
+    lowered = diagnosis.tie_free_departures(
+        STRICT, lambda docs, merges: train_profile([doc.lower() for doc in docs], merges, STRICT)
+    )
+    assert lowered is not None and lowered[0] >= 1

@@ -417,7 +417,9 @@ def test_the_commands_regenerate_and_catch_drift(tmp_path: Path, capsys: pytest.
     assert "extra.json: not a vector file" in output and "load.json: missing" in output
 
 
-def test_an_algorithm_bug_is_no_interface_deviation_of_the_invalid_vectors(files: dict[str, list[dict[str, Any]]]) -> None:
+def test_an_algorithm_bug_is_no_interface_deviation_of_the_invalid_vectors(
+    files: dict[str, list[dict[str, Any]]],
+) -> None:
     """BPE-INPUT-*: a rejected call leaves the model unchanged — judged against the implementation's own answer.
 
     An encoder that ignores every rule is wrong at the algorithm level (the load vectors say so), but

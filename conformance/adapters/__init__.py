@@ -170,6 +170,8 @@ def load_implementation(spec: str, *, isolation: str = "process", timeout: float
     spec = spec.strip()
     if spec.startswith(COMMAND_PREFIX):
         if isolation != "process":
-            raise HarnessError(f"{spec!r} always runs in its own process: isolation {isolation!r} does not apply to cmd:")
+            raise HarnessError(
+                f"{spec!r} always runs in its own process: isolation {isolation!r} does not apply to cmd:"
+            )
         return _command_subject(spec, timeout)
     return _python_subject(SHORTCUTS.get(spec, spec), isolation, timeout)

@@ -56,10 +56,10 @@ __all__ = [
     "render_header",
     "render_summary",
     "result_line",
-    "wrap_verdict",
     "summary_table",
     "wrap_command",
     "wrap_detail",
+    "wrap_verdict",
 ]
 
 OUTCOME_STYLES = {
@@ -301,8 +301,12 @@ def advisory_lines(suite: SuiteResult, shown: int = ADVISORIES_SHOWN) -> list[st
     >>> from conformance.outcomes import CheckResult, Outcome, SuiteResult
     >>> notes = ("[BPE-TRAIN-MAXMERGES] prefers TypeError", "[BPE-INPUT-IDS] prefers ValueError")
     >>> result = CheckResult("c", "X", ("X",), "", Outcome.PASS, "", 1, 0.0, level="interface", advisories=notes)
-    >>> advisory_lines(SuiteResult({}, [result], 0, "dev", 0.1, "1"), shown=1)
-    ['', 'Advisories (2): a SHOULD not followed, never a failure', '  c: [BPE-TRAIN-MAXMERGES] prefers TypeError', '  ... 1 more in the JSON, Markdown and JUnit reports']
+    >>> for line in advisory_lines(SuiteResult({}, [result], 0, "dev", 0.1, "1"), shown=1):
+    ...     print(line)
+    <BLANKLINE>
+    Advisories (2): a SHOULD not followed, never a failure
+      c: [BPE-TRAIN-MAXMERGES] prefers TypeError
+      ... 1 more in the JSON, Markdown and JUnit reports
     """
     notes = [(result.check, note) for result in suite.results for note in result.advisories]
     if not notes:
