@@ -193,3 +193,22 @@ def test_select_checks_rejects_unknown_patterns_and_wrong_types() -> None:
         select_checks("tie-break")
     with pytest.raises(TypeError, match="must be a str"):
         select_checks([3])
+
+
+def test_a_round_trip_lost_by_the_encoder_blames_the_encoder_not_the_decoder() -> None:
+    """BPE-ROUNDTRIP: ids whose pieces do not spell the text are the encoder's fault, said so, never the decoder's."""
+    from conformance.checks.decoding import verify_round_trip
+
+    class DropsTheLastByte(Tokenizer):
+        def encode(self, text):
+            ids = super().encode(text)
+            return ids[:-1] if ids and text.encode()[-1:] == b"\x8e" else ids  # cuts 低 (e4 bd 8e) in half
+
+    example = {"documents": ["ab"], "max_merges": 0, "texts": ["a低"]}
+    with pytest.raises(Violation) as raised:
+        verify_round_trip(InProcessSubject(DropsTheLastByte), example)
+    message = raised.value.message
+    assert raised.value.clause == "BPE-ROUNDTRIP"
+    assert "61 e4 bd" in message and "61 e4 bd 8e" in message and "cannot decode to the text" in message
+    assert "concatenate to valid UTF-8" not in message
+    verify_round_trip(InProcessSubject(Tokenizer), example)

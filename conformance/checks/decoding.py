@@ -63,8 +63,19 @@ def _trained_rules(subject: Subject, example: dict[str, Any]) -> Rules | None:
     return rules
 
 
+def _spelled(ids: list[int], rules: Rules, profile: Profile) -> bytes | None:
+    """The bytes the pieces of ``ids`` join to under ``rules``; None where an id or a rule has no piece."""
+    try:
+        pieces = profile_pieces_of(rules, profile)
+    except (IndexError, KeyError, TypeError, ValueError):  # broken rules: the rule checks say so
+        return None
+    if not all(type(token) is int and 0 <= token < len(pieces) for token in ids):
+        return None
+    return b"".join(pieces[token] for token in ids)
+
+
 def _decode_or_violation(subject: Subject, ids: list[int], clause: str, inputs: dict[str, Any], expected: str) -> str:
-    """``decode(ids)``; raising for ids that must decode is a violation of ``clause``, not a harness error."""
+    """``decode(ids)`` for ids whose pieces join to ``expected``; raising there violates ``clause``."""
     try:
         return subject.decode(list(ids))
     except ImplementationRaised as raised:
@@ -93,9 +104,21 @@ def verify_round_trip(subject: Subject, example: dict[str, Any]) -> None:
     rules = train_subject(subject, documents, example["max_merges"])
     if rules is None:
         return
+    profile = subject_profile(subject)
     for text in [*documents, *example["texts"], *HARD_TEXTS]:
         ids = subject.encode(text)
         inputs = {"documents": documents, "max_merges": example["max_merges"], "rules": rules_json(rules), "text": text}
+        spelled = _spelled(ids, rules, profile)
+        if spelled is not None and spelled != text.encode():
+            # The encoder lost the text: a decoder that refuses (or mangles) these ids is not at fault.
+            raise Violation(
+                "BPE-ROUNDTRIP",
+                f"encode(text) gave ids whose pieces join to {spelled.hex(' ')}, not the text's bytes "
+                f"{text.encode().hex(' ')}: the ids cannot decode to the text",
+                inputs={**inputs, "ids": ids},
+                expected=text,
+                actual=ids,
+            )
         _expect_text(subject, ids, text, "BPE-ROUNDTRIP", inputs, "of encode(text) did not give the text back")
 
 
