@@ -266,7 +266,7 @@ _ENCODING_MODELS: tuple[tuple[str, EncodingModel], ...] = (
 
 
 # Rule lists on which the encoding models part for the fixed follow-up texts ("a " then "a b").
-PROBE_RULES: tuple[Rules, ...] = (((97, 32), (258, 98)), ((98, 97), (97, 258), (32, 97)))
+PROBE_RULES: tuple[Rules, ...] = ([(97, 32), (258, 98)], [(98, 97), (97, 258), (32, 97)])
 Encoder = Callable[[str, Rules], "list[int] | None"]
 
 
