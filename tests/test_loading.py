@@ -99,10 +99,16 @@ def test_process_isolation_is_the_default(module_in_cwd):
 
 def test_a_command_line(hostile_on_path):
     command = shlex.join([sys.executable, "-m", "conformance.host", "reference:Tokenizer"])
-    subject = load_implementation(f"cmd:{command}", isolation="inprocess", timeout=5.0)
-    assert isinstance(subject, ProcessSubject)  # a command is always a process, whatever the isolation
+    subject = load_implementation(f"cmd:{command}", timeout=5.0)
+    assert isinstance(subject, ProcessSubject)
     assert subject.timeout == 5.0
     assert trains_like_the_spec(subject)
+
+
+def test_a_command_line_cannot_run_in_process():
+    """A command is always its own process: asking for in-process isolation is a usage error, not ignored."""
+    with pytest.raises(HarnessError, match="always runs in its own process"):
+        load_implementation("cmd:node bpe.mjs", isolation="inprocess")
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
