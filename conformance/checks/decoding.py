@@ -108,6 +108,13 @@ def verify_round_trip(subject: Subject, example: dict[str, Any]) -> None:
     for text in [*documents, *example["texts"], *HARD_TEXTS]:
         ids = subject.encode(text)
         inputs = {"documents": documents, "max_merges": example["max_merges"], "rules": rules_json(rules), "text": text}
+        try:
+            if subject.decode(list(ids)) == text:
+                continue
+        except ImplementationRaised:
+            pass
+        # The round trip failed: say whose fault it is. Only then, so that another numbering (a
+        # dialect's, judged under strict) never fails a round trip that works.
         spelled = _spelled(ids, rules, profile)
         if spelled is not None and spelled != text.encode():
             # The encoder lost the text: a decoder that refuses (or mangles) these ids is not at fault.
