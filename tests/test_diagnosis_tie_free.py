@@ -1,7 +1,8 @@
 """The diagnosis's inputs without ties: how many rounds come before a tie, which follow-ups are asked, what is said.
 
 Written to kill mutation survivors of ``conformance.diagnosis``. An unmodeled tie order is told apart
-from a deeper bug (BPE-TRAIN-TIE against BPE-TRAIN-GREEDY, -COUNT, -RECOUNT or -INPUT) only on rounds whose top pair is alone.
+from a deeper bug (BPE-TRAIN-TIE against the counting, selection and input clauses) only on rounds
+whose top pair is alone.
 """
 
 from __future__ import annotations
