@@ -216,25 +216,14 @@ def test_a_round_trip_lost_by_the_encoder_blames_the_encoder_not_the_decoder() -
 
 def test_a_round_trip_that_works_passes_whatever_the_numbering() -> None:
     """BPE-ROUNDTRIP judges only the round trip: ids numbered from 256 (a dialect judged strict) still pass."""
+    from test_profile_checks import _Dialect
+
     from conformance.checks.decoding import verify_round_trip
-    from conformance.identify import ProfileModel
     from conformance.profile_context import with_profile
-    from reference.profiles import get_profile
+    from reference.profiles import RUSTBPE
 
-    class NumberedFrom256:
-        name, profile = "numbered-from-256", "rustbpe"
-
-        def __init__(self):
-            self.model = ProfileModel(get_profile("rustbpe"))
-
-        def train(self, documents, max_merges):
-            return self.model.train(documents, max_merges)
-
-        def encode(self, text):
-            return self.model.encode(text)
-
-        def decode(self, ids):
-            return self.model.decode(ids)
+    class NumberedFrom256(_Dialect):
+        profile_object, declared = RUSTBPE, "rustbpe"
 
     subject = with_profile(InProcessSubject(NumberedFrom256), "strict")
     verify_round_trip(subject, {"documents": ["abab abab", "xyxy"], "max_merges": 4, "texts": ["ab xy"]})
