@@ -8,5 +8,5 @@ register_profiles()
 settings.load_profile(active_profile_name())
 
 # Hostile fixtures are programs that talk on stdin/stdout; importing them to look for doctests would run them.
-# Third-party adapters import optional libraries; tests/thirdparty/ tests them where they are installed.
+# Third-party adapters import optional libraries; tests/adapters/thirdparty/ tests them where they are installed.
 collect_ignore_glob = ["tests/fixtures/*", "bench/*", "conformance/adapters/thirdparty/*"]

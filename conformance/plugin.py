@@ -24,16 +24,16 @@ from typing import Any
 
 import pytest
 
-from conformance import suite
+from conformance.adapters.subject import Subject
 from conformance.checks.base import Check
 from conformance.errors import HarnessError
-from conformance.outcomes import CheckResult, Outcome
 from conformance.reports.common import hypothesis_note
 from conformance.reports.terminal import failure_lines
-from conformance.runner import run_checks
+from conformance.results.outcomes import CheckResult, Outcome
+from conformance.running import suite
+from conformance.running.runner import run_checks
+from conformance.running.suite import DEFAULT_TIMEOUT, ISOLATIONS
 from conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
-from conformance.subject import Subject
-from conformance.suite import DEFAULT_TIMEOUT, ISOLATIONS
 
 __all__ = [
     "ConformanceFailure",

@@ -1,4 +1,4 @@
 """specs/ as the package ``conformance._specs``: how the wheel and editable installs ship these files.
 
-Nothing to import; ``conformance/spec_resources.py`` finds the files through importlib.resources.
+Nothing to import; ``conformance/spec/resources.py`` finds the files through importlib.resources.
 """

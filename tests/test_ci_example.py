@@ -15,7 +15,8 @@ import xml.etree.ElementTree as ET
 
 import jsonschema
 import pytest
-from user_project import ROOT, SKIP_REASON, build_distributions, write_user_project
+
+from tests.support.user_project import ROOT, SKIP_REASON, build_distributions, write_user_project
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-TOOL = Path(__file__).resolve().parents[1] / "tools" / "mutation_gate.py"
+from tests import ROOT
+
+TOOL = ROOT / "tools" / "mutation_gate.py"
 _spec = importlib.util.spec_from_file_location("mutation_gate", TOOL)
 assert _spec is not None and _spec.loader is not None
 gate = importlib.util.module_from_spec(_spec)
@@ -184,7 +186,7 @@ def test_explanations_need_the_name_in_backticks_and_a_reason() -> None:
 
 
 def test_list_items_that_name_no_mutant_are_not_explanations() -> None:
-    page = "- `tests/thirdparty/`: need optional libraries\n- `reference.x_f__mutmut_4`: same codec\n"
+    page = "- `tests/adapters/thirdparty/`: need optional libraries\n- `reference.x_f__mutmut_4`: same codec\n"
     assert gate.explained_mutants(page) == {"reference.x_f__mutmut_4": "same codec"}
 
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance.spec_resources import SPECS_PACKAGE, spec_file, spec_root
+from conformance.spec.resources import SPECS_PACKAGE, spec_file, spec_root
+from tests import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-_PRINT_ROOT = "from conformance.spec_resources import spec_root; print(spec_root())"
+_PRINT_ROOT = "from conformance.spec.resources import spec_root; print(spec_root())"
 
 
 def test_the_package_list_names_every_package_directory():

@@ -161,7 +161,7 @@ def test_broken_implementation_fails_with_clause_counterexample_and_reproduce(pr
         "--bpe-check demo-worked-example --bpe-seed 3",
         "  or: bpe-conformance run --impl impls:LargestTie --isolation inprocess --check demo-worked-example --seed 3",
     )])
-    assert "Traceback" not in result.stdout.str() and "conformance/runner.py" not in result.stdout.str()
+    assert "Traceback" not in result.stdout.str() and "conformance/running/runner.py" not in result.stdout.str()
 
 
 def test_broken_implementation_in_its_own_process_fails_too(project) -> None:
@@ -218,7 +218,7 @@ def test_bpe_only_collects_the_checks_and_never_imports_the_projects_tests(proje
 
 def test_the_plugin_draws_what_the_cli_draws_for_the_same_seed(real_project, tmp_path, monkeypatch) -> None:
     # Same profile, same seed, same examples: the printed `bpe-conformance run` line reproduces a failure.
-    from conformance.cli import main
+    from conformance.cli.main import main
 
     junit = tmp_path / "plugin.xml"
     result = _run(real_project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--bpe-only",

@@ -17,7 +17,7 @@ import sys
 import hypothesis
 import pytest
 
-from conformance.clauses import SPEC_PATH
+from conformance.spec.clauses import SPEC_PATH
 
 ROOT = SPEC_PATH.parents[1]
 _spec = importlib.util.spec_from_file_location("readme_tool", ROOT / "tools" / "readme.py")

@@ -10,7 +10,8 @@ import json
 
 import jsonschema
 import pytest
-from user_project import ROOT, build_distributions, fresh_venv, run_in, wheel_names, write_user_project
+
+from tests.support.user_project import ROOT, build_distributions, fresh_venv, run_in, wheel_names, write_user_project
 
 pytestmark = pytest.mark.slow
 

@@ -172,7 +172,7 @@ def explained_mutants(markdown: str) -> dict[str, str]:
     """Mutant name -> reason from the list items ``- `name`: reason`` of a Markdown text.
 
     Only names of mutants (``module.x_function__mutmut_N``) count, so other list items of the same
-    page, such as ``- `tests/thirdparty/`: ...``, are not taken for explanations.
+    page, such as ``- `tests/adapters/thirdparty/`: ...``, are not taken for explanations.
     """
     return {match["name"]: match["reason"] for match in map(_EXPLANATION_LINE.match, markdown.splitlines()) if match}
 

@@ -1,8 +1,8 @@
-"""Turning an ``--impl`` string into a :class:`~conformance.subject.Subject`.
+"""Turning an ``--impl`` string into a :class:`~conformance.adapters.subject.Subject`.
 
 * ``module:attr`` — a Python class or zero-argument callable with the plug-in contract, found on
   ``sys.path`` (the current directory included); run in its own process through
-  ``python -m conformance.host`` (``isolation="process"``, the default) or in the harness's
+  ``python -m conformance.adapters.host`` (``isolation="process"``, the default) or in the harness's
   process (``isolation="inprocess"``: faster, but a hang or a segfault takes the harness down).
 * ``cmd:<command line>`` — any program speaking ``specs/protocol.md``; always its own process.
 * ``reference`` and ``reference-literal`` — the bundled ``reference:Tokenizer`` and
@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance.adapters.python import InProcessSubject, describe_python_implementation
+from conformance.adapters.subject import Subject
 from conformance.adapters.subprocess import DEFAULT_TIMEOUT, ProcessSubject
 from conformance.errors import HarnessError, ImplementationRaised
-from conformance.subject import Subject
 
 __all__ = [
     "ISOLATIONS",
@@ -120,7 +120,7 @@ def create_instance(factory: Callable[[], Any], spec: str) -> Any:
 
 def host_command(spec: str) -> list[str]:
     """The command that serves the Python implementation ``spec`` over the protocol."""
-    return [sys.executable, "-m", "conformance.host", spec]
+    return [sys.executable, "-m", "conformance.adapters.host", spec]
 
 
 def _host_environment() -> dict[str, str]:

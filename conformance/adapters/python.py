@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.errors import ImplementationRaised, MalformedResult, exception_ancestors
-from conformance.signals import stops_the_run
-from conformance.subject import (
+from conformance.adapters.signals import stops_the_run
+from conformance.adapters.subject import (
     CAPABILITIES,
     ImplementationInfo,
     Subject,
@@ -26,6 +25,7 @@ from conformance.subject import (
     as_text,
     declaration_problem,
 )
+from conformance.errors import ImplementationRaised, MalformedResult, exception_ancestors
 
 __all__ = ["InProcessSubject", "describe_python_implementation"]
 
@@ -76,7 +76,7 @@ def _call(operation: str, method: Callable[..., Any], *args: Any) -> Any:
 
     That includes ``SystemExit``, ``GeneratorExit``, a pyo3 ``PanicException`` and a ``KeyboardInterrupt``
     no signal caused: none of them may end the run without a verdict. Only the user's own
-    interruption (:func:`conformance.signals.stops_the_run`) goes on up.
+    interruption (:func:`conformance.adapters.signals.stops_the_run`) goes on up.
     """
     try:
         return method(*args)

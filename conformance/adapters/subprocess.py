@@ -18,7 +18,7 @@ After a kill the next call starts a new process. ``reset`` asks the process to `
 falls back to a new process if that does not work.
 
 >>> import sys
->>> with ProcessSubject([sys.executable, "-m", "conformance.host", "reference:Tokenizer"]) as subject:
+>>> with ProcessSubject([sys.executable, "-m", "conformance.adapters.host", "reference:Tokenizer"]) as subject:
 ...     subject.info.name, subject.train(["abab", "acac"], 32), subject.encode("abac")
 ('reference', [(97, 98), (97, 99)], [258, 259])
 """
@@ -42,14 +42,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from conformance.adapters.process_tree import TAG_VARIABLE, become_subreaper, kill_tree, new_tag
-from conformance.errors import (
-    CallAborted,
-    CallTimeout,
-    HarnessError,
-    ImplementationCrashed,
-    ImplementationRaised,
-)
-from conformance.protocol import (
+from conformance.adapters.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
     build_request,
@@ -58,7 +51,14 @@ from conformance.protocol import (
     implementation_info,
     validate_response,
 )
-from conformance.subject import ImplementationInfo, Subject, as_ids, as_rules, as_text
+from conformance.adapters.subject import ImplementationInfo, Subject, as_ids, as_rules, as_text
+from conformance.errors import (
+    CallAborted,
+    CallTimeout,
+    HarnessError,
+    ImplementationCrashed,
+    ImplementationRaised,
+)
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",

@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis.strategies import SearchStrategy
 
-from conformance.subject import Subject
+from conformance.adapters.subject import Subject
 from reference.profiles import Profile
 
 __all__ = ["ALGORITHM", "INTERFACE", "LEVELS", "Check", "always_applicable"]

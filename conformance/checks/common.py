@@ -19,7 +19,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.advisories import advise
+from conformance.adapters.subject import Subject
 from conformance.diagnosis import (
     GPT2_PATTERN,
     Judgement,
@@ -30,10 +30,10 @@ from conformance.diagnosis import (
     replace_overlapping,
     replace_right_to_left,
 )
+from conformance.dialects.context import expected_rules, profile_encode, subject_profile, train_subject
 from conformance.errors import INPUT_ERROR_FAMILIES, ImplementationRaised, MalformedResult, Violation
-from conformance.profile_context import expected_rules, profile_encode, subject_profile, train_subject
-from conformance.strategies import max_merges_values
-from conformance.subject import Subject
+from conformance.inputs.strategies import max_merges_values
+from conformance.results.advisories import advise
 from reference import BOUNDARY_IDS, FIRST_RULE_ID, replace_pair
 from reference.profiles import STRICT, Profile
 

@@ -16,11 +16,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.advisories import advise
+from conformance.adapters.subject import Subject
 from conformance.checks.base import ALGORITHM, INTERFACE, Check
 from conformance.checks.common import expect_rejection, rejection_verdict, rules_json
-from conformance.errors import ImplementationRaised, Violation
-from conformance.profile_context import (
+from conformance.dialects.context import (
     not_applicable,
     profile_encode,
     profile_pieces_of,
@@ -28,8 +27,9 @@ from conformance.profile_context import (
     subject_profile,
     train_subject,
 )
-from conformance.strategies import corpora, encode_texts, max_merges_values, unicode_corpora
-from conformance.subject import Subject
+from conformance.errors import ImplementationRaised, Violation
+from conformance.inputs.strategies import corpora, encode_texts, max_merges_values, unicode_corpora
+from conformance.results.advisories import advise
 from reference import BEGIN_ID, END_ID
 from reference.dialects import decode_profile
 from reference.profiles import STRICT, Profile

@@ -11,25 +11,25 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from conformance.adapters.subject import Subject
 from conformance.checks.base import ALGORITHM, Check
 from conformance.checks.common import verify_encodings, verify_owned_rounds
-from conformance.errors import ImplementationRaised, Violation
-from conformance.identify import renumbered
-from conformance.profile_context import (
+from conformance.dialects.context import (
     not_applicable,
     profile_pieces_of,
     rules_are_valid,
     subject_profile,
     train_subject,
 )
-from conformance.strategies import (
+from conformance.dialects.probes import renumbered
+from conformance.errors import ImplementationRaised, Violation
+from conformance.inputs.strategies import (
     corpora,
     encode_texts,
     max_merges_values,
     pretokenization_corpora,
     texts_and_rules,
 )
-from conformance.subject import Subject
 from reference.profiles import Profile
 
 __all__ = ["ENCODING_CHECKS", "pre_tokenization_inapplicable"]

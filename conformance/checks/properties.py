@@ -14,12 +14,12 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from conformance.adapters.subject import Subject
 from conformance.checks.base import ALGORITHM, Check
 from conformance.checks.common import rules_json, training_examples
+from conformance.dialects.context import not_applicable, subject_profile, train_subject
 from conformance.errors import Violation
-from conformance.profile_context import not_applicable, subject_profile, train_subject
-from conformance.strategies import corpora, encode_texts, max_merges_values
-from conformance.subject import Subject
+from conformance.inputs.strategies import corpora, encode_texts, max_merges_values
 from reference.profiles import Profile
 
 __all__ = ["PROPERTY_CHECKS", "document_order_inapplicable"]

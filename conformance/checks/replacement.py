@@ -14,11 +14,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from conformance.adapters.subject import Subject
 from conformance.checks.base import ALGORITHM, Check
 from conformance.checks.common import verify_encodings, verify_owned_rounds
-from conformance.profile_context import rules_are_valid, subject_profile
-from conformance.strategies import run_corpora
-from conformance.subject import Subject
+from conformance.dialects.context import rules_are_valid, subject_profile
+from conformance.inputs.strategies import run_corpora
 
 __all__ = ["REPLACEMENT_CHECKS", "verify_merge_scan"]
 

@@ -15,11 +15,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from conformance.adapters.subject import Subject
 from conformance.checks.base import ALGORITHM, Check
 from conformance.checks.common import rules_json, training_examples, verify_owned_rounds
 from conformance.diagnosis import NOT_MAXIMAL, Judgement
-from conformance.errors import Violation
-from conformance.profile_context import (
+from conformance.dialects.context import (
     not_applicable,
     profile_pieces_of,
     rule_problem,
@@ -28,7 +28,8 @@ from conformance.profile_context import (
     subject_profile,
     train_subject,
 )
-from conformance.strategies import (
+from conformance.errors import Violation
+from conformance.inputs.strategies import (
     boundary_pair_corpora,
     corpora,
     encode_texts,
@@ -37,7 +38,6 @@ from conformance.strategies import (
     run_corpora,
     tie_corpora,
 )
-from conformance.subject import Subject
 from reference import BOUNDARY_IDS, BYTE_COUNT
 from reference.decoding import decode_bytes_with_pieces
 from reference.profiles import Profile

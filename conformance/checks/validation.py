@@ -22,13 +22,13 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from conformance.adapters.subject import Subject
 from conformance.checks.base import INTERFACE, Check
 from conformance.checks.common import expect_rejection, rules_json
+from conformance.dialects.context import expected_rules, is_strict, subject_profile, train_subject
+from conformance.dialects.probes import ProfileModel
 from conformance.errors import ImplementationRaised, Violation
-from conformance.identify import ProfileModel
-from conformance.profile_context import expected_rules, is_strict, subject_profile, train_subject
-from conformance.strategies import corpora, encode_texts, max_merges_values
-from conformance.subject import Subject
+from conformance.inputs.strategies import corpora, encode_texts, max_merges_values
 from reference.profiles import Profile
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Replay of the known-answer vectors in ``specs/vectors/``, one case per vector.
 
-The vectors are replayed by :func:`conformance.vector_replay.replay_vector` through a thin object with the
+The vectors are replayed by :func:`conformance.vectors.replay.replay_vector` through a thin object with the
 plug-in contract that forwards to the subject. Operations the subject cannot offer (``dumps``,
 ``decode_bytes``, ...) are skipped; any other mismatch is a violation of the clause it most likely
 breaks, chosen from what went wrong.
@@ -15,15 +15,15 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from conformance.advisories import advise
+from conformance.adapters.subject import Subject
 from conformance.checks.base import ALGORITHM, INTERFACE, Check
 from conformance.checks.common import PROBE_RULES, Encoder, encoding_clause, subject_encoder, subject_retrainer
 from conformance.diagnosis import Retrain, first_divergence
+from conformance.dialects.context import bounded_answer, differing_parameters, is_strict, subject_profile
 from conformance.errors import Violation
-from conformance.profile_context import bounded_answer, differing_parameters, is_strict, subject_profile
-from conformance.subject import Subject
-from conformance.vector_files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors
-from conformance.vector_replay import Mismatch, replay_vector
+from conformance.results.advisories import advise
+from conformance.vectors.files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors
+from conformance.vectors.replay import Mismatch, replay_vector
 from reference.profiles import Profile
 
 __all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "vectors_inapplicable", "verify_vector"]

@@ -1,6 +1,6 @@
 """Reports of a conformance run: terminal, JSON (with a schema), JUnit XML and Markdown.
 
-Every format is built from one :class:`conformance.outcomes.SuiteResult`.
+Every format is built from one :class:`conformance.results.outcomes.SuiteResult`.
 """
 
 from conformance.reports.json_report import build_report, dumps_report, write_json_report

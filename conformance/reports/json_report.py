@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conformance.outcomes import CheckResult, SuiteResult
 from conformance.reports.common import (
     JSON_MESSAGE_CHARS,
     capped_for_json,
@@ -23,8 +22,9 @@ from conformance.reports.common import (
     to_json_safe,
     total_advisories,
 )
-from conformance.spec_resources import spec_file
-from conformance.suite import HARNESS_NAME, exit_code_for
+from conformance.results.outcomes import CheckResult, SuiteResult
+from conformance.running.suite import HARNESS_NAME, exit_code_for
+from conformance.spec.resources import spec_file
 
 __all__ = ["REPORT_VERSION", "SCHEMA_PATH", "build_report", "dumps_report", "write_json_report"]
 

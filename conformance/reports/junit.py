@@ -14,9 +14,9 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conformance.outcomes import CheckResult, Outcome, SuiteResult
 from conformance.reports.common import counterexample_lines, reproduce_command
-from conformance.suite import HARNESS_NAME
+from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from conformance.running.suite import HARNESS_NAME
 
 __all__ = ["build_junit", "junit_text", "write_junit", "xml_safe"]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conformance.outcomes import CheckResult, SuiteResult
 from conformance.reports.common import (
     SHOWN_MESSAGE_CHARS,
     clause_examples,
@@ -24,7 +23,8 @@ from conformance.reports.common import (
     shown_message,
     verdict_line,
 )
-from conformance.suite import HARNESS_NAME
+from conformance.results.outcomes import CheckResult, SuiteResult
+from conformance.running.suite import HARNESS_NAME
 
 __all__ = ["fence", "render_markdown", "table_cell", "write_markdown"]
 

@@ -25,7 +25,6 @@ from rich.table import Table
 from rich.text import Text
 
 from conformance.checks.base import Check
-from conformance.outcomes import CheckResult, Outcome, SuiteResult
 from conformance.reports.common import (
     clause_examples,
     counterexample_lines,
@@ -39,6 +38,7 @@ from conformance.reports.common import (
     shown_message,
     verdict_line,
 )
+from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from conformance.settings import HYPOTHESIS_VERSION
 
 __all__ = [
@@ -134,7 +134,7 @@ def result_line(result: CheckResult, index: int, total: int) -> Text:
 
 
 class LiveView:
-    """Receives ``on_start``/``on_result`` from :func:`conformance.suite.run_suite` and shows them."""
+    """Receives ``on_start``/``on_result`` from :func:`conformance.running.suite.run_suite` and shows them."""
 
     def __init__(self, console: Console, total: int, progress: Progress | None, quiet: bool) -> None:
         self.console = console
@@ -231,7 +231,7 @@ def failure_lines(result: CheckResult, reproduce: str) -> list[str]:
 def clause_lines(suite: SuiteResult, width: int) -> list[str]:
     """``Clauses checked (N): A (k examples), B (...)``, wrapped between clauses to lines of ``width``.
 
-    >>> from conformance.outcomes import CheckResult, Outcome, SuiteResult
+    >>> from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
     >>> result = CheckResult("c", "BPE-TRAIN-TIE", ("BPE-TRAIN-TIE", "BPE-TRAIN-STOP"), "", Outcome.PASS, "", 3, 0.1)
     >>> suite = SuiteResult({}, [result], 0, "dev", 0.1, "1")
     >>> clause_lines(suite, 40)
@@ -298,7 +298,7 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
 def advisory_lines(suite: SuiteResult, shown: int = ADVISORIES_SHOWN) -> list[str]:
     """The advisory notes (a SHOULD not followed; never a failure): a heading, the first ``shown``, how many more.
 
-    >>> from conformance.outcomes import CheckResult, Outcome, SuiteResult
+    >>> from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
     >>> notes = ("[BPE-TRAIN-MAXMERGES] prefers TypeError", "[BPE-INPUT-IDS] prefers ValueError")
     >>> result = CheckResult("c", "X", ("X",), "", Outcome.PASS, "", 1, 0.0, level="interface", advisories=notes)
     >>> for line in advisory_lines(SuiteResult({}, [result], 0, "dev", 0.1, "1"), shown=1):

@@ -1,0 +1,75 @@
+"""A :class:`~conformance.adapters.subject.Subject` back in the plug-in contract, for code written against it.
+
+The identification probes (:mod:`conformance.dialects.identify`) call implementations as the plug-in
+contract says; this turns any subject (in-process, hosted or ``cmd:``) back into such an object, its
+errors re-raised as exceptions of their named type.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from typing import Any
+
+from conformance.adapters.subject import Subject
+from conformance.errors import ImplementationRaised
+
+__all__ = ["SubjectContract", "contract_factory"]
+
+
+def _exception_type(kind: str) -> type[Exception]:
+    """The built-in exception named ``kind``, or a new Exception subclass of that name (``PanicException``)."""
+    found = getattr(builtins, kind, None)
+    if isinstance(found, type) and issubclass(found, Exception):
+        return found
+    return type(kind, (Exception,), {})
+
+
+class SubjectContract:
+    """A :class:`Subject` back in the plug-in contract: errors are re-raised as exceptions of their named type.
+
+    >>> from conformance.adapters import load_implementation
+    >>> contract = SubjectContract(load_implementation("reference", isolation="inprocess"))
+    >>> contract.train(["abab", "acac"], 32), contract.profile
+    ([(97, 98), (97, 99)], 'strict')
+    >>> contract.decode([228])
+    Traceback (most recent call last):
+    ...
+    ValueError: ids decode to invalid UTF-8 at byte offset 0 (unexpected end of data): e4
+    """
+
+    def __init__(self, subject: Subject) -> None:
+        self._subject = subject
+        self.name = subject.info.name
+        self.version = subject.info.version
+        self.profile = subject.info.profile
+        self.capabilities = frozenset(subject.info.capabilities)
+
+    def _call(self, method: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return method(*args)
+        except ImplementationRaised as raised:
+            raise _exception_type(raised.kind)(raised.message) from None
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        return self._call(self._subject.train, documents, max_merges)
+
+    def load(self, rules: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        self._call(self._subject.load, rules)
+        return [(int(first), int(second)) for first, second in rules]
+
+    def encode(self, text: str) -> list[int]:
+        return self._call(self._subject.encode, text)
+
+    def decode(self, ids: list[int]) -> str:
+        return self._call(self._subject.decode, ids)
+
+
+def contract_factory(subject: Subject) -> Callable[[], SubjectContract]:
+    """A factory of fresh plug-in-contract objects: each call resets ``subject`` (a new instance or process)."""
+
+    def fresh() -> SubjectContract:
+        subject.reset()
+        return SubjectContract(subject)
+
+    return fresh

@@ -1,0 +1,342 @@
+"""Messages of the JSON-lines subprocess protocol (``specs/protocol.md``), version 1.
+
+Building, writing, reading and validating one line at a time. Schemas come from
+``specs/schema/protocol/`` and are loaded once, on first use, so a process that only *serves*
+the protocol (``conformance.adapters.host``) never pays for importing jsonschema.
+
+>>> encode_message(build_request(3, "encode", text="a\\ud800"))
+b'{"id":3,"op":"encode","text":"a\\\\ud800"}\\n'
+>>> decode_message(b'{"id":3,"ok":true,"result":[97]}\\n')
+{'id': 3, 'ok': True, 'result': [97]}
+>>> to_wire([b"ab", float("nan"), 2.0, (1, True, None)])
+[{'$unrepresentable': 'bytes', 'repr': "b'ab'"}, {'$unrepresentable': 'float', 'repr': 'nan'}, 2.0, [1, True, None]]
+>>> validate_response({"id": 3, "ok": False, "error": {"type": "ValueError"}})
+Traceback (most recent call last):
+...
+conformance.adapters.protocol.ProtocolError: response does not follow protocol 1: 'message' is a required property (at error)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from functools import cache
+from typing import Any
+
+from conformance.adapters.subject import CAPABILITIES, ImplementationInfo, declaration_problem
+from conformance.spec.resources import spec_file
+
+__all__ = [
+    "INPUT_ERROR_TYPES",
+    "MAX_DECLARATION_CHARS",
+    "MAX_DEPTH",
+    "OPERATIONS",
+    "PROTOCOL_VERSION",
+    "SCHEMA_DIR",
+    "ProtocolError",
+    "VersionMismatch",
+    "build_error",
+    "build_request",
+    "build_result",
+    "decode_message",
+    "encode_message",
+    "handshake_result",
+    "has_split_pair",
+    "implementation_info",
+    "load_schema",
+    "nesting_depth",
+    "request_problem",
+    "to_wire",
+    "validate_request",
+    "validate_response",
+]
+
+PROTOCOL_VERSION = 1
+SCHEMA_DIR = spec_file("schema", "protocol")
+
+# The arguments each operation carries, besides "id" and "op".
+OPERATIONS: dict[str, tuple[str, ...]] = {
+    "handshake": ("protocol",),
+    "train": ("documents", "max_merges"),
+    "load": ("rules",),
+    "encode": ("text",),
+    "decode": ("ids",),
+    "reset": (),
+    "stop": (),
+}
+INPUT_ERROR_TYPES = ("ValueError", "TypeError")
+# No message of protocol 1 nests deeper than 4 (a response holding a rule list); a few more are allowed.
+MAX_DEPTH = 16
+# Handshake strings (name, version, language, profile) name things; they are not documents.
+MAX_DECLARATION_CHARS = 200
+_SCHEMA_FILES = {name: f"{name}.schema.json" for name in ("request", "response", "handshake")}
+_SHOWN_CHARS = 200
+_SPLIT_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+
+
+class ProtocolError(ValueError):
+    """A line or message that breaks the protocol (not JSON, wrong shape, wrong id...)."""
+
+
+class VersionMismatch(ProtocolError):
+    """The two sides do not speak the same protocol version."""
+
+
+def _shorten(text: str, limit: int = _SHOWN_CHARS) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters in all)"
+
+
+def _unrepresentable(value: object) -> dict[str, str]:
+    return {"$unrepresentable": type(value).__name__, "repr": _shorten(repr(value))}
+
+
+def has_split_pair(text: str) -> bool:
+    """True if a high surrogate code point is directly followed by a low one.
+
+    Python can hold such a string, but in JSON that pair of escapes always means one character
+    (U+1F600 for D83D DE00), so no JSON text can carry it.
+
+    >>> high, low = chr(0xD83D), chr(0xDE00)
+    >>> has_split_pair(high + low), has_split_pair(chr(0x1F600)), has_split_pair(low + high)
+    (True, False, False)
+    """
+    return _SPLIT_PAIR.search(text) is not None
+
+
+def to_wire(value: Any) -> Any:
+    """``value`` as plain JSON data, kept as faithful as JSON allows.
+
+    Tuples become arrays. What JSON cannot carry (bytes, NaN, sets, other objects, strings with a
+    split surrogate pair) becomes an object ``{"$unrepresentable": type, "repr": ...}``: no
+    argument of the contract is ever an object, so an implementation rejects it with TypeError,
+    as the original is rejected (with TypeError or ValueError) in process.
+
+    >>> to_wire({"k": (1, -0.5)}), to_wire({1: 2})
+    ({'k': [1, -0.5]}, {'$unrepresentable': 'dict', 'repr': '{1: 2}'})
+    """
+    if isinstance(value, str):
+        return _unrepresentable(value) if has_split_pair(value) else value
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else _unrepresentable(value)
+    if isinstance(value, (list, tuple)):
+        return [to_wire(item) for item in value]
+    if isinstance(value, dict) and all(isinstance(key, str) for key in value):
+        return {key: to_wire(item) for key, item in value.items()}
+    return _unrepresentable(value)
+
+
+def build_request(request_id: int, operation: str, **arguments: Any) -> dict[str, Any]:
+    """A request message; arguments are sent as-is (converted by :func:`to_wire`), never validated.
+
+    >>> build_request(1, "train", documents=["ab"], max_merges=True)
+    {'id': 1, 'op': 'train', 'documents': ['ab'], 'max_merges': True}
+    >>> build_request(1, "train", documents=["ab"])
+    Traceback (most recent call last):
+    ...
+    ValueError: a train request carries documents, max_merges; got documents
+    """
+    expected = OPERATIONS.get(operation)
+    if expected is None:
+        raise ValueError(f"unknown operation {operation!r}; protocol {PROTOCOL_VERSION} has {', '.join(OPERATIONS)}")
+    if set(arguments) != set(expected):
+        carried = ", ".join(expected) or "no arguments"
+        raise ValueError(f"a {operation} request carries {carried}; got {', '.join(arguments) or 'none'}")
+    return {"id": request_id, "op": operation, **{name: to_wire(arguments[name]) for name in expected}}
+
+
+def build_result(request_id: int, result: Any) -> dict[str, Any]:
+    """A success response.
+
+    >>> build_result(2, [(97, 98)])
+    {'id': 2, 'ok': True, 'result': [[97, 98]]}
+    """
+    return {"id": request_id, "ok": True, "result": to_wire(result)}
+
+
+def build_error(request_id: int | None, kind: str, message: str) -> dict[str, Any]:
+    """A structured error response; ``kind`` is e.g. ``"ValueError"`` or ``"NotImplemented"``.
+
+    >>> build_error(None, "ProtocolError", "not JSON")
+    {'id': None, 'ok': False, 'error': {'type': 'ProtocolError', 'message': 'not JSON'}}
+    """
+    return {"id": request_id, "ok": False, "error": {"type": str(kind) or "Internal", "message": str(message)}}
+
+
+def encode_message(message: dict[str, Any]) -> bytes:
+    """One protocol line: compact JSON, ASCII only (lone surrogates as ``\\udXXX`` escapes), ``\\n``-terminated."""
+    return json.dumps(message, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode_message(line: bytes) -> Any:
+    """The JSON value on one line; :class:`ProtocolError` for non-UTF-8, non-JSON or NaN/Infinity.
+
+    >>> decode_message(b"ready!\\n")
+    Traceback (most recent call last):
+    ...
+    conformance.adapters.protocol.ProtocolError: line is not JSON (Expecting value: line 1 column 1 (char 0)): 'ready!\\n'
+    """
+    shown = _shorten(repr(line[: _SHOWN_CHARS * 2].decode("utf-8", errors="replace")))
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ProtocolError(f"line is not UTF-8 ({error.reason} at byte {error.start}): {shown}") from None
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ProtocolError(f"line nests arrays or objects deeper than {MAX_DEPTH} levels: {shown}") from None
+    except ValueError as error:
+        raise ProtocolError(f"line is not JSON ({error}): {shown}") from None
+    if nesting_depth(value) > MAX_DEPTH:
+        raise ProtocolError(f"line nests arrays or objects deeper than {MAX_DEPTH} levels: {shown}")
+    return value
+
+
+def nesting_depth(value: Any) -> int:
+    """How deeply arrays and objects nest in ``value`` (0 for a scalar); iterative, linear in its size.
+
+    >>> nesting_depth(5), nesting_depth([[1], {"a": [2]}])
+    (0, 3)
+    """
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        pending.extend((child, depth + 1) for child in children if isinstance(child, (list, dict)))
+    return deepest
+
+
+def request_problem(message: Any) -> str | None:
+    """Why ``message`` is not a request of this protocol, or ``None``; cheap (no jsonschema), for servers.
+
+    >>> request_problem({"id": 1, "op": "encode"})
+    'an encode request needs text'
+    >>> request_problem({"id": 1, "op": "encode", "text": 5}) is None
+    True
+    """
+    if not isinstance(message, dict):
+        return f"a request is a JSON object, not {type(message).__name__}"
+    if not isinstance(message.get("id"), int) or isinstance(message.get("id"), bool):
+        return "a request needs an integer id"
+    operation = message.get("op")
+    if operation not in OPERATIONS:
+        return f"unknown op {operation!r}"
+    missing = [name for name in OPERATIONS[operation] if name not in message]
+    if missing:
+        article = "an" if operation[0] in "aeiou" else "a"
+        return f"{article} {operation} request needs {', '.join(missing)}"
+    return None
+
+
+def load_schema(name: str) -> dict[str, Any]:
+    """The parsed JSON Schema ``request``, ``response`` or ``handshake``."""
+    return json.loads((SCHEMA_DIR / _SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+
+
+@cache
+def _validator(name: str) -> Any:
+    import jsonschema  # deferred: servers never validate with schemas and should start fast
+
+    schema = load_schema(name)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _schema_problem(name: str, message: Any) -> str | None:
+    errors = list(_validator(name).iter_errors(message))
+    if not errors:
+        return None
+    import jsonschema
+
+    error = jsonschema.exceptions.best_match(errors)
+    place = "/".join(str(part) for part in error.absolute_path)
+    return f"{_shorten(error.message)}{f' (at {place})' if place else ''}"
+
+
+def validate_request(message: Any) -> None:
+    """Raise :class:`ProtocolError` unless ``message`` follows ``request.schema.json``.
+
+    >>> validate_request({"id": 1, "op": "encode"})
+    Traceback (most recent call last):
+    ...
+    conformance.adapters.protocol.ProtocolError: request does not follow protocol 1: 'text' is a required property
+    """
+    problem = _schema_problem("request", message)
+    if problem:
+        raise ProtocolError(f"request does not follow protocol {PROTOCOL_VERSION}: {problem}")
+
+
+def validate_response(message: Any) -> None:
+    """Raise :class:`ProtocolError` unless ``message`` follows ``response.schema.json``."""
+    problem = _schema_problem("response", message)
+    if problem is None and isinstance(message.get("id"), float):
+        # JSON Schema counts 2.0 as an integer; the protocol's ids are written as integers.
+        problem = f"id {message['id']!r} is not an integer (at id)"
+    if problem:
+        raise ProtocolError(f"response does not follow protocol {PROTOCOL_VERSION}: {problem}")
+
+
+def handshake_result(info: ImplementationInfo) -> dict[str, Any]:
+    """What a server answers to a handshake for an implementation described by ``info``.
+
+    >>> handshake_result(ImplementationInfo("demo"))["capabilities"]
+    ['decode', 'encode', 'train']
+    """
+    return {
+        "name": info.name,
+        "version": info.version,
+        "language": info.language,
+        "capabilities": sorted(info.capabilities),
+        "profile": info.profile,
+        "protocol": PROTOCOL_VERSION,
+    }
+
+
+def _declarations_problem(result: dict[str, Any]) -> str | None:
+    for field in ("name", "version", "language", "profile"):
+        problem = declaration_problem(field, result[field], MAX_DECLARATION_CHARS)
+        if problem:
+            return problem
+    for position, capability in enumerate(result["capabilities"]):
+        problem = declaration_problem(f"capabilities[{position}]", capability, MAX_DECLARATION_CHARS)
+        if problem:
+            return problem
+    return None
+
+
+def implementation_info(result: Any) -> ImplementationInfo:
+    """The declarations in a handshake result; :class:`VersionMismatch` or :class:`ProtocolError` if unusable.
+
+    The version is compared first, so an implementation of a later protocol gets a mismatch
+    rather than a complaint about fields it does not know.
+
+    >>> implementation_info({"name": "x", "version": "1", "language": "c", "capabilities": ["train"],
+    ...                      "profile": "strict", "protocol": 2})
+    Traceback (most recent call last):
+    ...
+    conformance.adapters.protocol.VersionMismatch: protocol version mismatch: the harness speaks 1, the implementation 2
+    """
+    version = result.get("protocol") if isinstance(result, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version != PROTOCOL_VERSION:
+        raise VersionMismatch(
+            f"protocol version mismatch: the harness speaks {PROTOCOL_VERSION}, the implementation {version}"
+        )
+    problem = _schema_problem("handshake", result) or _declarations_problem(result)
+    if problem:
+        raise ProtocolError(f"handshake result does not follow protocol {PROTOCOL_VERSION}: {problem}")
+    return ImplementationInfo(
+        name=result["name"],
+        version=result["version"],
+        language=result["language"],
+        capabilities=frozenset(result["capabilities"]) & CAPABILITIES,
+        profile=result["profile"],
+    )

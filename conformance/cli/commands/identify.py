@@ -1,0 +1,100 @@
+"""``bpe-conformance identify --impl SPEC``: which dialect profile explains an implementation.
+
+Prints the verdict, how many probes each profile explains, and the counterexample against the
+closest profile when none explains everything. Exit status: 0 identified, 1 no profile fits,
+2 usage error (the implementation could not be loaded).
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser(prog="bpe-conformance")
+>>> identify_parser = register(parser.add_subparsers(dest="command"))
+>>> args = parser.parse_args(["identify", "--impl", "reference:Tokenizer"])
+>>> args.handler is handle, args.impl, args.json
+(True, 'reference:Tokenizer', None)
+>>> handle(args)  # doctest: +ELLIPSIS
+implementation: reference (capabilities: train, load, encode, decode)
+declared profile: strict (confirmed)
+identified as: strict
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from conformance.adapters import ISOLATIONS
+from conformance.cli.arguments import add_timeout_argument
+from conformance.dialects.identify import format_report, identify_spec
+from conformance.errors import HarnessError
+from conformance.files import writable_path
+
+__all__ = [
+    "EXIT_IDENTIFIED",
+    "EXIT_UNIDENTIFIED",
+    "EXIT_USAGE",
+    "handle",
+    "register",
+]
+
+EXIT_IDENTIFIED = 0
+EXIT_UNIDENTIFIED = 1
+EXIT_USAGE = 2
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``identify`` subcommand to ``subparsers`` (from ``ArgumentParser.add_subparsers``)."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "identify",
+        help="find which dialect profile (strict, minbpe, hf-tokenizers, ...) explains an implementation",
+        description="Probe an implementation with corpora that separate the dialect profiles of specs/profiles.md "
+        "and report which profiles explain every observation.",
+    )
+    parser.add_argument(
+        "--impl",
+        required=True,
+        metavar="SPEC",
+        help="the implementation: module:attr (e.g. reference:Tokenizer) or cmd:<command line>",
+    )
+    parser.add_argument("--json", metavar="PATH", help="also write the full report as JSON to PATH")
+    parser.add_argument(
+        "--isolation",
+        choices=ISOLATIONS,
+        default="process",
+        help="run a module:attr implementation in its own process (default) or in the harness's",
+    )
+    add_timeout_argument(parser)
+    parser.set_defaults(handler=handle)
+    return parser
+
+
+def _json_path(value: str | None) -> Path | None:
+    # Checked before probing: a typo in the path must not cost the whole identification.
+    return None if value is None else writable_path(value, "--json")
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Run identification and print the report; optionally write it as JSON."""
+    try:
+        json_path = _json_path(args.json)
+    except HarnessError as error:
+        print(f"bpe-conformance identify: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        report = identify_spec(args.impl, args.isolation, args.timeout)
+    except HarnessError as error:
+        print(f"bpe-conformance identify: cannot load {args.impl!r}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(format_report(report))
+    if json_path is not None:
+        document = json.dumps(report.to_dict(), indent=2, ensure_ascii=True, default=repr)
+        try:
+            json_path.write_text(document + "\n", encoding="utf-8")
+        except OSError as error:
+            reason = error.strerror or error
+            print(f"bpe-conformance identify: cannot write {str(json_path)!r}: {reason}", file=sys.stderr)
+            return EXIT_USAGE
+    return EXIT_IDENTIFIED if report.identified else EXIT_UNIDENTIFIED

@@ -1,0 +1,211 @@
+"""``bpe-conformance run``: every check (or those chosen) against an implementation, then reports.
+
+Without ``--impl`` the bundled reference runs in-process, which is how CI proves the suite itself.
+Exit 0 only when every check passed or was skipped by the skip file; 1 when any failed, errored,
+timed out or crashed; 2 on usage or harness errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from conformance.adapters.subject import Subject
+from conformance.checks.base import Check
+from conformance.cli.arguments import add_timeout_argument
+from conformance.errors import HarnessError
+from conformance.files import writable_path
+from conformance.reports.json_report import write_json_report
+from conformance.reports.junit import write_junit
+from conformance.reports.markdown import write_markdown
+from conformance.reports.terminal import live_view, make_console, render_header, render_summary
+from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from conformance.running import suite
+from conformance.running.suite import HARNESS_NAME, ISOLATIONS, RunConfig
+from reference.profiles import PROFILES
+
+__all__ = ["config_from_args", "handle", "register"]
+
+# Nothing checked is no verdict: not a pass, though not a failed check either.
+EXIT_NOTHING_CHECKED = 1
+_REPORT_WRITERS = (("json", write_json_report), ("junit", write_junit), ("markdown", write_markdown))
+
+_EPILOG = """\
+skip file format: one check name or clause id per line; text after '#' is the reason, e.g.
+  tie-break            # we break ties by first occurrence
+  BPE-DECODE-STRICT    # our decode replaces invalid UTF-8
+A check name skips that check. A clause id skips the checks whose primary clause it is, and turns
+any other check's failure on that clause into a skip. An entry matching nothing is an error.
+
+exit codes: 0 every check passed or was skipped by declaration; 1 a check failed, errored,
+timed out or crashed, or every check was skipped (nothing was checked); 2 usage or harness error;
+130, 143, 129 interrupted by SIGINT, SIGTERM, SIGHUP (the reports asked for hold the checks that finished)."""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``run`` parser."""
+    parser = subparsers.add_parser(
+        "run",
+        help="run the conformance checks against an implementation",
+        description=__doc__.replace("``", "") if __doc__ else None,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--impl",
+        metavar="SPEC",
+        help="implementation to test: module:attr, cmd:<command line>, reference or reference-literal "
+        "(default: the bundled reference, in-process)",
+    )
+    parser.add_argument("--thorough", action="store_true", help="many more examples per check (profile 'thorough')")
+    parser.add_argument("--seed", type=int, default=0, metavar="N", help="hypothesis seed (default 0)")
+    add_timeout_argument(parser)
+    parser.add_argument(
+        "--isolation",
+        choices=ISOLATIONS,
+        help="run the implementation in its own process or in the harness's (default: process for --impl, "
+        "inprocess for the bundled reference)",
+    )
+    parser.add_argument(
+        "--check",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="run only checks whose name or clause id matches (fnmatch-style; repeatable)",
+    )
+    parser.add_argument(
+        "--level",
+        choices=suite.LEVEL_CHOICES,
+        default="all",
+        help="run only the checks of one conformance level of specs/bpe.md: algorithm (what the seed defines) "
+        "or interface (argument validation, error families); the exit code reflects only those (default all)",
+    )
+    parser.add_argument("--skip-file", metavar="PATH", help="checks the implementation knowingly fails (see below)")
+    parser.add_argument(
+        "--database",
+        metavar="PATH",
+        help="keep hypothesis's example database in this directory and replay the failures saved there first "
+        "(default: none; nothing is written unless asked)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="judge under this dialect profile of specs/profiles.md instead of the one the implementation "
+        f"declares ({', '.join(PROFILES)})",
+    )
+    parser.add_argument("--json", metavar="PATH", help="write the JSON report (specs/schema/report.schema.json)")
+    parser.add_argument("--junit", metavar="PATH", help="write a JUnit XML report")
+    parser.add_argument("--markdown", metavar="PATH", help="write a Markdown report")
+    parser.add_argument("--quiet", action="store_true", help="print only the final verdict line")
+    parser.add_argument("--list-checks", action="store_true", help="list the selected checks and exit")
+    parser.set_defaults(handler=handle)
+
+
+def config_from_args(args: argparse.Namespace) -> RunConfig:
+    """The :class:`RunConfig` the parsed arguments ask for."""
+    return RunConfig(
+        impl=args.impl,
+        isolation=args.isolation,
+        timeout=args.timeout,
+        effort="thorough" if args.thorough else suite.default_effort(),
+        seed=args.seed,
+        patterns=tuple(args.check),
+        skip_file=args.skip_file,
+        profile=args.profile,
+        level=args.level,
+        database=args.database,
+    )
+
+
+def _report_paths(args: argparse.Namespace) -> list[tuple[Path, Any]]:
+    # Checked before the run: a typo in a report path must not cost a whole run.
+    return [
+        (writable_path(getattr(args, option), f"--{option}"), writer)
+        for option, writer in _REPORT_WRITERS
+        if getattr(args, option) is not None
+    ]
+
+
+def _list_checks(args: argparse.Namespace) -> int:
+    console = make_console()
+    for check in suite.at_level(suite.select(args.check), args.level):
+        console.print(f"{check.name:<32} {check.level:<10} {', '.join(check.clauses):<40} {check.summary}")
+    return 0
+
+
+def _show_header(console: Console, subject: Subject, config: RunConfig, checks: list[Check]) -> None:
+    shown = {
+        **dataclasses.asdict(config),
+        "isolation": config.isolation_used,
+        "checks": [check.name for check in checks],
+        # The header has no profile field of its own; it follows the effort on the same line.
+        "effort": f"{config.effort} · profile {subject.info.profile}",
+    }
+    harness = f"{HARNESS_NAME} {suite.harness_version()}"
+    render_header(console, suite.implementation_record(subject, config.impl), shown, harness)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Run the selected checks, show the results and write the reports asked for."""
+    if args.list_checks:
+        return _list_checks(args)
+    if args.impl is not None and not args.impl.strip():
+        raise HarnessError("--impl is empty (an unset variable?); leave it out to test the bundled reference")
+    config = config_from_args(args)
+    if config.profile is not None and config.profile not in PROFILES:
+        raise HarnessError(f"--profile: unknown profile {config.profile!r}; choose one of: {', '.join(PROFILES)}")
+    reports = _report_paths(args)
+    checks = suite.at_level(suite.select(config.patterns), config.level)
+    if not checks:
+        raise HarnessError(f"no checks selected (--level {config.level} leaves none of those chosen)")
+    skips = suite.skips_for(config)
+    console = make_console()
+    subject = suite.open_subject(config.impl, config.isolation_used, config.timeout)
+    interrupted: suite.RunInterrupted | None = None
+    try:
+        subject = suite.judged_subject(subject, config.profile)
+        if not args.quiet:
+            _show_header(console, subject, config, checks)
+        with live_view(console, len(checks), quiet=args.quiet) as view:
+            run = suite.run_suite(config, subject, checks, skips, view.on_start, view.on_result)
+    except suite.RunInterrupted as stopped:  # SIGINT, SIGTERM or SIGHUP: report what finished
+        interrupted, run = stopped, stopped.suite
+    finally:
+        subject.close()
+    _write_reports(run, reports)
+    render_summary(console, run, quiet=args.quiet)
+    if interrupted is not None:
+        raise interrupted
+    return _exit_code(run)
+
+
+def _write_reports(run: SuiteResult, reports: list[tuple[Path, Any]]) -> None:
+    for path, writer in reports:
+        try:
+            writer(run, path)
+        except OSError as error:
+            raise HarnessError(f"cannot write report {str(path)!r}: {error.strerror or error}") from None
+
+
+def _declared(run: SuiteResult, result: CheckResult) -> bool:
+    """True when the skip file skipped ``result`` (before it ran, or by a declared deviation)."""
+    return result.check in run.config.get("skipped", {}) or result.clause in run.config.get("declared_clauses", {})
+
+
+def _exit_code(run: SuiteResult) -> int:
+    """``exit_code_for`` the results; but a run in which no check ran, and none was skipped by
+    declaration (every one lacked a capability or did not apply), is never a success."""
+    if run.results and all(result.outcome is Outcome.SKIP and not _declared(run, result) for result in run.results):
+        reasons = sorted({result.message for result in run.results})
+        print(
+            f"{HARNESS_NAME}: nothing was checked: all {len(run.results)} selected checks were skipped "
+            f"({'; '.join(reasons)[:300]})",
+            file=sys.stderr,
+        )
+        return EXIT_NOTHING_CHECKED
+    return suite.exit_code_for(run.results)

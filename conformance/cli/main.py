@@ -1,0 +1,107 @@
+"""The ``bpe-conformance`` command line; subcommands live in :mod:`conformance.cli.commands`.
+
+Each module there exposes ``register(subparsers)``, which adds its parser and sets
+``handler=handle``; ``handle(args)`` returns the exit code. Exit codes: 0 success, 1 the
+implementation failed a check, 2 a usage or harness problem, 128 + the signal when interrupted
+(130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+
+>>> main(["--version"])  # doctest: +ELLIPSIS
+bpe-conformance ...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import signal
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from conformance.adapters.signals import handled_signals
+from conformance.cli import commands
+from conformance.errors import HarnessError
+from conformance.running.suite import HARNESS_NAME, harness_version
+from conformance.settings import keep_storage_out_of_cwd
+
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "command_modules", "main"]
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def command_modules() -> list[tuple[str, ModuleType | BaseException]]:
+    """Every module of :mod:`conformance.cli.commands` by name, or the error importing it raised."""
+    found: list[tuple[str, ModuleType | BaseException]] = []
+    for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda info: info.name):
+        if module_info.name.startswith("_"):
+            continue
+        try:
+            found.append((module_info.name, importlib.import_module(f"{commands.__name__}.{module_info.name}")))
+        except Exception as error:  # one broken subcommand must not take the others down
+            found.append((module_info.name, error))
+    return found
+
+
+def _unavailable(name: str, error: BaseException) -> object:
+    def handle(args: argparse.Namespace) -> int:
+        raise HarnessError(f"the {name} command is unavailable: {type(error).__name__}: {error}")
+
+    return handle
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with one subparser per command module."""
+    parser = argparse.ArgumentParser(
+        prog=HARNESS_NAME,
+        description="Byte-level BPE conformance: run the checks against an implementation, and explore the spec.",
+        epilog="Exit codes: 0 success, 1 a check failed, 2 usage or harness error, 130/143/129 interrupted "
+        "by SIGINT/SIGTERM/SIGHUP.",
+    )
+    parser.add_argument("--version", action="version", version=f"{HARNESS_NAME} {harness_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, module in command_modules():
+        if isinstance(module, BaseException):
+            # No option prefix: whatever follows the name is accepted, so the user learns why it is unavailable.
+            broken = subparsers.add_parser(
+                name, help=f"(unavailable: {type(module).__name__})", add_help=False, prefix_chars="\0"
+            )
+            broken.add_argument("rest", nargs=argparse.REMAINDER)
+            broken.set_defaults(handler=_unavailable(name, module))
+        elif callable(getattr(module, "register", None)):
+            module.register(subparsers)
+    return parser
+
+
+def _exit_status(code: object) -> int:
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else EXIT_USAGE
+
+
+def _error(message: str) -> None:
+    # One line, and printable whatever an implementation put in it (a lone surrogate, say).
+    line = f"{HARNESS_NAME}: error: {message}".encode("utf-8", "backslashreplace").decode("utf-8")
+    print(line, file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` (default ``sys.argv[1:]``), run the chosen command and return its exit code."""
+    try:
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exit_request:  # argparse's own errors (exit 2), --help and --version (exit 0)
+            return _exit_status(exit_request.code)
+        keep_storage_out_of_cwd()
+        with handled_signals():
+            return int(args.handler(args))
+    except HarnessError as error:
+        _error(str(error))
+        return EXIT_USAGE
+    except KeyboardInterrupt as interrupt:  # SIGINT, SIGTERM or SIGHUP; everything started is stopped
+        signum = getattr(interrupt, "signum", signal.SIGINT)
+        _error("interrupted" if signum == signal.SIGINT else f"interrupted by {signal.Signals(signum).name}")
+        return 128 + signum

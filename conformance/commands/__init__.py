@@ -1,1 +1,0 @@
-"""Subcommands of ``bpe-conformance``; each module exposes ``register(subparsers)``."""

@@ -1,0 +1,106 @@
+"""Where, and probably why, an implementation's training first parted from the specification.
+
+The package owns the first-divergence diagnosis: :mod:`~conformance.diagnosis.models` (the bug models),
+:mod:`~conformance.diagnosis.follow_ups` (the corpora that tell them apart),
+:mod:`~conformance.diagnosis.confirmation` (retraining the implementation on them) and
+:mod:`~conformance.diagnosis.divergence` (judging each round). It imports the reference and
+:mod:`conformance.dialects`; the checks and the CLI import it, never the other way round.
+
+Each of the implementation's rules is judged in the state its own earlier rules leave behind (the
+reference replacement applied to the same documents). The first round whose rule is not the one the
+specification makes in that state is the first divergence from the reference; its *kind* says what
+went wrong there, and a few models of common bugs (counting across documents, non-overlapping counts,
+stale counts, wrong scan direction, pre-tokenization) name the likely clause.
+
+>>> first_divergence(["abab", "acac"], 32, [(97, 98), (97, 99)]) is None
+True
+>>> divergence = first_divergence(["abab", "acac"], 32, [(97, 99), (97, 98)])
+>>> divergence["round"], divergence["diagnosis"], divergence["clause"]
+(0, 'tie broken the other way', 'BPE-TRAIN-TIE')
+>>> divergence["expected"], divergence["actual"]
+({'pair': [97, 98], 'count': 2}, {'pair': [97, 99], 'count': 2})
+
+A cause is named only when proven: ``retrain`` trains the implementation itself on follow-up inputs
+that tell the models apart, and only a model that made the implementation's rules on all of them is
+named (``confirmed``). Here the "implementation" is a trainer that joins its documents:
+
+>>> import dataclasses
+>>> from reference.dialects import train_profile
+>>> from reference.profiles import STRICT
+>>> joined = dataclasses.replace(STRICT, documents="concatenated")
+>>> def retrain(documents, max_merges):
+...     return train_profile(documents, max_merges, joined)
+>>> divergence = first_divergence(["xay", "xby", "xcy"], 32, [(121, 120)], retrain=retrain)
+>>> divergence["confirmed"], divergence["clause"]
+(True, 'BPE-TRAIN-DOCS')
+>>> divergence["cause"].startswith("the rules are exactly what a trainer with documents joined before training")
+True
+>>> first_divergence(["xay", "xby", "xcy"], 32, [(121, 120)])["cause"]
+'not confirmed: consistent with a trainer with documents joined before training (no follow-up inputs were run)'
+"""
+
+from conformance.diagnosis.confirmation import (
+    MIN_FOLLOW_UPS,
+    Explanation,
+    Retrain,
+    cross_examine,
+    follow_up_inputs,
+    rounds_before_a_tie,
+    tie_free_departures,
+)
+from conformance.diagnosis.divergence import (
+    BELOW_MINIMUM,
+    KIND_CLAUSES,
+    NEVER_SEEN,
+    NO_MODEL,
+    NOT_MAXIMAL,
+    SEEN_ONCE,
+    STOPPED_EARLY,
+    TIE_OTHER_WAY,
+    TIED_UNTESTED,
+    TOO_MANY,
+    Judgement,
+    describe,
+    first_divergence,
+    judge_rounds,
+)
+from conformance.diagnosis.models import (
+    GPT2_PATTERN,
+    MODELS,
+    model_cause,
+    model_rules,
+    replace_overlapping,
+    replace_right_to_left,
+    reproducing_models,
+)
+
+__all__ = [
+    "BELOW_MINIMUM",
+    "GPT2_PATTERN",
+    "KIND_CLAUSES",
+    "MIN_FOLLOW_UPS",
+    "MODELS",
+    "NEVER_SEEN",
+    "NOT_MAXIMAL",
+    "NO_MODEL",
+    "SEEN_ONCE",
+    "STOPPED_EARLY",
+    "TIED_UNTESTED",
+    "TIE_OTHER_WAY",
+    "TOO_MANY",
+    "Explanation",
+    "Judgement",
+    "Retrain",
+    "cross_examine",
+    "describe",
+    "first_divergence",
+    "follow_up_inputs",
+    "judge_rounds",
+    "model_cause",
+    "model_rules",
+    "replace_overlapping",
+    "replace_right_to_left",
+    "reproducing_models",
+    "rounds_before_a_tie",
+    "tie_free_departures",
+]

@@ -1,0 +1,207 @@
+"""The real-world conformance matrix: every installed implementation, judged strict and under its own profile.
+
+Each implementation runs the whole suite twice with the same seed: under ``strict`` and under
+the profile it declares. A cell is ``pass`` (passes both), ``dialect`` (fails strict, passes
+its declared profile: a documented difference), ``fail`` (fails under its own profile: a bug
+or an undeclared difference) or ``skip`` (capability not declared, or the clause does not
+apply under its profile). :func:`conformance.matrix.render.render_matrix` writes ``docs/matrix.md``
+from the results.
+
+>>> cell(declared="pass", strict="fail"), cell(declared="fail", strict="fail"), cell(declared="skip", strict="pass")
+('dialect', 'fail', 'skip')
+>>> [row.label for row in ROWS][:2]
+['reference', 'node-fixture']
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.adapters import load_implementation, resolve_factory
+from conformance.adapters.python import InProcessSubject
+from conformance.adapters.subject import CAPABILITIES, ImplementationInfo, Subject
+from conformance.adapters.thirdparty import ADAPTERS, LIBRARIES
+from conformance.dialects.identify import identify_spec
+from conformance.errors import HarnessError
+from conformance.results.outcomes import CheckResult, Outcome
+from conformance.running.suite import RunConfig, catalogue, run_suite
+
+__all__ = [
+    "CELLS",
+    "ROWS",
+    "Failure",
+    "MatrixRow",
+    "RowResult",
+    "cell",
+    "failure_command",
+    "run_matrix",
+    "run_row",
+]
+
+CELLS = ("pass", "fail", "dialect", "skip")
+NODE_FIXTURE = "cmd:node tests/fixtures/node/bpe.mjs"
+
+
+@dataclass(frozen=True)
+class MatrixRow:
+    """One implementation of the matrix: its label, ``--impl`` spec and the module it needs (if any)."""
+
+    label: str
+    spec: str
+    library: str | None = None
+    isolation: str = "process"
+
+
+ROWS: tuple[MatrixRow, ...] = (
+    MatrixRow("reference", "reference:Tokenizer", isolation="inprocess"),
+    MatrixRow("node-fixture", NODE_FIXTURE),
+    *(MatrixRow(name, spec, LIBRARIES[name]) for name, spec in ADAPTERS.items()),
+)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A check an implementation fails under its own declared profile."""
+
+    implementation: str
+    spec: str
+    profile: str
+    check: str
+    clause: str
+    outcome: str
+    message: str
+    counterexample: dict[str, Any] | None
+    level: str = "algorithm"
+
+
+@dataclass
+class RowResult:
+    """Both runs of one implementation, and its identified profile."""
+
+    row: MatrixRow
+    name: str
+    version: str
+    profile: str
+    identified: str
+    cells: dict[str, str] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
+
+
+def cell(declared: str, strict: str) -> str:
+    """The matrix cell for a check's outcome under the declared profile and under strict."""
+    if declared == "skip":
+        return "skip"
+    if declared != "pass":
+        return "fail"
+    return "pass" if strict in ("pass", "skip") else "dialect"
+
+
+def failure_command(failure: Failure, seed: int) -> str:
+    """The one command line that reproduces ``failure``.
+
+    >>> print(failure_command(Failure("x", "cmd:node a.mjs", "strict", "tie-break", "", "", "", None), 3))
+    bpe-conformance run --impl 'cmd:node a.mjs' --profile strict --check tie-break --seed 3
+    """
+    spec = f"'{failure.spec}'" if " " in failure.spec else failure.spec
+    return f"bpe-conformance run --impl {spec} --profile {failure.profile} --check {failure.check} --seed {seed}"
+
+
+def _describe_capabilities(instance: Any) -> frozenset[str]:
+    declared = getattr(instance, "capabilities", None)
+    if declared is not None:
+        return frozenset(declared) & CAPABILITIES
+    return frozenset(name for name in CAPABILITIES if callable(getattr(instance, name, None)))
+
+
+class _DeclaredCapabilitiesSubject(InProcessSubject):
+    """In-process subject for an encode-only class (no ``train``), which the loader does not accept yet."""
+
+    def __init__(self, factory: Callable[[], Any], label: str) -> None:
+        self._factory = factory
+        self._label = label
+        self._instance = self._new_instance()
+        self.info = ImplementationInfo(
+            name=str(getattr(self._instance, "name", label)),
+            version=str(getattr(self._instance, "version", "unknown")),
+            capabilities=_describe_capabilities(self._instance),
+            profile=str(getattr(self._instance, "profile", "strict")),
+        )
+
+
+def open_row(row: MatrixRow, timeout: float) -> Subject:
+    """The subject of ``row``; an encode-only Python class falls back to an in-process subject."""
+    try:
+        return load_implementation(row.spec, isolation=row.isolation, timeout=timeout)
+    except HarnessError as error:
+        if "missing train" not in str(error):
+            raise
+        return _DeclaredCapabilitiesSubject(resolve_factory(row.spec), row.spec)
+
+
+def _outcomes(results: Iterable[CheckResult]) -> dict[str, CheckResult]:
+    return {result.check: result for result in results}
+
+
+def _failure(row: MatrixRow, profile: str, result: CheckResult) -> Failure:
+    return Failure(
+        implementation=row.label,
+        spec=row.spec,
+        profile=profile,
+        check=result.check,
+        clause=result.clause,
+        outcome=result.outcome.value,
+        message=result.message,
+        counterexample=result.counterexample,
+        level=result.level,
+    )
+
+
+def run_row(row: MatrixRow, seed: int, effort: str = "dev", timeout: float = 10.0) -> RowResult:
+    """Run the suite on ``row`` under strict and under its declared profile; identify its profile."""
+    checks = catalogue()
+    subject = open_row(row, timeout)
+    try:
+        declared = subject.info.profile
+        runs = {}
+        for profile in dict.fromkeys(("strict", declared)):
+            config = RunConfig(impl=row.spec, isolation=row.isolation, seed=seed, effort=effort, profile=profile)
+            subject.reset()
+            runs[profile] = _outcomes(run_suite(config, subject, checks).results)
+        info = subject.info
+    finally:
+        subject.close()
+    report = identify_spec(row.spec)
+    result = RowResult(row, info.name, info.version, declared, ", ".join(report.matches) or f"none ({report.closest})")
+    for check in checks:
+        own, strict = runs[declared][check.name], runs["strict"][check.name]
+        result.cells[check.name] = cell(own.outcome.value, strict.outcome.value)
+        if own.outcome not in (Outcome.PASS, Outcome.SKIP):
+            result.failures.append(_failure(row, declared, own))
+    return result
+
+
+def installed(row: MatrixRow) -> bool:
+    """Whether the library ``row`` needs can be imported here."""
+    return row.library is None or importlib.util.find_spec(row.library) is not None
+
+
+def run_matrix(
+    seed: int, effort: str = "dev", rows: Iterable[MatrixRow] = ROWS, say: Callable[[str], None] = print
+) -> tuple[list[RowResult], list[str]]:
+    """Every installed row's result, and one line for each row skipped because its library is missing."""
+    results, missing = [], []
+    for row in rows:
+        if not installed(row):
+            line = f"{row.label}: skipped, {row.library} is not installed (pip install '.[impl-{row.label}]')"
+            missing.append(line)
+            say(line)
+            continue
+        say(f"{row.label}: running the suite under strict and its declared profile ...")
+        result = run_row(row, seed, effort)
+        failed = sum(1 for value in result.cells.values() if value == "fail")
+        say(f"{row.label}: profile {result.profile}, identified {result.identified}, {failed} failing checks")
+        results.append(result)
+    return results, missing

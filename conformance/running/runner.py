@@ -1,0 +1,194 @@
+"""Run checks against a subject and turn whatever happens into a named outcome.
+
+Hypothesis searches and shrinks; this module only classifies how a search ended:
+``Violation`` → fail, ``ImplementationRaised``/``MalformedResult`` → error, ``CallTimeout`` →
+timeout, ``ImplementationCrashed`` → crash (the subject is restarted before the next check),
+an undeclared capability or a skip-list entry → skip.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import hypothesis
+from hypothesis import Phase, given, settings
+from hypothesis.database import ExampleDatabase
+from hypothesis.errors import Flaky, HypothesisException
+
+from conformance.adapters.subject import Subject
+from conformance.checks.base import Check
+from conformance.errors import CallAborted, ImplementationRaised, MalformedResult, Violation
+from conformance.results.advisories import collecting
+from conformance.results.outcomes import CheckResult, Outcome
+
+__all__ = ["Attempt", "check_settings", "classify", "run_check", "run_checks"]
+
+
+@dataclass
+class Attempt:
+    """What one check saw while hypothesis drove it: how many examples, and the last violation."""
+
+    examples: int = 0
+    last_violation: Violation | None = None
+    last_input: Any = None
+    notes: list[str] = field(default_factory=list)
+
+
+def check_settings(base: settings, check: Check, database: ExampleDatabase | None = None) -> settings:
+    """Per-check settings: the profile's budget scaled by the check's, one bug per check.
+
+    No example database unless one is given (``run --database``): the harness writes nothing unasked.
+
+    The explain phase is dropped: it re-runs a failing example many times to annotate lines of
+    *our* check code, which says nothing about the implementation and multiplies the cost of a failure.
+    """
+    return settings(
+        base,
+        max_examples=max(1, round(base.max_examples * check.budget)),
+        database=database,
+        report_multiple_bugs=False,
+        deadline=None,
+        phases=[phase for phase in base.phases if phase is not Phase.explain],
+    )
+
+
+def _verify_once(check: Check, subject: Subject, attempt: Attempt, example: Any) -> None:
+    attempt.examples += 1
+    attempt.last_input = example
+    try:
+        check.verify(subject, example)
+    except Violation as violation:
+        attempt.last_violation = violation
+        raise
+
+
+def _run_search(
+    check: Check, subject: Subject, attempt: Attempt, base: settings, seed: int, database: ExampleDatabase | None
+) -> None:
+    assert check.strategy is not None
+
+    def property_under_test(example: Any) -> None:
+        _verify_once(check, subject, attempt, example)
+
+    # Every check runs this one function; the check's name keeps their saved examples apart in a database
+    # (the attribute hypothesis's own pytest plugin sets to tell parametrized cases apart).
+    property_under_test._hypothesis_internal_add_digest = check.name.encode()  # type: ignore[attr-defined]
+    test = given(check.strategy())(property_under_test)
+    # seed() before settings(): seed() also switches the database off, and the settings must win.
+    test = hypothesis.seed(seed)(test)
+    check_settings(base, check, database)(test)()
+
+
+def _run_cases(check: Check, subject: Subject, attempt: Attempt, cases: Iterable[Any]) -> None:
+    for case in cases:
+        _verify_once(check, subject, attempt, case)
+
+
+def _result(
+    check: Check, outcome: Outcome, message: str, attempt: Attempt, started: float, **extra: Any
+) -> CheckResult:
+    return CheckResult(
+        check=check.name,
+        clause=extra.pop("clause", check.clause),
+        clauses=check.clauses,
+        summary=check.summary,
+        outcome=outcome,
+        message=message,
+        examples=attempt.examples,
+        seconds=round(time.monotonic() - started, 3),
+        level=check.level,
+        **extra,
+    )
+
+
+def classify(check: Check, error: BaseException, attempt: Attempt, started: float) -> CheckResult:
+    """The outcome for a search that ended by raising ``error``."""
+    if isinstance(error, Violation):
+        return _result(
+            check, Outcome.FAIL, error.message, attempt, started,
+            clause=error.clause, counterexample=error.counterexample(),
+        )
+    if isinstance(error, Flaky) and attempt.last_violation is not None:
+        violation = attempt.last_violation
+        return _result(
+            check, Outcome.FAIL,
+            f"{violation.message} (not reproducible on a second call: the implementation is nondeterministic)",
+            attempt, started, clause=violation.clause, counterexample=violation.counterexample(),
+        )
+    if isinstance(error, CallAborted):
+        return _result(
+            check, Outcome(error.outcome), f"{error.operation}: {error.detail}", attempt, started,
+            counterexample={"inputs": error.inputs or {"example": repr(attempt.last_input)}},
+        )
+    if isinstance(error, (ImplementationRaised, MalformedResult)):
+        return _result(
+            check, Outcome.ERROR, str(error), attempt, started,
+            counterexample={"inputs": {"example": repr(attempt.last_input)}},
+        )
+    if isinstance(error, HypothesisException):
+        return _result(check, Outcome.ERROR, f"hypothesis could not run this check: {error}", attempt, started)
+    summary = "".join(traceback.format_exception_only(type(error), error)).strip()
+    return _result(
+        check, Outcome.ERROR, f"unexpected exception while checking: {summary}", attempt, started,
+        counterexample={"inputs": {"example": repr(attempt.last_input)}},
+    )
+
+
+def run_check(
+    check: Check, subject: Subject, base: settings, seed: int = 0, database: ExampleDatabase | None = None
+) -> CheckResult:
+    """Run one check; never raises for anything the implementation does.
+
+    Advisory notes go into the result; ``database`` replays saved failures first.
+    """
+    with collecting() as notes:
+        result = _run_check(check, subject, base, seed, database)
+    return dataclasses.replace(result, advisories=tuple(notes)) if notes else result
+
+
+def _run_check(
+    check: Check, subject: Subject, base: settings, seed: int, database: ExampleDatabase | None
+) -> CheckResult:
+    started = time.monotonic()
+    attempt = Attempt()
+    missing = sorted(check.requires - subject.info.capabilities)
+    if missing:
+        return _result(check, Outcome.SKIP, f"capability not declared: {', '.join(missing)}", attempt, started)
+    try:
+        if check.cases is not None:
+            _run_cases(check, subject, attempt, check.cases())
+        else:
+            _run_search(check, subject, attempt, base, seed, database)
+    except CallAborted as aborted:
+        subject.reset()
+        return classify(check, aborted, attempt, started)
+    except Exception as error:
+        return classify(check, error, attempt, started)
+    return _result(check, Outcome.PASS, f"{attempt.examples} examples", attempt, started)
+
+
+def run_checks(
+    checks: list[Check],
+    subject: Subject,
+    base: settings,
+    seed: int = 0,
+    skipped: dict[str, str] | None = None,
+    on_result: Callable[[CheckResult], None] | None = None,
+    database: ExampleDatabase | None = None,
+) -> list[CheckResult]:
+    """Run ``checks`` in order; ``skipped`` maps check names to the reason they are skipped."""
+    results = []
+    for check in checks:
+        if skipped and check.name in skipped:
+            result = _result(check, Outcome.SKIP, f"skipped: {skipped[check.name]}", Attempt(), time.monotonic())
+        else:
+            result = run_check(check, subject, base, seed, database)
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+    return results

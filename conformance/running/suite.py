@@ -1,0 +1,287 @@
+"""Assembling one conformance run: implementation, checks, hypothesis profile and skip file.
+
+The CLI's ``run`` and the pytest plugin share these functions; reports are built from the
+:class:`~conformance.results.outcomes.SuiteResult` that :func:`run_suite` returns.
+
+>>> config = RunConfig(seed=3, patterns=("train-*",))
+>>> config.isolation_used, exit_code_for([])
+('inprocess', 0)
+>>> RunConfig(impl="mypkg:Tok").isolation_used
+'process'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import importlib.metadata
+import signal
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import settings
+
+from conformance.adapters import ISOLATIONS, load_implementation
+from conformance.adapters.subject import Subject
+from conformance.adapters.subprocess import DEFAULT_TIMEOUT
+from conformance.checks.base import Check
+from conformance.dialects.context import known_profile, with_profile
+from conformance.errors import HarnessError
+from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from conformance.running.runner import run_checks
+from conformance.running.skipfile import SkipPlan, load_skip_file
+from conformance.settings import HYPOTHESIS_VERSION, PROFILES, active_profile_name, example_database
+
+__all__ = [
+    "BUNDLED_REFERENCE",
+    "DEFAULT_TIMEOUT",
+    "HARNESS_NAME",
+    "ISOLATIONS",
+    "LEVEL_CHOICES",
+    "RunConfig",
+    "RunInterrupted",
+    "apply_declared_deviations",
+    "at_level",
+    "base_settings",
+    "catalogue",
+    "default_effort",
+    "exit_code_for",
+    "harness_version",
+    "implementation_record",
+    "inapplicable_checks",
+    "judged_subject",
+    "open_subject",
+    "run_suite",
+    "select",
+    "skips_for",
+]
+
+HARNESS_NAME = "bpe-conformance"
+BUNDLED_REFERENCE = "reference"
+EXIT_SUCCESS, EXIT_FAILURE = 0, 1
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """What a run was asked to do; ``impl=None`` means the bundled reference, in-process."""
+
+    impl: str | None = None
+    isolation: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    effort: str = "dev"
+    seed: int = 0
+    patterns: tuple[str, ...] = ()
+    skip_file: str | None = None
+    profile: str | None = None
+    level: str = "all"
+    database: str | None = None
+
+    @property
+    def isolation_used(self) -> str:
+        """The chosen isolation, else ``process`` for ``--impl`` and ``inprocess`` for the bundled reference."""
+        if self.isolation is not None:
+            return self.isolation
+        return "inprocess" if self.impl is None else "process"
+
+
+def harness_version() -> str:
+    """The installed version of this package, or ``unknown`` when run from an uninstalled tree."""
+    try:
+        return importlib.metadata.version(HARNESS_NAME)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def default_effort() -> str:
+    """The hypothesis profile a run uses unless ``--thorough`` is given: ``ci`` under ``$CI``, else ``dev``."""
+    try:
+        return active_profile_name()
+    except ValueError as error:
+        raise HarnessError(str(error)) from None
+
+
+def base_settings(effort: str) -> settings:
+    """The hypothesis settings of the profile named ``effort``."""
+    if effort not in PROFILES:
+        raise HarnessError(f"unknown effort {effort!r}; choose one of {sorted(PROFILES)}")
+    return PROFILES[effort]
+
+
+def catalogue() -> list[Check]:
+    """Every check of the suite, in its stable order."""
+    # Imported here, not at the top: the CLI imports this module for every command, only `run` needs checks.
+    from conformance.checks import ALL_CHECKS
+
+    return list(ALL_CHECKS)
+
+
+def select(patterns: Sequence[str]) -> list[Check]:
+    """The checks matching any of ``patterns`` (names or clause ids, fnmatch-style); all when none."""
+    if not patterns:
+        return catalogue()
+    from conformance.checks import select_checks
+
+    try:
+        return list(select_checks(list(patterns)))
+    except ValueError as error:
+        raise HarnessError(str(error)) from None
+
+
+LEVEL_CHOICES = ("all", "algorithm", "interface")
+
+
+def at_level(checks: Sequence[Check], level: str) -> list[Check]:
+    """The checks of conformance level ``level`` (``algorithm`` or ``interface``); every one for ``all``.
+
+    >>> sorted({check.level for check in at_level(catalogue(), "interface")})
+    ['interface']
+    >>> len(at_level(catalogue(), "all")) == len(catalogue())
+    True
+    """
+    if level not in LEVEL_CHOICES:
+        raise HarnessError(f"unknown level {level!r}; choose one of {', '.join(LEVEL_CHOICES)}")
+    return [check for check in checks if level == "all" or check.level == level]
+
+
+def open_subject(impl: str | None, isolation: str, timeout: float) -> Subject:
+    """The implementation under test: ``impl`` loaded, or the bundled reference when ``impl`` is None."""
+    return load_implementation(impl or BUNDLED_REFERENCE, isolation=isolation, timeout=timeout)
+
+
+def judged_subject(subject: Subject, profile: str | None) -> Subject:
+    """``subject`` judged under ``profile`` (None: the profile it declares); unknown names are HarnessErrors."""
+    try:
+        judged = with_profile(subject, profile)
+        known_profile(judged.info.profile)
+    except (ValueError, TypeError) as error:
+        origin = "--profile" if profile is not None else f"{subject.info.name} declares a profile, but"
+        raise HarnessError(f"{origin} {error}") from None
+    return judged
+
+
+def inapplicable_checks(checks: Sequence[Check], subject: Subject) -> dict[str, str]:
+    """Check name -> why its clause does not apply under the subject's profile."""
+    profile = known_profile(subject.info.profile)
+    reasons = {check.name: check.inapplicable(profile) for check in checks}
+    return {name: reason for name, reason in reasons.items() if reason is not None}
+
+
+def implementation_record(subject: Subject, impl: str | None) -> dict[str, Any]:
+    """The ``implementation`` object of a report; ``spec`` is None for the bundled reference.
+
+    ``profile`` is the profile the checks judged by: the declared one, or ``run --profile``'s.
+    """
+    info = subject.info
+    return {
+        "name": info.name,
+        "version": info.version,
+        "language": info.language,
+        "profile": info.profile,
+        "capabilities": sorted(info.capabilities),
+        "spec": impl,
+    }
+
+
+def exit_code_for(results: Sequence[CheckResult]) -> int:
+    """0 when every check passed or was skipped by declaration, else 1."""
+    return EXIT_SUCCESS if all(result.outcome.counts_as_success for result in results) else EXIT_FAILURE
+
+
+def _config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> dict[str, Any]:
+    return {
+        "impl": config.impl,
+        "seed": config.seed,
+        "effort": config.effort,
+        "timeout": config.timeout,
+        "isolation": config.isolation_used,
+        "patterns": list(config.patterns),
+        "level": config.level,
+        "checks": [check.name for check in checks],
+        "skip_file": config.skip_file,
+        "skipped": dict(skips.checks),
+        "declared_clauses": dict(skips.clauses),
+        "database": config.database,
+    }
+
+
+def skips_for(config: RunConfig) -> SkipPlan:
+    """What the run's skip file declares (nothing without one)."""
+    if config.skip_file is None:
+        return SkipPlan()
+    return load_skip_file(config.skip_file, catalogue())
+
+
+def apply_declared_deviations(result: CheckResult, clauses: dict[str, str]) -> CheckResult:
+    """A failure on a clause the skip file declares a deviation from becomes a skip; others are unchanged."""
+    if result.outcome is not Outcome.FAIL or result.clause not in clauses:
+        return result
+    return dataclasses.replace(
+        result,
+        outcome=Outcome.SKIP,
+        message=f"skipped: fails {result.clause} as declared: {clauses[result.clause]}; {result.message}",
+        counterexample=None,
+    )
+
+
+def run_suite(
+    config: RunConfig,
+    subject: Subject,
+    checks: list[Check],
+    skips: SkipPlan | None = None,
+    on_start: Callable[[Check, int, int], None] | None = None,
+    on_result: Callable[[CheckResult], None] | None = None,
+) -> SuiteResult:
+    """Run ``checks`` against ``subject`` one at a time, telling the observers as each starts and ends."""
+    skips = skips or SkipPlan()
+    subject = judged_subject(subject, config.profile)
+    skipped = {**inapplicable_checks(checks, subject), **skips.checks}
+    profile = base_settings(config.effort)
+    database = example_database(config.database)
+    started_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    started = time.monotonic()
+    results: list[CheckResult] = []
+    try:
+        for index, check in enumerate(checks):
+            if on_start is not None:
+                on_start(check, index, len(checks))
+            (result,) = run_checks([check], subject, profile, config.seed, skipped, database=database)
+            results.append(apply_declared_deviations(result, skips.clauses))
+            if on_result is not None:
+                on_result(results[-1])
+    except KeyboardInterrupt as interrupt:  # the user's signal: the results so far still make a report
+        partial = _suite_result(config, subject, checks, skips, results, started_at, started)
+        raise RunInterrupted(partial, interrupt) from interrupt
+    return _suite_result(config, subject, checks, skips, results, started_at, started)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by a signal; ``suite`` holds the checks that finished before it."""
+
+    def __init__(self, suite: SuiteResult, cause: KeyboardInterrupt) -> None:
+        super().__init__(str(cause))
+        self.suite = suite
+        self.signum = getattr(cause, "signum", signal.SIGINT)
+
+
+def _suite_result(
+    config: RunConfig,
+    subject: Subject,
+    checks: list[Check],
+    skips: SkipPlan,
+    results: list[CheckResult],
+    started_at: str,
+    started: float,
+) -> SuiteResult:
+    return SuiteResult(
+        implementation=implementation_record(subject, config.impl),
+        results=results,
+        seed=config.seed,
+        effort=config.effort,
+        seconds=round(time.monotonic() - started, 3),
+        harness_version=harness_version(),
+        started_at=started_at,
+        config=_config_record(config, checks, skips),
+        hypothesis_version=HYPOTHESIS_VERSION,
+    )

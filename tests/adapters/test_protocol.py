@@ -1,0 +1,303 @@
+"""The JSON-lines protocol of specs/protocol.md: schemas, message building, faithful transport of bad input.
+
+Checks that run over the protocol send invalid inputs on purpose (BPE-INPUT-DOCS, BPE-INPUT-TEXT,
+BPE-INPUT-IDS, BPE-INPUT-RULES, BPE-TRAIN-MAXMERGES), so the transport must deliver them unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import jsonschema
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.adapters.protocol import (
+    OPERATIONS,
+    PROTOCOL_VERSION,
+    SCHEMA_DIR,
+    ProtocolError,
+    VersionMismatch,
+    build_error,
+    build_request,
+    build_result,
+    decode_message,
+    encode_message,
+    handshake_result,
+    has_split_pair,
+    implementation_info,
+    load_schema,
+    request_problem,
+    to_wire,
+    validate_request,
+    validate_response,
+)
+from conformance.adapters.subject import ImplementationInfo
+from tests import ROOT
+
+SPEC = ROOT / "specs" / "protocol.md"
+HANDSHAKE = {
+    "name": "demo",
+    "version": "1.0",
+    "language": "rust",
+    "capabilities": ["train", "encode"],
+    "profile": "strict",
+    "protocol": PROTOCOL_VERSION,
+}
+
+
+def transcript(marker: str) -> list[dict]:
+    """Every example line of specs/protocol.md written by one side (``>`` harness, ``<`` implementation)."""
+    lines = re.findall(rf"^{re.escape(marker)} (\{{.*\}})$", SPEC.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    return [json.loads(line) for line in lines]
+
+
+# -- the schemas and the document agree --------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["request", "response", "handshake"])
+def test_schemas_are_valid_and_versioned(name):
+    schema = load_schema(name)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$id"] == f"urn:bpe-conformance:protocol:{PROTOCOL_VERSION}:{name}"
+    assert f"protocol {PROTOCOL_VERSION}" in schema["title"]
+
+
+def test_schema_directory_is_found_from_the_package():
+    assert sorted(path.name for path in SCHEMA_DIR.glob("*.schema.json")) == [
+        "handshake.schema.json",
+        "request.schema.json",
+        "response.schema.json",
+    ]
+
+
+def test_request_schema_knows_every_operation():
+    assert load_schema("request")["properties"]["op"]["enum"] == list(OPERATIONS)
+
+
+def test_example_exchange_in_the_spec_follows_the_schemas():
+    requests, responses = transcript(">"), transcript("<")
+    assert len(requests) == len(responses) >= 8
+    for request, response in zip(requests, responses, strict=True):
+        validate_request(request)
+        assert request_problem(request) is None
+        validate_response(response)
+        assert response["id"] == request["id"]
+    assert requests[0]["op"] == "handshake" and requests[-1]["op"] == "stop"
+    assert implementation_info(responses[0]["result"]).name == "node-bpe"
+    assert {request["op"] for request in requests} == set(OPERATIONS)
+
+
+def test_spec_states_the_protocol_version():
+    assert f"version {PROTOCOL_VERSION}" in SPEC.read_text(encoding="utf-8").splitlines()[0]
+
+
+# -- building and writing ----------------------------------------------------------------------
+
+
+def test_build_request_keeps_invalid_arguments_as_they_are():
+    request = build_request(4, "train", documents=("ab", None, 3, ["x"]), max_merges=True)
+    assert request == {"id": 4, "op": "train", "documents": ["ab", None, 3, ["x"]], "max_merges": True}
+    validate_request(request)
+
+
+@pytest.mark.parametrize(
+    ("operation", "arguments", "problem"),
+    [
+        ("fit", {}, "unknown operation 'fit'"),
+        ("encode", {}, "carries text; got none"),
+        ("decode", {"ids": [], "text": ""}, "carries ids; got ids, text"),
+        ("stop", {"now": True}, "carries no arguments; got now"),
+    ],
+)
+def test_build_request_rejects_what_the_protocol_does_not_have(operation, arguments, problem):
+    with pytest.raises(ValueError, match=re.escape(problem)):
+        build_request(1, operation, **arguments)
+
+
+def test_results_and_errors_follow_the_response_schema():
+    for message in (build_result(1, [(97, 98)]), build_result(2, None), build_error(3, "TypeError", "no")):
+        validate_response(message)
+    validate_response(build_error(None, "ProtocolError", "not JSON"))
+
+
+def test_encoded_lines_are_ascii_with_one_terminating_newline():
+    line = encode_message(build_request(1, "encode", text="日本\n\ud800\U0001f600"))
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert line.isascii()
+    assert b"\\ud800" in line and b"\\ud83d\\ude00" in line
+
+
+def test_values_json_cannot_carry_become_objects():
+    wired = to_wire([b"ab", float("inf"), float("nan"), {1, 2}, {3: 4}, object])
+    assert [item["$unrepresentable"] for item in wired] == ["bytes", "float", "float", "set", "dict", "type"]
+    assert wired[0]["repr"] == "b'ab'"
+    encode_message(build_request(1, "decode", ids=wired))  # never raises: NaN never reaches json
+
+
+def test_long_reprs_are_shortened():
+    wired = to_wire(b"x" * 1000)
+    assert len(wired["repr"]) < 300 and wired["repr"].endswith("characters in all)")
+
+
+# hypothesis's text() never yields lone surrogates on its own; the protocol must carry them.
+LONE_SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
+json_like = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**80), max_value=2**80)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(st.characters() | LONE_SURROGATES),
+    lambda children: st.lists(children, max_size=4),
+    max_leaves=12,
+)
+
+
+def same_value_and_type(left, right) -> bool:
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(map(same_value_and_type, left, right))
+    if isinstance(left, float) and isinstance(right, float) and math.copysign(1, left) != math.copysign(1, right):
+        return False
+    return type(left) is type(right) and left == right
+
+
+def assert_carried(received, value):
+    """``value`` arrived with its type, except strings JSON cannot hold, which arrive as a marked object."""
+    if isinstance(value, list):
+        assert isinstance(received, list) and len(received) == len(value)
+        for received_item, item in zip(received, value, strict=True):
+            assert_carried(received_item, item)
+    elif isinstance(value, str) and has_split_pair(value):
+        assert received["$unrepresentable"] == "str"
+        assert received["repr"].startswith(repr(value)[:100])
+    else:
+        assert same_value_and_type(received, value)
+
+
+@given(json_like)
+def test_invalid_inputs_arrive_unchanged(value):
+    """specs/protocol.md §3.3: "The harness never cleans up what a check sends" — lone surrogates,
+    booleans, floats (even integral ones), nulls, huge integers and nested wrong types arrive with
+    their type and value (BPE-INPUT-DOCS, BPE-INPUT-TEXT, BPE-INPUT-IDS, BPE-INPUT-RULES)."""
+    assert_carried(decode_message(encode_message(build_request(9, "decode", ids=value)))["ids"], value)
+
+
+def test_a_split_surrogate_pair_is_not_sent_as_the_character_it_would_become():
+    text = "a" + chr(0xD83D) + chr(0xDE00)  # two code points Python cannot encode; JSON would join them
+    received = decode_message(encode_message(build_request(1, "encode", text=text)))["text"]
+    assert received == {"$unrepresentable": "str", "repr": repr(text)}
+    assert decode_message(encode_message(build_request(1, "encode", text="a\U0001f600")))["text"] == "a\U0001f600"
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_floats_are_always_written_as_floats(number):
+    """specs/protocol.md §3.3: "a float always with one (2.0, 1e+300), even when its value is
+    integral" — so max_merges=2.0 stays a TypeError in every language (BPE-TRAIN-MAXMERGES)."""
+    text = encode_message(build_request(1, "train", documents=[], max_merges=number)).decode("ascii")
+    written = re.search(r'"max_merges":([^,}]+)', text).group(1)
+    assert re.search(r"[.eE]", written)
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        (b"\xff\xfe{}\n", "line is not UTF-8"),
+        (b"starting up...\n", "line is not JSON"),
+        (b"\n", "line is not JSON"),
+        (b'{"id": 1, "ok": true, "result": NaN}\n', "line is not JSON (NaN is not JSON)"),
+        (b'{"id": 1, "ok": true} {"id": 2}\n', "line is not JSON (Extra data"),
+    ],
+)
+def test_decode_message_rejects_lines_that_are_not_json(line, problem):
+    with pytest.raises(ProtocolError, match=re.escape(problem)):
+        decode_message(line)
+
+
+def test_decode_message_accepts_raw_utf8_and_crlf():
+    assert decode_message('{"id":1,"ok":true,"result":"é"}\r\n'.encode()) == {"id": 1, "ok": True, "result": "é"}
+
+
+@pytest.mark.parametrize(
+    ("response", "problem"),
+    [
+        ({"id": 1, "ok": True}, "'result' is a required property"),
+        ({"id": "1", "ok": True, "result": 1}, "'1' is not of type 'integer' (at id)"),
+        ({"id": 1, "ok": True, "result": 1, "log": "x"}, "('log' was unexpected)"),
+        ({"id": 1, "ok": False, "error": "bad"}, "'bad' is not of type 'object' (at error)"),
+        ({"id": 1, "ok": False, "error": {"type": "", "message": ""}}, "should be non-empty (at error/type)"),
+        ({"id": 1, "ok": False, "error": {"type": "ValueError"}}, "'message' is a required property"),
+        ({"id": None, "ok": True, "result": []}, "None is not of type 'integer' (at id)"),
+        ([1, True, None], "is not of type 'object'"),
+    ],
+)
+def test_validate_response_names_the_problem(response, problem):
+    with pytest.raises(ProtocolError, match=re.escape(problem)):
+        validate_response(response)
+
+
+@pytest.mark.parametrize(
+    ("request_message", "problem"),
+    [
+        ("encode", "a request is a JSON object, not str"),
+        ({"op": "stop"}, "a request needs an integer id"),
+        ({"id": True, "op": "stop"}, "a request needs an integer id"),
+        ({"id": 1, "op": "fit"}, "unknown op 'fit'"),
+        ({"id": 1, "op": "train", "documents": []}, "a train request needs max_merges"),
+        ({"id": 1, "op": "handshake"}, "a handshake request needs protocol"),
+    ],
+)
+def test_request_problem_is_cheap_and_precise(request_message, problem):
+    assert request_problem(request_message) == problem
+    with pytest.raises(ProtocolError):
+        validate_request(request_message)
+
+
+# -- the handshake -----------------------------------------------------------------------------
+
+
+def test_implementation_info_from_a_handshake():
+    info = implementation_info(HANDSHAKE)
+    assert info == ImplementationInfo("demo", "1.0", "rust", frozenset({"train", "encode"}), "strict")
+
+
+def test_handshake_result_round_trips():
+    info = ImplementationInfo("x", "2", "python", frozenset({"train", "load", "encode", "decode"}), "strict")
+    assert implementation_info(handshake_result(info)) == info
+
+
+def test_version_mismatch_is_reported_before_anything_else():
+    with pytest.raises(VersionMismatch, match="the harness speaks 1, the implementation 2"):
+        implementation_info({"protocol": 2})
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"capabilities": ["train", "tokenize"]}, "'tokenize' is not one of"),
+        ({"capabilities": ["train", "train"]}, "has non-unique elements"),
+        ({"name": ""}, "should be non-empty (at name)"),
+        ({"protocol": True}, "True is not of type 'integer' (at protocol)"),
+        ({"protocol": None}, "None is not of type 'integer' (at protocol)"),
+        ({"profile": 1}, "1 is not of type 'string' (at profile)"),
+    ],
+)
+def test_unusable_handshakes_are_protocol_errors(change, problem):
+    with pytest.raises(ProtocolError, match=re.escape(problem)) as raised:
+        implementation_info({**HANDSHAKE, **change})
+    assert not isinstance(raised.value, VersionMismatch)
+
+
+def test_missing_handshake_fields_are_named():
+    incomplete = {key: value for key, value in HANDSHAKE.items() if key != "capabilities"}
+    with pytest.raises(ProtocolError, match="'capabilities' is a required property"):
+        implementation_info(incomplete)
+
+
+def test_extra_handshake_keys_are_ignored():
+    assert implementation_info({**HANDSHAKE, "homepage": "https://example.org"}).name == "demo"

@@ -1,0 +1,29 @@
+"""bpetokenizer's base Tokenizer through its adapter: minbpe's algorithm, with its own input asserts."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("bpetokenizer")
+
+from conformance.adapters.thirdparty.bpetokenizer_base import BpetokenizerAdapter
+from conformance.dialects.identify import identify
+from reference.dialects import train_profile
+from reference.profiles import MINBPE
+
+
+def test_closest_profile_is_minbpe():
+    report = identify(BpetokenizerAdapter)
+    assert report.closest == "minbpe"
+
+
+def test_first_seen_pair_wins_a_tie_on_joined_documents():
+    """BPE-TRAIN-TIE / BPE-TRAIN-DOCS relaxed as minbpe does: one joined text, first-counted pair."""
+    assert BpetokenizerAdapter().train(["cdcdabab"], 1) == [(99, 100)] == train_profile(["cdcdabab"], 1, MINBPE)
+    assert BpetokenizerAdapter().train(["a", "b", "a", "b"], 1) == [(97, 98)]
+
+
+def test_an_empty_corpus_is_an_assertion_not_a_value_error():
+    """BPE-INPUT-DOCS: the library asserts ``texts`` instead of raising ValueError (docs/findings.md)."""
+    with pytest.raises(AssertionError):
+        BpetokenizerAdapter().train([], 0)

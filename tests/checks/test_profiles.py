@@ -1,0 +1,214 @@
+"""Checks judged under the implementation's declared profile (or ``run --profile``'s).
+
+A dialect that follows its declared profile passes the whole suite; the same code declaring
+``strict`` fails the clause it relaxes; a real bug fails under every profile.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from conformance.adapters.python import InProcessSubject
+from conformance.cli.main import main
+from conformance.diagnosis import first_divergence, judge_rounds, replace_overlapping
+from conformance.dialects.context import with_profile
+from conformance.dialects.probes import ProfileModel
+from conformance.results.outcomes import Outcome
+from conformance.running.suite import RunConfig, catalogue, run_suite, select
+from reference.dialects import (
+    check_profile_rules,
+    decode_profile,
+    encode_profile,
+    profile_pieces,
+    select_profile_pair,
+    training_sequences,
+)
+from reference.profiles import LARGEST_PAIR, MINBPE, PROFILES, Profile, get_profile
+
+
+class _Dialect:
+    """The literal reference under one profile, declaring a profile by name (maybe another one)."""
+
+    profile_object: Profile = LARGEST_PAIR
+    declared = "largest-pair"
+    capabilities = frozenset({"train", "load", "encode", "decode"})
+
+    def __init__(self) -> None:
+        self._model = ProfileModel(self.profile_object)
+        self.name = f"dialect-{self.declared}"
+        self.profile = self.declared  # what the harness reads: the declared profile's name
+
+    def train(self, documents, max_merges):
+        return self._model.train(documents, max_merges)
+
+    def load(self, rules):
+        return self._model.load(rules)
+
+    def encode(self, text):
+        return self._model.encode(text)
+
+    def decode(self, ids):
+        return self._model.decode(ids)
+
+
+class LargestPairTie(_Dialect):
+    pass
+
+
+class LargestPairDeclaringStrict(_Dialect):
+    declared = "strict"
+
+
+class MinbpeStyle(_Dialect):
+    profile_object = MINBPE
+    declared = "minbpe"
+
+
+def _train_overlapping(documents: list[str], max_merges: int, profile: Profile) -> list[tuple[int, int]]:
+    """The profile's training (its tie rule included), except that every overlapping occurrence is replaced."""
+    sequences = training_sequences(documents, profile)
+    rules: list[tuple[int, int]] = []
+    pieces = profile_pieces(rules, profile)
+    for rank in range(max_merges):
+        counts: dict[tuple[int, int], int] = {}
+        for sequence in sequences:
+            for pair in itertools.pairwise(sequence):
+                counts[pair] = counts.get(pair, 0) + 1
+        if not counts or max(counts.values()) < profile.min_count:
+            break
+        pair = select_profile_pair(counts, pieces, profile)
+        rules.append(pair)
+        pieces.append(pieces[pair[0]] + pieces[pair[1]])
+        sequences = [replace_overlapping(sequence, pair, profile.first_rule_id + rank) for sequence in sequences]
+    return rules
+
+
+def overlapping_under(name: str) -> type:
+    """A trainer of profile ``name`` with overlapping replacement, declaring that profile: one bug."""
+    profile = get_profile(name)
+
+    class OverlappingReplacement:
+        capabilities = frozenset({"train", "load", "encode", "decode"})
+
+        def __init__(self) -> None:
+            self.name, self.profile, self.rules = "overlapping", name, []
+
+        def train(self, documents, max_merges):
+            self.rules = _train_overlapping(documents, max_merges, profile)
+            return list(self.rules)
+
+        def load(self, rules):
+            self.rules = check_profile_rules(rules, profile)
+
+        def encode(self, text):
+            return encode_profile(text, self.rules, profile)
+
+        def decode(self, ids):
+            return decode_profile(ids, self.rules, profile)
+
+    return OverlappingReplacement
+
+
+def run_all(implementation, patterns=(), profile=None):
+    subject = InProcessSubject(implementation)
+    checks = select(list(patterns)) if patterns else catalogue()
+    return run_suite(RunConfig(seed=0, profile=profile, patterns=tuple(patterns)), subject, checks)
+
+
+def outcomes(run) -> dict[str, Outcome]:
+    return {result.check: result.outcome for result in run.results}
+
+
+# One test per check rather than one per suite run: the property is the same, and a failure names the
+# check (mutmut, which runs a mutant against the tests that reach its function, runs one check, not 34).
+_LARGEST_PAIR_SKIPS = {
+    "boundary-ids": "boundary_ids=False",
+    "vectors-training": "tie_break=largest-ids",
+    "vectors-load": "",
+    "vectors-invalid": "",
+}
+_MINBPE_SKIPS = {"no-cross-document-pairs": "documents=concatenated", "document-order": "documents=concatenated"}
+
+
+def _passes_or_skips(implementation: type, check_name: str, skips: dict[str, str]) -> None:
+    (result,) = run_all(implementation, [check_name]).results
+    if check_name in skips:
+        # Only clauses the profile's parameters make inapplicable are skipped, each naming the parameter.
+        assert result.outcome is Outcome.SKIP, (result.outcome, result.message)
+        assert skips[check_name] in result.message
+    else:
+        assert result.outcome is Outcome.PASS, (result.outcome, result.message)
+
+
+@pytest.mark.parametrize("check_name", [check.name for check in catalogue()])
+def test_a_largest_pair_dialect_declaring_its_profile_passes_every_check(check_name) -> None:
+    _passes_or_skips(LargestPairTie, check_name, _LARGEST_PAIR_SKIPS)
+
+
+def test_the_run_records_the_declared_profile() -> None:
+    assert run_all(LargestPairTie, ["vocab-size"]).implementation["profile"] == "largest-pair"
+
+
+def test_the_same_dialect_declaring_strict_fails_the_tie_break() -> None:
+    (result,) = run_all(LargestPairDeclaringStrict, ["tie-break"]).results
+    assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-TRAIN-TIE")
+    assert result.counterexample["divergence"]["diagnosis"] == "tie broken the other way"
+
+
+def test_run_profile_overrides_the_declared_profile() -> None:
+    (strict,) = run_all(LargestPairTie, ["tie-break"], profile="strict").results
+    assert (strict.outcome, strict.clause) == (Outcome.FAIL, "BPE-TRAIN-TIE")
+    (own,) = run_all(LargestPairDeclaringStrict, ["tie-break"], profile="largest-pair").results
+    assert own.outcome is Outcome.PASS
+
+
+@pytest.mark.parametrize("check_name", [check.name for check in catalogue()])
+def test_a_minbpe_style_implementation_declaring_minbpe_passes_every_check(check_name) -> None:
+    """Skips are allowed beyond the two named here only where minbpe's parameters make a check inapplicable."""
+    (result,) = run_all(MinbpeStyle, [check_name]).results
+    assert result.outcome in (Outcome.PASS, Outcome.SKIP), (result.outcome, result.message)
+    if check_name in _MINBPE_SKIPS:
+        assert result.outcome is Outcome.SKIP and _MINBPE_SKIPS[check_name] in result.message
+
+
+@pytest.mark.parametrize("profile", ["strict", "largest-pair", "minbpe", "hf-tokenizers", "rustbpe"])
+def test_overlapping_replacement_fails_merge_scan_under_any_profile(profile) -> None:
+    (result,) = run_all(overlapping_under(profile), ["merge-scan"]).results
+    assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-MERGE-SCAN"), result.message
+
+
+def test_rounds_are_judged_by_the_profile_tie_break_minimum_and_numbering() -> None:
+    documents = ["abab", "acac"]
+    assert first_divergence(documents, 32, [(97, 99), (97, 98)], LARGEST_PAIR) is None
+    assert first_divergence(documents, 32, [(97, 98), (97, 99)], LARGEST_PAIR)["clause"] == "BPE-TRAIN-TIE"
+    # minbpe merges pairs seen once and counts across documents: strict calls both wrong.
+    documents, joined = ["a", "b", "a", "b"], [(97, 98), (256, 256)]
+    assert first_divergence(documents, 2, joined, MINBPE) is None
+    assert next(j.kind for j in judge_rounds(documents, 2, joined)) == "merged a pair that does not occur"
+
+
+def test_with_profile_checks_the_name() -> None:
+    subject = InProcessSubject(LargestPairTie)
+    assert with_profile(subject, None) is subject
+    assert with_profile(subject, "minbpe").info.profile == "minbpe"
+    with pytest.raises(ValueError, match="choose one of: strict"):
+        with_profile(subject, "gpt-5")
+
+
+def test_cli_rejects_an_unknown_profile_with_the_known_names(capsys) -> None:
+    assert main(["run", "--profile", "gpt-5", "--check", "tie-break"]) == 2
+    error = capsys.readouterr().err
+    assert "unknown profile 'gpt-5'" in error and ", ".join(PROFILES) in error
+
+
+def test_cli_records_the_profile_in_the_header_and_the_report(tmp_path, capsys) -> None:
+    report = tmp_path / "report.json"
+    code = main(["run", "--check", "tie-break", "--profile", "largest-pair", "--json", str(report)])
+    assert code == 1  # the strict reference breaks ties the other way
+    assert "profile largest-pair" in capsys.readouterr().out
+    document = json.loads(report.read_text(encoding="utf-8"))
+    assert document["implementation"]["profile"] == "largest-pair"
+    assert document["results"][0]["clause"] == "BPE-TRAIN-TIE"

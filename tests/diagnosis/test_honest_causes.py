@@ -1,0 +1,157 @@
+"""One deviation, one clause, and no cause that is not proven (issue 11).
+
+Each implementation in ``tests/support/tie_variants.py`` is correct but for one deviation. The whole suite
+must fail exactly that deviation's clauses, and every cause it states must be true of the
+implementation: the named bug model, run on fresh inputs, makes the implementation's rules.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import jsonschema
+import pytest
+
+from conformance import diagnosis
+from conformance.adapters.python import InProcessSubject
+from conformance.checks import ALL_CHECKS
+from conformance.reports.common import root_causes
+from conformance.reports.json_report import SCHEMA_PATH, build_report
+from conformance.results.outcomes import Outcome, SuiteResult
+from conformance.running.runner import run_checks
+from conformance.settings import PROFILES, active_profile_name
+from reference.dialects import train_profile
+from reference.profiles import STRICT
+from tests.support import tie_variants as variants
+
+# The algorithm clauses each deviation may fail, and nothing else.
+EXPECTED_CLAUSES = {
+    variants.StringKeyTies: {"BPE-TRAIN-TIE"},
+    variants.SwappedTies: {"BPE-TRAIN-TIE"},
+    variants.HashOrderTies: {"BPE-TRAIN-TIE"},
+    variants.NewestRuleTies: {"BPE-TRAIN-TIE"},
+    variants.FirstSeenTies: {"BPE-TRAIN-TIE", "BPE-PROP-PERMUTE"},  # its ties depend on document order
+    variants.LargestTies: {"BPE-TRAIN-TIE"},
+    variants.Gpt2PreTokenizer: {"BPE-ENCODE-RAW"},
+}
+# The primary clause of the deviation: every other failing check is reported as its consequence.
+ROOT = {
+    implementation: "BPE-ENCODE-RAW" if implementation is variants.Gpt2PreTokenizer else "BPE-TRAIN-TIE"
+    for implementation in EXPECTED_CLAUSES
+}
+
+
+@pytest.fixture(scope="module", params=list(EXPECTED_CLAUSES), ids=lambda implementation: implementation.name)
+def run(request):
+    """The implementation and the whole suite's results against it."""
+    implementation = request.param
+    results = run_checks(ALL_CHECKS, InProcessSubject(implementation), PROFILES[active_profile_name()])
+    return implementation, results
+
+
+def _fresh_corpora(count: int = 40) -> list[list[str]]:
+    """Corpora no check drew: small alphabets with spaces and punctuation, so ties and chunks abound."""
+    draw = random.Random(11)
+    alphabet = "abcdxy ,."
+    return [
+        ["".join(draw.choice(alphabet) for _ in range(draw.randint(2, 14))) for _ in range(draw.randint(1, 4))]
+        for _ in range(count)
+    ]
+
+
+def _model_named(cause: str) -> int:
+    """The index of the bug model ``cause`` names (confirmed causes start with its story)."""
+    named = [
+        index
+        for index in range(len(diagnosis.MODELS))
+        if cause.startswith(f"the rules are exactly what a trainer with {diagnosis.model_cause(index, STRICT)} makes")
+    ]
+    assert len(named) == 1, cause
+    return named[0]
+
+
+def _model_rules(index: int, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+    rules = diagnosis.MODELS[index][2](documents, max_merges, STRICT)
+    return train_profile(documents, max_merges, STRICT) if rules is None else rules
+
+
+def _divergences(results):
+    for result in results:
+        divergence = (result.counterexample or {}).get("divergence")
+        if divergence is not None:
+            yield result, divergence
+
+
+def test_only_the_deviations_clauses_fail(run) -> None:
+    implementation, results = run
+    failing = {result.check: result.clause for result in results if not result.outcome.counts_as_success}
+    assert set(failing.values()) == EXPECTED_CLAUSES[implementation], failing
+    assert {result.outcome for result in results} <= {Outcome.PASS, Outcome.FAIL, Outcome.SKIP}
+
+
+def test_every_confirmed_cause_is_true_of_the_implementation_on_fresh_inputs(run) -> None:
+    implementation, results = run
+    for result, divergence in _divergences(results):
+        if not divergence["confirmed"]:
+            continue
+        index = _model_named(divergence["cause"])
+        for documents in _fresh_corpora():
+            assert _model_rules(index, documents, 8) == implementation().train(documents, 8), (result.check, documents)
+
+
+def test_an_unconfirmed_cause_claims_no_model(run) -> None:
+    _, results = run
+    for result, divergence in _divergences(results):
+        if divergence["confirmed"]:
+            continue
+        assert not divergence["cause"].startswith("the rules are exactly"), (result.check, divergence["cause"])
+        assert divergence["clause"] == diagnosis.KIND_CLAUSES[divergence["diagnosis"]] or divergence[
+            "cause"
+        ].startswith("not confirmed: consistent with"), divergence
+
+
+def test_no_known_model_explains_an_unmodeled_tie_order() -> None:
+    """What "none of the known rules" says is true: every tie model differs from these on some input."""
+    tie_models = [index for index, (clause, _, _) in enumerate(diagnosis.MODELS) if clause == "BPE-TRAIN-TIE"]
+    for implementation in (variants.SwappedTies, variants.HashOrderTies, variants.NewestRuleTies):
+        for index in tie_models:
+            assert any(
+                _model_rules(index, documents, 8) != implementation().train(documents, 8)
+                for documents in _fresh_corpora()
+            ), (implementation.name, diagnosis.MODELS[index][1])
+
+
+def test_consequences_are_grouped_under_the_deviation(run) -> None:
+    implementation, results = run
+    for check, clause in root_causes(results).items():
+        assert clause == ROOT[implementation], (check, clause)
+    own = {result.clause for result in results if result.outcome is Outcome.FAIL and result.clause == result.clauses[0]}
+    assert ROOT[implementation] in own
+
+
+def test_the_pre_tokenizer_is_named_as_pre_tokenization_and_nothing_else(run) -> None:
+    implementation, results = run
+    causes = [divergence["cause"] for _, divergence in _divergences(results) if divergence["confirmed"]]
+    if implementation is variants.Gpt2PreTokenizer:
+        assert causes and all("pre-tokenization" in cause for cause in causes), causes
+    else:
+        assert all(diagnosis.MODELS[_model_named(cause)][0] == "BPE-TRAIN-TIE" for cause in causes), causes
+
+
+def test_the_json_report_carries_root_causes_and_confirmation(run) -> None:
+    implementation, results = run
+    suite = SuiteResult({"name": implementation.name}, list(results), 0, "dev", 1.0, "test")
+    report = build_report(suite)
+    schema = json.loads(SCHEMA_PATH.read_text())
+    result_schema = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/result"})
+    for record in report["results"]:
+        result_schema.validate(record)
+    roots = {record["check"]: record["root_cause"] for record in report["results"] if record["root_cause"]}
+    assert roots == root_causes(results) and set(roots.values()) <= {ROOT[implementation]}
+    confirmed = [
+        record["counterexample"]["divergence"]["confirmed"]
+        for record in report["results"]
+        if (record["counterexample"] or {}).get("divergence")
+    ]
+    assert all(isinstance(flag, bool) for flag in confirmed)

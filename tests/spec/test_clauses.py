@@ -1,0 +1,224 @@
+"""Tests of the clause registry (conformance/spec/clauses.py) and the ``explain`` subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from conformance.cli.commands import explain
+from conformance.spec.clauses import (
+    CLAUSE_ID_PATTERN,
+    SPEC_PATH,
+    find_clause_ids,
+    get_clause,
+    is_defined,
+    load_clauses,
+    load_document,
+    parse_document,
+    suggest_clause_ids,
+)
+from tests import ROOT
+
+MINI_SPEC = """# Mini
+
+Intro text.
+
+```pycon
+>>> 1 + 1
+2
+```
+
+## Area
+
+### BPE-RULE-ID — Rule r creates id 258 + r
+
+Rule r MUST create id 258 + r.
+
+```text
+a fenced block that is not an example
+```
+
+**Why it matters.** Ids index
+embedding rows.
+
+```pycon
+>>> 258 + 0
+258
+```
+
+A closing remark.
+
+### BPE-ROUNDTRIP — Round trip
+
+Text MUST survive.
+
+## Dialects
+
+Not a clause.
+"""
+
+
+def test_spec_path_is_the_repository_document() -> None:
+    assert ROOT / "specs" / "bpe.md" == SPEC_PATH
+    assert SPEC_PATH.is_file()
+
+
+def test_load_clauses_in_document_order_and_cached() -> None:
+    clauses = load_clauses()
+    assert list(clauses)[:2] == ["BPE-ALPHA-BYTES", "BPE-ALPHA-BOUNDARY"]
+    assert list(clauses)[-1] == "BPE-INPUT-RULES"
+    assert load_document() is load_document()
+    clauses.clear()  # callers get a copy; the cache is untouched
+    assert "BPE-TRAIN-TIE" in load_clauses()
+
+
+def test_parse_document_splits_a_clause_into_its_parts() -> None:
+    document = parse_document(MINI_SPEC)
+    assert list(document.clauses) == ["BPE-RULE-ID", "BPE-ROUNDTRIP"]
+    clause = document.clauses["BPE-RULE-ID"]
+    assert clause.title == "Rule r creates id 258 + r"
+    assert clause.line == 12
+    assert clause.text == (
+        "Rule r MUST create id 258 + r.\n\n```text\na fenced block that is not an example\n```\n\nA closing remark."
+    )
+    assert clause.why == "Ids index embedding rows."
+    assert [(example.section, example.line, example.source) for example in clause.examples] == [
+        ("BPE-RULE-ID", 24, ">>> 258 + 0\n258\n")
+    ]
+    assert document.clauses["BPE-ROUNDTRIP"].why == ""
+    assert document.clauses["BPE-ROUNDTRIP"].examples == ()
+    assert [(example.section, example.line) for example in document.examples] == [("Mini", 6), ("BPE-RULE-ID", 24)]
+
+
+@pytest.mark.parametrize(
+    ("markdown", "fragments"),
+    [
+        ("### BPE-RULE-ID - Title\n", ("line 1", "'### <clause id> — <title>'")),
+        ("### BPE-RULE-ID\n", ("line 1", "clause heading")),
+        ("\n### bpe-rule-id — Title\n", ("line 2", "'bpe-rule-id' is not a clause id")),
+        ("### BPE-RULE-ID — A\n\n### BPE-RULE-ID — B\n", ("BPE-RULE-ID is defined twice", "lines 1 and 3")),
+        ("### BPE-RULE-ID — A\n\n```pycon\n>>> 1\n", ("line 3", "never closed")),
+        ("### BPE-RULE-ID — A\n\n**Why it matters.** One.\n\n**Why it matters.** Two.\n", ("2 '**Why it matters.**'",)),
+    ],
+)
+def test_parse_document_rejects_structural_mistakes(markdown: str, fragments: tuple[str, ...]) -> None:
+    with pytest.raises(ValueError) as caught:
+        parse_document(markdown)
+    for fragment in fragments:
+        assert fragment in str(caught.value)
+
+
+def test_load_document_from_another_path(tmp_path: Path) -> None:
+    spec = tmp_path / "mini.md"
+    spec.write_text(MINI_SPEC, encoding="utf-8")
+    assert list(load_clauses(spec)) == ["BPE-RULE-ID", "BPE-ROUNDTRIP"]
+    with pytest.raises(FileNotFoundError, match=r"missing\.md is missing"):
+        load_document(tmp_path / "missing.md")
+
+
+@pytest.mark.parametrize("spelling", ["BPE-TRAIN-TIE", "bpe-train-tie", "  Bpe-Train-Tie\n"])
+def test_get_clause_is_case_insensitive(spelling: str) -> None:
+    clause = get_clause(spelling)
+    assert clause.id == "BPE-TRAIN-TIE"
+    assert clause.title == "Ties go to the smallest pair, compared as integers"
+    assert "(99, 102)" in clause.examples[0].source
+
+
+def test_get_clause_unknown_id_suggests_close_matches() -> None:
+    with pytest.raises(ValueError, match=r"unknown clause id 'bpe-merge-scna'; did you mean BPE-MERGE-SCAN\?"):
+        get_clause("bpe-merge-scna")
+    with pytest.raises(ValueError, match=r"unknown clause id 'quux'; run `bpe-conformance explain --list`"):
+        get_clause("quux")
+    with pytest.raises(TypeError, match="clause id must be a str, not int"):
+        get_clause(42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("wanted", "suggested"),
+    [
+        ("bpe-merge-scna", ["BPE-MERGE-SCAN"]),
+        ("bpe-ser-digst", ["BPE-SER-DIGEST"]),
+        ("roundtrips", ["BPE-ROUNDTRIP"]),
+        ("tie", ["BPE-TRAIN-TIE"]),
+        ("ser", ["BPE-SER-JSON", "BPE-SER-DIGEST", "BPE-SER-LOAD"]),
+        ("nothing-like-it", []),
+    ],
+)
+def test_suggest_clause_ids(wanted: str, suggested: list[str]) -> None:
+    assert suggest_clause_ids(wanted) == suggested
+
+
+def test_clause_id_pattern_and_references() -> None:
+    for clause_id in load_clauses():
+        assert CLAUSE_ID_PATTERN.fullmatch(clause_id), clause_id
+    text = "(BPE-ROUNDTRIP), BPE-TRAIN-TIE; BPE-ALPHA-* and `BPE-SER-LOAD`. bpe-rule-id xBPE-RULE-ID"
+    assert find_clause_ids(text) == ["BPE-ROUNDTRIP", "BPE-TRAIN-TIE", "BPE-ALPHA-*", "BPE-SER-LOAD"]
+    assert is_defined("BPE-ALPHA-*") and is_defined("BPE-ROUNDTRIP")
+    assert not is_defined("BPE-" + "NOPE-*")
+    assert not is_defined("BPE-TRAIN-TIE" + "S")
+
+
+# explain
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="bpe-conformance")
+    explain.register(parser.add_subparsers(dest="command", required=True))
+    return parser.parse_args(list(argv))
+
+
+def test_register_adds_the_explain_parser() -> None:
+    args = parse("explain", "BPE-TRAIN-TIE")
+    assert (args.command, args.clause, args.list, args.handler) == ("explain", "BPE-TRAIN-TIE", False, explain.handle)
+    assert parse("explain", "--list").list
+
+
+def test_explain_prints_plain_text_when_not_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert explain.handle(parse("explain", "bpe-rule-ref")) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.startswith("BPE-RULE-REF — A rule refers only to bytes and earlier rules\n")
+    assert "Each part of rule r MUST be an int" in out
+    assert "\nWhy it matters. Every id must stand for a definite byte string" in out
+    assert "Example 1 (specs/bpe.md line " in out
+    # Long lines come out whole (no wrapping at 80 columns) and without escape codes.
+    assert "\nValueError: rule 0 (id 258) refers to id 258, which is itself or a later rule; a rule may refer" in out
+    assert "\x1b[" not in out
+    assert out == explain.plain_clause(get_clause("BPE-RULE-REF"))
+
+
+def test_explain_styles_a_terminal() -> None:
+    console = Console(file=io.StringIO(), force_terminal=True, width=120, record=True)
+    assert explain.handle(parse("explain", "BPE-MERGE-SCAN"), console=console) == 0
+    text = console.export_text()
+    assert "BPE-MERGE-SCAN — Replacement scans left to right and never overlaps" in text
+    assert "Why it matters." in text
+    assert "replace_pair([97, 97, 97], (97, 97), 258)" in text
+    assert "\x1b[" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_explain_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert explain.handle(parse("explain", "--list")) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == list(load_clauses())
+    assert "BPE-TRAIN-TIE         Ties go to the smallest pair, compared as integers" in lines
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("explain", "bpe-train-ties"), "explain: unknown clause id 'bpe-train-ties'; did you mean BPE-TRAIN-TIE"),
+        (("explain", "xyz"), "explain: unknown clause id 'xyz'; run `bpe-conformance explain --list`"),
+        (("explain",), "explain: give a clause id such as BPE-TRAIN-TIE, or --list"),
+        (("explain", "BPE-TRAIN-TIE", "--list"), "explain: give either a clause id or --list, not both"),
+    ],
+)
+def test_explain_usage_errors(argv: tuple[str, ...], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert explain.handle(parse(*argv)) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert message in err
