@@ -31,17 +31,25 @@ import os
 import queue
 import selectors
 import shlex
-import signal
 import subprocess
-import threading
 import time
-import weakref
-from collections import deque
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import IO, Any
+from collections.abc import Sequence
+from typing import Any
 
-from conformance.adapters.process_tree import TAG_VARIABLE, become_subreaper, kill_tree, new_tag
+from conformance.adapters.child import (
+    EXIT_GRACE_SECONDS,
+    POLL_SECONDS,
+    RESPONSE_BYTES_PER_REQUEST_BYTE,
+    RESPONSE_FLOOR_BYTES,
+    STOP_SECONDS,
+    RunningProcess,
+    describe_exit,
+    kill_process_group,
+    response_allowance,
+    shown_line,
+    spawn,
+    stderr_tail,
+)
 from conformance.adapters.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -81,181 +89,6 @@ DEFAULT_TIMEOUT = 10.0
 MIN_HANDSHAKE_TIMEOUT = 3.0
 DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 DEFAULT_STDERR_BYTES = 64 * 1024
-# A response may be this much larger than the requests that shaped it (the call and the last model).
-RESPONSE_FLOOR_BYTES = 4 * 1024 * 1024
-RESPONSE_BYTES_PER_REQUEST_BYTE = 64
-# Lines read ahead of the harness; a flood blocks the implementation, not the harness's memory.
-_QUEUED_LINES = 8
-_READ_CHUNK = 64 * 1024
-_STDERR_CHUNK = 8 * 1024
-_POLL_SECONDS = 0.05
-# After the process has exited, its last lines may still be in the pipe.
-_EXIT_GRACE_SECONDS = 0.5
-_STOP_SECONDS = 1.0
-_SHOWN_BYTES = 160
-_TAIL_LINES = 12
-_TAIL_CHARS = 1500
-
-
-@dataclass
-class RunningProcess:
-    """One started process and the threads and buffers that serve it."""
-
-    popen: subprocess.Popen[bytes]
-    lines: queue.Queue[tuple[str, bytes]]
-    stderr: deque[bytes]
-    threads: tuple[threading.Thread, ...]
-    finalizer: weakref.finalize
-    stop: threading.Event
-    tag: str
-    # The longest line the reader accepts for the current request (see response_allowance).
-    line_limit: list[int]
-
-
-def response_allowance(request_bytes: int, model_bytes: int, max_line_bytes: int) -> int:
-    """The longest response line accepted for a request of ``request_bytes``.
-
-    ``model_bytes`` is the size of the last train or load request: decoding answers with the
-    pieces that request made. Linear in what the harness sent, never above ``max_line_bytes``.
-
-    >>> response_allowance(100, 0, DEFAULT_MAX_LINE_BYTES) == RESPONSE_FLOOR_BYTES + 6400
-    True
-    >>> response_allowance(100, 0, 1000)
-    1000
-    """
-    allowance = RESPONSE_FLOOR_BYTES + RESPONSE_BYTES_PER_REQUEST_BYTE * (request_bytes + model_bytes)
-    return min(max_line_bytes, allowance)
-
-
-def describe_exit(returncode: int | None) -> str:
-    """How a process ended, in words; signals by name.
-
-    >>> describe_exit(-11), describe_exit(3), describe_exit(None)
-    ('was killed by SIGSEGV', 'exited with code 3', 'is still running')
-    """
-    if returncode is None:
-        return "is still running"
-    if returncode < 0:
-        try:
-            return f"was killed by {signal.Signals(-returncode).name}"
-        except ValueError:
-            return f"was killed by signal {-returncode}"
-    return f"exited with code {returncode}"
-
-
-def kill_process_group(popen: subprocess.Popen[bytes], tag: str | None = None) -> None:
-    """SIGKILL the process, its process group and (with ``tag``) its whole tree, then reap it."""
-    if tag is None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
-            os.killpg(popen.pid, signal.SIGKILL)
-    else:
-        kill_tree(popen.pid, tag)
-    with contextlib.suppress(subprocess.TimeoutExpired):  # stuck in the kernel; nothing more to do
-        popen.wait(timeout=5)
-
-
-def _put(lines: queue.Queue[tuple[str, bytes]], item: tuple[str, bytes], stop: threading.Event) -> bool:
-    """Queue ``item`` unless told to stop first; False when stopped."""
-    while not stop.is_set():
-        try:
-            lines.put(item, timeout=_POLL_SECONDS)
-            return True
-        except queue.Full:
-            continue
-    return False
-
-
-def _readable_chunks(stream: IO[bytes], stop: threading.Event, size: int) -> Iterator[bytes]:
-    """Chunks of ``stream`` until end of output, an error, or ``stop`` (checked every poll interval)."""
-    descriptor = stream.fileno()
-    with selectors.DefaultSelector() as selector:
-        selector.register(descriptor, selectors.EVENT_READ)
-        while not stop.is_set():
-            if not selector.select(_POLL_SECONDS):
-                continue
-            try:
-                chunk = os.read(descriptor, size)
-            except OSError:
-                return
-            if not chunk:
-                return
-            yield chunk
-
-
-def _read_lines(
-    stream: IO[bytes], lines: queue.Queue[tuple[str, bytes]], line_limit: list[int], stop: threading.Event
-) -> None:
-    pending = bytearray()
-    try:
-        for chunk in _readable_chunks(stream, stop, _READ_CHUNK):
-            pending += chunk
-            while (end := pending.find(b"\n")) >= 0:
-                line = bytes(pending[: end + 1])
-                del pending[: end + 1]
-                if len(line) > line_limit[0] + 1:
-                    _put(lines, ("overflow", line[:_SHOWN_BYTES]), stop)
-                    return
-                if not _put(lines, ("line", line), stop):
-                    return
-            if len(pending) > line_limit[0]:
-                _put(lines, ("overflow", bytes(pending[:_SHOWN_BYTES])), stop)
-                return
-        if pending:  # end of output in the middle of a line
-            _put(lines, ("partial", bytes(pending)), stop)
-        _put(lines, ("eof", b""), stop)
-    finally:
-        stream.close()
-
-
-def _drain(stream: IO[bytes], chunks: deque[bytes], stop: threading.Event) -> None:
-    try:
-        for chunk in _readable_chunks(stream, stop, _STDERR_CHUNK):
-            chunks.append(chunk)
-    finally:
-        stream.close()
-
-
-def stderr_tail(chunks: deque[bytes]) -> str:
-    """The last few lines of what the process wrote to stderr (bounded in lines and characters)."""
-    text = b"".join(list(chunks)).decode("utf-8", errors="replace")
-    tail = "\n".join(text.rstrip().splitlines()[-_TAIL_LINES:])
-    return tail if len(tail) <= _TAIL_CHARS else "..." + tail[-_TAIL_CHARS:]
-
-
-def _shown(line: bytes) -> str:
-    text = repr(line[:_SHOWN_BYTES])
-    return text if len(line) <= _SHOWN_BYTES else f"{text}... ({len(line)} bytes)"
-
-
-def spawn(
-    argv: Sequence[str], cwd: str | None, env: dict[str, str] | None, max_line_bytes: int, stderr_bytes: int
-) -> RunningProcess:
-    """Start ``argv`` in a new session, tagged for :func:`kill_tree`, with reader threads for stdout and stderr."""
-    become_subreaper()
-    tag = new_tag()
-    popen = subprocess.Popen(
-        list(argv),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env={**(os.environ if env is None else env), TAG_VARIABLE: tag},
-        start_new_session=True,
-    )
-    assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
-    os.set_blocking(popen.stdin.fileno(), False)
-    lines: queue.Queue[tuple[str, bytes]] = queue.Queue(maxsize=_QUEUED_LINES)
-    chunks: deque[bytes] = deque(maxlen=max(1, stderr_bytes // _STDERR_CHUNK))
-    stop, line_limit = threading.Event(), [max_line_bytes]
-    threads = (
-        threading.Thread(target=_read_lines, args=(popen.stdout, lines, line_limit, stop), daemon=True),
-        threading.Thread(target=_drain, args=(popen.stderr, chunks, stop), daemon=True),
-    )
-    for thread in threads:
-        thread.start()
-    # If the subject is dropped without close(), or the interpreter exits, still kill the tree.
-    finalizer = weakref.finalize(popen, kill_process_group, popen, tag)
-    return RunningProcess(popen, lines, chunks, threads, finalizer, stop, tag, line_limit)
 
 
 class ProcessSubject(Subject):
@@ -349,8 +182,8 @@ class ProcessSubject(Subject):
             return
         if running.popen.poll() is None:
             try:
-                self._exchange(running, "stop", {}, min(self.timeout, _STOP_SECONDS))
-                running.popen.wait(timeout=_STOP_SECONDS)
+                self._exchange(running, "stop", {}, min(self.timeout, STOP_SECONDS))
+                running.popen.wait(timeout=STOP_SECONDS)
             except (CallAborted, ImplementationRaised, subprocess.TimeoutExpired):
                 pass  # it gets killed below either way
         self._finish(running)
@@ -446,7 +279,7 @@ class ProcessSubject(Subject):
             raise self._abort(ImplementationCrashed, operation, f"broke the protocol: {error}", running) from None
         if response["id"] != request_id:
             said = "" if response["ok"] else f" ({response['error']['type']}: {response['error']['message']})"
-            detail = f"answered request {request_id} with id {response['id']}{said}: {_shown(line)}"
+            detail = f"answered request {request_id} with id {response['id']}{said}: {shown_line(line)}"
             raise self._abort(ImplementationCrashed, operation, detail, running)
         if not response["ok"]:
             failure = response["error"]
@@ -475,13 +308,13 @@ class ProcessSubject(Subject):
                 if remaining <= 0:
                     detail = f"did not read its request within {seconds:g} s (process group killed)"
                     raise self._abort(CallTimeout, operation, detail, running)
-                selector.select(min(remaining, _POLL_SECONDS))
+                selector.select(min(remaining, POLL_SECONDS))
 
     def _await_line(self, running: RunningProcess, operation: str, deadline: float, seconds: float) -> bytes:
         exited_at: float | None = None
         while True:
             now = time.monotonic()
-            limit = deadline if exited_at is None else min(deadline, exited_at + _EXIT_GRACE_SECONDS)
+            limit = deadline if exited_at is None else min(deadline, exited_at + EXIT_GRACE_SECONDS)
             if now >= limit:
                 if exited_at is not None:
                     detail = f"the process {describe_exit(running.popen.returncode)} before answering"
@@ -489,7 +322,7 @@ class ProcessSubject(Subject):
                 detail = f"no answer within {seconds:g} s (process group killed)"
                 raise self._abort(CallTimeout, operation, detail, running)
             try:
-                kind, payload = running.lines.get(timeout=min(limit - now, _POLL_SECONDS))
+                kind, payload = running.lines.get(timeout=min(limit - now, POLL_SECONDS))
             except queue.Empty:
                 if exited_at is None and running.popen.poll() is not None:
                     exited_at = time.monotonic()
@@ -497,12 +330,12 @@ class ProcessSubject(Subject):
             if kind == "line":
                 return payload
             if kind == "overflow":
-                detail = f"wrote a line longer than {running.line_limit[0]} bytes: {_shown(payload)}"
+                detail = f"wrote a line longer than {running.line_limit[0]} bytes: {shown_line(payload)}"
                 raise self._abort(ImplementationCrashed, operation, detail, running)
             self._await_exit(running)
             ended = f"the process {describe_exit(running.popen.returncode)}"
             if kind == "partial":
-                detail = f"stopped in the middle of a response line ({ended}): {_shown(payload)}"
+                detail = f"stopped in the middle of a response line ({ended}): {shown_line(payload)}"
             else:
                 detail = f"closed its stdout before answering: {ended}"
             raise self._abort(ImplementationCrashed, operation, detail, running)
@@ -510,4 +343,4 @@ class ProcessSubject(Subject):
     @staticmethod
     def _await_exit(running: RunningProcess) -> None:
         with contextlib.suppress(subprocess.TimeoutExpired):  # then it is reported as still running
-            running.popen.wait(timeout=_EXIT_GRACE_SECONDS)
+            running.popen.wait(timeout=EXIT_GRACE_SECONDS)

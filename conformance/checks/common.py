@@ -32,6 +32,7 @@ from conformance.diagnosis import (
 )
 from conformance.dialects.context import expected_rules, profile_encode, subject_profile, train_subject
 from conformance.errors import INPUT_ERROR_FAMILIES, ImplementationRaised, MalformedResult, Violation
+from conformance.inputs.predicates import character_class
 from conformance.inputs.strategies import max_merges_values
 from conformance.results.advisories import advise
 from reference import BOUNDARY_IDS, FIRST_RULE_ID, replace_pair
@@ -230,12 +231,6 @@ def _reverse_order_encode(text: str, rules: Rules, first_rule_id: int) -> list[i
     return sequence
 
 
-def _char_kind(char: str) -> tuple[bool, bool]:
-    """(is a word character, is a space): letters, digits and all non-ASCII are words, the rest punctuation."""
-    word = char.isalnum() or ord(char) >= 128
-    return word, not word and char.isspace()
-
-
 def _pretokenized_encode(text: str, rules: Rules, profile: Profile, key: Callable[[str], object]) -> list[int]:
     chunks = ["".join(group) for _, group in itertools.groupby(text, key=key)]
     return [token for chunk in chunks for token in profile_encode(chunk, rules, profile)]
@@ -259,7 +254,9 @@ _ENCODING_MODELS: tuple[tuple[str, EncodingModel], ...] = (
         "BPE-MERGE-SCAN",
         lambda text, rules, profile: _encode_with(text, rules, profile.first_rule_id, replace_overlapping),
     ),
-    ("BPE-ENCODE-RAW", lambda text, rules, profile: _pretokenized_encode(text, rules, profile, _char_kind)),
+    ("BPE-ENCODE-RAW", lambda text, rules, profile: _pretokenized_encode(
+        text, rules, profile, lambda char: character_class(ord(char))
+    )),
     ("BPE-ENCODE-RAW", lambda text, rules, profile: _pretokenized_encode(text, rules, profile, str.isspace)),
     ("BPE-ENCODE-RAW", _gpt2_encode),
 )

@@ -7,6 +7,7 @@ deeper departure.
 
 >>> follow_up_inputs(["ab", "cd"], 3)[0]
 (['cd', 'ab'], 3)
+>>> from reference.profiles import STRICT
 >>> rounds_before_a_tie(["ababab"], 8, STRICT), rounds_before_a_tie(["abab", "acac"], 8, STRICT)
 (2, 0)
 """
@@ -139,6 +140,7 @@ def rounds_before_a_tie(documents: list[str], max_merges: int, profile: Profile)
     No tie order can change those rules, so an implementation that differs from the profile there
     differs in more than its tie order.
 
+    >>> from reference.profiles import STRICT
     >>> rounds_before_a_tie(["ababab"], 8, STRICT), rounds_before_a_tie(["abab", "acac"], 8, STRICT)
     (2, 0)
     """

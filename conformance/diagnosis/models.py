@@ -4,6 +4,7 @@ A model explains an implementation only if it makes exactly the implementation's
 them: agreeing on one round is too often a coincidence. Each model differs from the judging profile
 in one step (:data:`MODELS`); a model equal to the profile is left out.
 
+>>> from reference.profiles import STRICT
 >>> [MODELS[index][1] for index in reproducing_models(["xay", "xby", "xcy"], 32, [(121, 120)], STRICT)]
 ['documents joined before training']
 >>> replace_right_to_left([97, 97, 97], (97, 97), 258), replace_overlapping([97, 97, 97], (97, 97), 258)
@@ -19,6 +20,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from conformance.inputs.predicates import character_class
 from reference import count_pairs, replace_pair
 from reference.dialects import profile_pieces, select_profile_pair, training_sequences
 from reference.profiles import Profile
@@ -114,12 +116,6 @@ def _stale_counts(sequences: Sequences, rounds: int, profile: Profile) -> list[P
     return rules
 
 
-def _byte_kind(byte: int) -> tuple[bool, bool]:
-    # (part of a word, a space): words (every byte of a multi-byte character too), spaces, punctuation.
-    word = byte >= 128 or chr(byte).isalnum()
-    return word, not word and chr(byte).isspace()
-
-
 def initial_sequences(documents: list[str], profile: Profile) -> Sequences:
     return training_sequences(documents, profile)
 
@@ -193,7 +189,7 @@ def _overlapping(documents: list[str], rounds: int, profile: Profile) -> list[Pa
 
 
 def _split_by_kind(documents: list[str], rounds: int, profile: Profile) -> list[Pair]:
-    return _simulate(_words(initial_sequences(documents, profile), _byte_kind), rounds, profile)
+    return _simulate(_words(initial_sequences(documents, profile), character_class), rounds, profile)
 
 
 def _split_at_whitespace(documents: list[str], rounds: int, profile: Profile) -> list[Pair]:
@@ -253,6 +249,7 @@ def model_rules(index: int, documents: tuple[str, ...], max_merges: int, profile
 def reproducing_models(documents: list[str], max_merges: int, rules: list[Pair], profile: Profile) -> list[int]:
     """The indices of the bug models that make exactly ``rules`` from these documents.
 
+    >>> from reference.profiles import STRICT
     >>> [MODELS[index][1] for index in reproducing_models(["xay", "xby", "xcy"], 32, [(121, 120)], STRICT)]
     ['documents joined before training']
     """

@@ -5,8 +5,8 @@ profiles of :mod:`reference.profiles` predict differently. :func:`capture` turns
 :class:`Outcome` (a value, or the family and type of what it raised), so an exception is an
 observation like any other.
 
->>> capture(lambda: [1, 2]), capture(lambda: int("x")).error
-(Outcome(value=[1, 2], error=None, error_type=None), 'ValueError')
+>>> capture(lambda: [1, 2]).value, capture(lambda: int("x")).family
+([1, 2], 'ValueError')
 >>> renumbered([(97, 258)], 256)
 [(97, 256)]
 """

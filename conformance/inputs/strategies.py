@@ -20,12 +20,19 @@ from __future__ import annotations
 
 import itertools
 import unicodedata
-from collections.abc import Iterable
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from reference import build_pieces, check_text, count_pairs, encode, select_pair, tied_pairs, train_sequences
+from conformance.inputs.predicates import (
+    crosses_word_boundary,
+    has_first_round_tie,
+    merges_across_words,
+    stale_choice_differs,
+    top_pair_only_across_boundaries,
+    utf8_sequences,
+)
+from reference import check_text, count_pairs, encode
 
 __all__ = [
     "boundary_pair_corpora",
@@ -76,73 +83,6 @@ def _check_count(name: str, value: object, minimum: int = 0) -> int:
 def _check_range(low_name: str, low: int, high_name: str, high: int) -> None:
     if low > high:
         raise InvalidArgument(f"{low_name}={low} is larger than {high_name}={high}")
-
-
-def _utf8(documents: Iterable[str]) -> list[list[int]]:
-    return [list(document.encode("utf-8")) for document in documents]
-
-
-def has_first_round_tie(documents: list[str]) -> bool:
-    """Whether at least two pairs share the highest count, and that count is at least 2.
-
-    >>> has_first_round_tie(["abab", "acac"]), has_first_round_tie(["aaa"])
-    (True, False)
-    """
-    counts = count_pairs(_utf8(documents))
-    return max(counts.values(), default=0) >= 2 and len(tied_pairs(counts)) >= 2
-
-
-def top_pair_only_across_boundaries(documents: list[str]) -> bool:
-    """Whether the most frequent pair of the joined documents is unique and occurs in no single document.
-
-    >>> top_pair_only_across_boundaries(["xay", "xby", "xcy"]), top_pair_only_across_boundaries(["abab"])
-    (True, False)
-    """
-    joined = count_pairs([list("".join(documents).encode("utf-8"))])
-    top = select_pair(joined)
-    if top is None or joined[top] < 2 or len(tied_pairs(joined)) != 1:
-        return False
-    return top not in count_pairs(_utf8(documents))
-
-
-def stale_choice_differs(documents: list[str], max_merges: int = 64) -> bool:
-    """Whether a trainer reusing the first round's counts would pick a different pair in some later round.
-
-    >>> stale_choice_differs(["abcabc"]), stale_choice_differs(["abab"])
-    (True, False)
-    """
-    rules = train_sequences(documents, max_merges).rules
-    stale = count_pairs(_utf8(documents))
-    for rank in range(1, len(rules)):
-        remaining = {pair: count for pair, count in stale.items() if pair not in rules[:rank]}
-        if select_pair(remaining) != rules[rank]:
-            return True
-    return False
-
-
-def _byte_kind(byte: int) -> str:
-    if byte >= 128 or chr(byte).isalnum():
-        return "word"
-    return "space" if chr(byte).isspace() else "punctuation"
-
-
-def crosses_word_boundary(piece: bytes) -> bool:
-    """Whether ``piece`` mixes word, space and punctuation bytes, which a pre-tokenizer never merges.
-
-    >>> crosses_word_boundary(b"a b"), crosses_word_boundary(b"ab")
-    (True, False)
-    """
-    return len({_byte_kind(byte) for byte in piece}) > 1
-
-
-def merges_across_words(documents: list[str], max_merges: int = 64) -> bool:
-    """Whether the reference makes a rule whose piece crosses a word boundary (see :func:`crosses_word_boundary`).
-
-    >>> merges_across_words(["a b a b"]), merges_across_words(["ab ab"])
-    (True, False)
-    """
-    rules = train_sequences(documents, max_merges).rules
-    return any(crosses_word_boundary(piece) for piece in build_pieces(rules)[258:])
 
 
 def _documents(alphabet: str, min_documents: int, max_documents: int, max_length: int) -> st.SearchStrategy[list[str]]:
@@ -256,7 +196,7 @@ def _boundary_corpus(outer: tuple[str, str], middles: list[str]) -> list[str]:
     """Documents ``x…y`` around ``middles``, plus fillers ``x?y`` until (y, x) out-counts every inner pair."""
     first, last = outer
     documents = [first + middle + last for middle in middles]
-    inner_top = max(count_pairs(_utf8(documents)).values(), default=0)
+    inner_top = max(count_pairs(utf8_sequences(documents)).values(), default=0)
     used = set("".join(documents))
     fresh = [char for char in _FRESH if char not in used]
     while len(documents) - 1 <= max(inner_top, 1):

@@ -1,8 +1,6 @@
 """``docs/matrix.md``: the matrix's table, the libraries not installed, and every failure with its reproduction.
 
->>> _one_line("a\n  b")
-'a b'
->>> sorted(parse_failures(FAILURES_HEADING + "\n| hf | tie-break | BPE-TRAIN-TIE | strict | 0 |\n"))
+>>> sorted(parse_failures(FAILURES_HEADING + "\\n| hf | tie-break | BPE-TRAIN-TIE | strict | 0 |\\n"))
 [('hf', 'tie-break', 'BPE-TRAIN-TIE', 'strict', 0)]
 """
 

@@ -21,7 +21,7 @@ __all__ = ["SPECS_PACKAGE", "read_spec_text", "spec_file", "spec_root"]
 SPECS_PACKAGE = "conformance._specs"
 # An uninstalled tree on sys.path (mutmut's copy of the checkout, PYTHONPATH=.) has no conformance._specs
 # package to import, but has specs/ beside conformance/.
-_CHECKOUT_SPECS = Path(__file__).resolve().parents[1] / "specs"
+_CHECKOUT_SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 
 def spec_root() -> Path:

@@ -20,7 +20,7 @@ is :mod:`conformance.vectors.files`, replaying them :mod:`conformance.vectors.re
 >>> print(render_file("invalid.json", []), end="")
 {
   "description": "Rejected calls: the operation, its arguments, and the error family preferred (either family passes).",
-  "format": "bpe-conformance.vectors.generate",
+  "format": "bpe-conformance.vectors",
   "kind": "invalid",
   "profile": "strict",
   "vectors": [],
@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.inputs.corpora import training as corpora
+from conformance.inputs.predicates import character_class
 from conformance.vectors.files import (
     CLAUSE_IDS,
     FILES,
@@ -94,7 +95,7 @@ __all__ = [
     "write_vectors",
 ]
 
-FORMAT = "bpe-conformance.vectors.generate"
+FORMAT = "bpe-conformance.vectors"
 FORMAT_VERSION = 1
 _FILE_DESCRIPTIONS = {
     "train": "Training runs: documents and max_merges in; rules, final sequences, digest and encodings out.",
@@ -114,12 +115,6 @@ def _encoding(text: str, rules: list[tuple[int, int]]) -> dict[str, Any]:
     return {"document_ids": encode_document(text, rules), "ids": ids, "text": text}
 
 
-def _byte_kind(byte: int) -> str:
-    if byte >= 128 or chr(byte).isalnum():
-        return "word"
-    return "space" if chr(byte).isspace() else "punctuation"
-
-
 def _rules_fired(text: str, rules: list[tuple[int, int]]) -> int:
     sequence, fired = list(text.encode("utf-8")), 0
     for rank, pair in enumerate(rules):
@@ -135,7 +130,7 @@ def _encoding_clauses(encodings: list[dict[str, Any]], rules: list[tuple[int, in
     ids = [token for encoding in encodings for token in encoding["ids"]]
     if any(token < 256 for token in ids):
         clauses.add("BPE-ALPHA-BYTES")
-    if any(len({_byte_kind(byte) for byte in pieces[token]}) > 1 for token in ids):  # a pre-tokenizer splits these
+    if any(len({character_class(byte) for byte in pieces[token]}) > 1 for token in ids):  # a pre-tokenizer splits these
         clauses.add("BPE-ENCODE-RAW")
     if any(_rules_fired(encoding["text"], rules) >= 2 for encoding in encodings):
         clauses.update({"BPE-ENCODE-ORDER", "BPE-ENCODE-LOWEST"})

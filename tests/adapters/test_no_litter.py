@@ -24,13 +24,12 @@ from conformance.running.runner import run_check
 from conformance.settings import example_database
 from tests import ROOT
 
-TESTS = ROOT / "tests"
 _IMPL = "tests.support.broken_for_checks:LargestTiedPair"
 
 
 def _run(cwd: Path, *words: str) -> subprocess.CompletedProcess[str]:
     environment = {key: value for key, value in os.environ.items() if not key.startswith("HYPOTHESIS")}
-    environment["PYTHONPATH"] = str(TESTS)
+    environment["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
         [sys.executable, "-m", "conformance", "run", "--impl", _IMPL, "--isolation", "inprocess",
          "--check", "tie-break", "--quiet", *words],

@@ -216,11 +216,10 @@ def test_a_round_trip_lost_by_the_encoder_blames_the_encoder_not_the_decoder() -
 
 def test_a_round_trip_that_works_passes_whatever_the_numbering() -> None:
     """BPE-ROUNDTRIP judges only the round trip: ids numbered from 256 (a dialect judged strict) still pass."""
-    from test_profile_checks import _Dialect
-
     from conformance.checks.decoding import verify_round_trip
     from conformance.dialects.context import with_profile
     from reference.profiles import RUSTBPE
+    from tests.checks.test_profiles import _Dialect
 
     class NumberedFrom256(_Dialect):
         profile_object, declared = RUSTBPE, "rustbpe"

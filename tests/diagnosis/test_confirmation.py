@@ -26,6 +26,7 @@ from conformance.diagnosis import (
     divergence,
     first_divergence,
     follow_up_inputs,
+    follow_ups,
     reproducing_models,
 )
 from conformance.diagnosis.follow_ups import FOLLOW_UP_MERGES
@@ -237,7 +238,7 @@ def test_cross_examination_keeps_every_candidate_the_implementation_agrees_with(
 
 def test_every_tie_free_corpus_has_five_rounds_before_its_first_tie_under_every_profile() -> None:
     """The follow-ups that tell a tie order from other bugs need rounds no tie order can change."""
-    for corpus in diagnosis.TIE_FREE_CORPORA:
+    for corpus in follow_ups.TIE_FREE_CORPORA:
         for profile in PROFILES.values():
             if profile.tie_break is not None:
                 assert diagnosis.rounds_before_a_tie(list(corpus), FOLLOW_UP_MERGES, profile) >= 5, (corpus, profile)
@@ -267,7 +268,7 @@ def test_an_unexplained_tie_says_only_what_the_inputs_without_ties_show(evidence
 def test_tie_free_departures_ask_the_implementation_and_count_its_departures() -> None:
     assert diagnosis.tie_free_departures(STRICT, None) is None
     departed, asked = diagnosis.tie_free_departures(STRICT, lambda docs, merges: train_profile(docs, merges, STRICT))
-    assert departed == 0 and asked >= len(diagnosis.TIE_FREE_CORPORA)
+    assert departed == 0 and asked >= len(follow_ups.TIE_FREE_CORPORA)
     lowered = diagnosis.tie_free_departures(
         STRICT, lambda docs, merges: train_profile([doc.lower() for doc in docs], merges, STRICT)
     )

@@ -23,7 +23,7 @@ from conformance.errors import HarnessError
 
 __all__ = ["handle", "register"]
 
-_CHECKOUT = Path(__file__).resolve().parents[2]
+_CHECKOUT = Path(__file__).resolve().parents[3]
 
 
 def _bench_module(name: str):

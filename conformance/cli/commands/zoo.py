@@ -68,7 +68,7 @@ __all__ = [
     "spec_link",
 ]
 
-GALLERY_PATH = Path(__file__).resolve().parents[2] / "docs" / "bug-zoo.md"
+GALLERY_PATH = Path(__file__).resolve().parents[3] / "docs" / "bug-zoo.md"
 SPEC_FROM_DOCS = "../specs/bpe.md"
 AREA_TITLES = {
     "corpus": "Corpus: which documents and bytes training counts in",

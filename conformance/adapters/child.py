@@ -1,0 +1,220 @@
+"""A child process and its pipes: spawned in its own session, read without ever blocking the harness.
+
+stdout is read by a thread into a small queue, one line at a time and at most the request's
+allowance (:func:`response_allowance`); stderr is drained into a bounded tail (:func:`stderr_tail`);
+both readers stop the moment the process is killed, even if a grandchild still holds the pipes.
+:mod:`conformance.adapters.subprocess` speaks the protocol over these pipes.
+
+>>> response_allowance(10, 0, 1 << 30) >= RESPONSE_FLOOR_BYTES
+True
+>>> describe_exit(-9)
+'was killed by SIGKILL'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import selectors
+import signal
+import subprocess
+import threading
+import weakref
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import IO
+
+from conformance.adapters.process_tree import TAG_VARIABLE, become_subreaper, kill_tree, new_tag
+
+__all__ = [
+    "EXIT_GRACE_SECONDS",
+    "POLL_SECONDS",
+    "RESPONSE_BYTES_PER_REQUEST_BYTE",
+    "RESPONSE_FLOOR_BYTES",
+    "STOP_SECONDS",
+    "RunningProcess",
+    "describe_exit",
+    "kill_process_group",
+    "response_allowance",
+    "shown_line",
+    "spawn",
+    "stderr_tail",
+]
+
+# A response may be this much larger than the requests that shaped it (the call and the last model).
+RESPONSE_FLOOR_BYTES = 4 * 1024 * 1024
+RESPONSE_BYTES_PER_REQUEST_BYTE = 64
+# Lines read ahead of the harness; a flood blocks the implementation, not the harness's memory.
+_QUEUED_LINES = 8
+_READ_CHUNK = 64 * 1024
+_STDERR_CHUNK = 8 * 1024
+POLL_SECONDS = 0.05
+# After the process has exited, its last lines may still be in the pipe.
+EXIT_GRACE_SECONDS = 0.5
+STOP_SECONDS = 1.0
+_SHOWN_BYTES = 160
+_TAIL_LINES = 12
+_TAIL_CHARS = 1500
+
+
+@dataclass
+class RunningProcess:
+    """One started process and the threads and buffers that serve it."""
+
+    popen: subprocess.Popen[bytes]
+    lines: queue.Queue[tuple[str, bytes]]
+    stderr: deque[bytes]
+    threads: tuple[threading.Thread, ...]
+    finalizer: weakref.finalize
+    stop: threading.Event
+    tag: str
+    # The longest line the reader accepts for the current request (see response_allowance).
+    line_limit: list[int]
+
+
+def response_allowance(request_bytes: int, model_bytes: int, max_line_bytes: int) -> int:
+    """The longest response line accepted for a request of ``request_bytes``.
+
+    ``model_bytes`` is the size of the last train or load request: decoding answers with the
+    pieces that request made. Linear in what the harness sent, never above ``max_line_bytes``.
+
+    >>> response_allowance(100, 0, 64 * 1024 * 1024) == RESPONSE_FLOOR_BYTES + 6400
+    True
+    >>> response_allowance(100, 0, 1000)
+    1000
+    """
+    allowance = RESPONSE_FLOOR_BYTES + RESPONSE_BYTES_PER_REQUEST_BYTE * (request_bytes + model_bytes)
+    return min(max_line_bytes, allowance)
+
+
+def describe_exit(returncode: int | None) -> str:
+    """How a process ended, in words; signals by name.
+
+    >>> describe_exit(-11), describe_exit(3), describe_exit(None)
+    ('was killed by SIGSEGV', 'exited with code 3', 'is still running')
+    """
+    if returncode is None:
+        return "is still running"
+    if returncode < 0:
+        try:
+            return f"was killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"was killed by signal {-returncode}"
+    return f"exited with code {returncode}"
+
+
+def kill_process_group(popen: subprocess.Popen[bytes], tag: str | None = None) -> None:
+    """SIGKILL the process, its process group and (with ``tag``) its whole tree, then reap it."""
+    if tag is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
+            os.killpg(popen.pid, signal.SIGKILL)
+    else:
+        kill_tree(popen.pid, tag)
+    with contextlib.suppress(subprocess.TimeoutExpired):  # stuck in the kernel; nothing more to do
+        popen.wait(timeout=5)
+
+
+def _put(lines: queue.Queue[tuple[str, bytes]], item: tuple[str, bytes], stop: threading.Event) -> bool:
+    """Queue ``item`` unless told to stop first; False when stopped."""
+    while not stop.is_set():
+        try:
+            lines.put(item, timeout=POLL_SECONDS)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def _readable_chunks(stream: IO[bytes], stop: threading.Event, size: int) -> Iterator[bytes]:
+    """Chunks of ``stream`` until end of output, an error, or ``stop`` (checked every poll interval)."""
+    descriptor = stream.fileno()
+    with selectors.DefaultSelector() as selector:
+        selector.register(descriptor, selectors.EVENT_READ)
+        while not stop.is_set():
+            if not selector.select(POLL_SECONDS):
+                continue
+            try:
+                chunk = os.read(descriptor, size)
+            except OSError:
+                return
+            if not chunk:
+                return
+            yield chunk
+
+
+def _read_lines(
+    stream: IO[bytes], lines: queue.Queue[tuple[str, bytes]], line_limit: list[int], stop: threading.Event
+) -> None:
+    pending = bytearray()
+    try:
+        for chunk in _readable_chunks(stream, stop, _READ_CHUNK):
+            pending += chunk
+            while (end := pending.find(b"\n")) >= 0:
+                line = bytes(pending[: end + 1])
+                del pending[: end + 1]
+                if len(line) > line_limit[0] + 1:
+                    _put(lines, ("overflow", line[:_SHOWN_BYTES]), stop)
+                    return
+                if not _put(lines, ("line", line), stop):
+                    return
+            if len(pending) > line_limit[0]:
+                _put(lines, ("overflow", bytes(pending[:_SHOWN_BYTES])), stop)
+                return
+        if pending:  # end of output in the middle of a line
+            _put(lines, ("partial", bytes(pending)), stop)
+        _put(lines, ("eof", b""), stop)
+    finally:
+        stream.close()
+
+
+def _drain(stream: IO[bytes], chunks: deque[bytes], stop: threading.Event) -> None:
+    try:
+        for chunk in _readable_chunks(stream, stop, _STDERR_CHUNK):
+            chunks.append(chunk)
+    finally:
+        stream.close()
+
+
+def stderr_tail(chunks: deque[bytes]) -> str:
+    """The last few lines of what the process wrote to stderr (bounded in lines and characters)."""
+    text = b"".join(list(chunks)).decode("utf-8", errors="replace")
+    tail = "\n".join(text.rstrip().splitlines()[-_TAIL_LINES:])
+    return tail if len(tail) <= _TAIL_CHARS else "..." + tail[-_TAIL_CHARS:]
+
+
+def shown_line(line: bytes) -> str:
+    text = repr(line[:_SHOWN_BYTES])
+    return text if len(line) <= _SHOWN_BYTES else f"{text}... ({len(line)} bytes)"
+
+
+def spawn(
+    argv: Sequence[str], cwd: str | None, env: dict[str, str] | None, max_line_bytes: int, stderr_bytes: int
+) -> RunningProcess:
+    """Start ``argv`` in a new session, tagged for :func:`kill_tree`, with reader threads for stdout and stderr."""
+    become_subreaper()
+    tag = new_tag()
+    popen = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env={**(os.environ if env is None else env), TAG_VARIABLE: tag},
+        start_new_session=True,
+    )
+    assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
+    os.set_blocking(popen.stdin.fileno(), False)
+    lines: queue.Queue[tuple[str, bytes]] = queue.Queue(maxsize=_QUEUED_LINES)
+    chunks: deque[bytes] = deque(maxlen=max(1, stderr_bytes // _STDERR_CHUNK))
+    stop, line_limit = threading.Event(), [max_line_bytes]
+    threads = (
+        threading.Thread(target=_read_lines, args=(popen.stdout, lines, line_limit, stop), daemon=True),
+        threading.Thread(target=_drain, args=(popen.stderr, chunks, stop), daemon=True),
+    )
+    for thread in threads:
+        thread.start()
+    # If the subject is dropped without close(), or the interpreter exits, still kill the tree.
+    finalizer = weakref.finalize(popen, kill_process_group, popen, tag)
+    return RunningProcess(popen, lines, chunks, threads, finalizer, stop, tag, line_limit)
