@@ -68,3 +68,11 @@ def fresh(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def assert_inapplicable(reason: str | None, profile: str, settings: str, why: str) -> None:
+    """A skipped check's reason names the profile, the parameters that make the clause moot, and why."""
+    assert reason is not None
+    assert reason.startswith(f"not applicable under profile {profile} ("), reason
+    assert f"({settings}: " in reason, reason
+    assert reason.endswith(f": {why})"), reason

@@ -13,13 +13,13 @@ import pytest
 
 from conformance.adapters.python import InProcessSubject
 from conformance.checks.base import INTERFACE
-from conformance.checks.decoding import BAD_ID_KINDS, bad_ids
+from conformance.checks.decoding import BAD_ID_KINDS, bad_ids, boundary_inapplicable
 from conformance.dialects.probes import ProfileModel
 from conformance.errors import Violation
 from conformance.results.advisories import collecting
 from reference import LiteralTokenizer
 from reference.profiles import HF_TOKENIZERS, MINBPE, STRICT
-from tests.checks.helpers import CHECKS, dialect, fresh, violation_of
+from tests.checks.helpers import CHECKS, assert_inapplicable, dialect, fresh, violation_of
 from tests.support import broken_for_checks as broken
 
 
@@ -411,3 +411,15 @@ def test_decode_concatenates_judges_rule_pieces_only_not_the_boundary_ids() -> N
     example = {"documents": ["abab"], "max_merges": 1, "texts": ["ab"], "cut": 0}
     CHECKS["decode-concatenates"].verify(InProcessSubject(BoundariesAsBytes), example)
     assert violation_of("boundary-ids", BoundariesAsBytes, example).clause == "BPE-ALPHA-BOUNDARY"
+
+
+def test_boundary_ids_are_skipped_only_where_256_and_257_are_rule_ids() -> None:
+    """BPE-ALPHA-BOUNDARY under minbpe: the reason names boundary_ids=False and why it makes the clause moot."""
+    reason = boundary_inapplicable(MINBPE)
+    assert_inapplicable(
+        reason,
+        "minbpe",
+        "boundary_ids=False",
+        "ids 256 and 257 are the first two rules, not boundaries",
+    )
+    assert boundary_inapplicable(STRICT) is None

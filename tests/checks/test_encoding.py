@@ -5,16 +5,18 @@ Each test names the clause whose verdict it protects, on small fixed examples.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
 import pytest
 
 from conformance.adapters.python import InProcessSubject
-from conformance.checks.encoding import _with_variants
+from conformance.checks.encoding import _with_variants, pre_tokenization_inapplicable
 from conformance.errors import ImplementationRaised, Violation
 from reference import LiteralTokenizer, Tokenizer
-from tests.checks.helpers import CHECKS, violation_of
+from reference.profiles import STRICT
+from tests.checks.helpers import CHECKS, assert_inapplicable, violation_of
 from tests.support import broken_for_checks as broken
 
 
@@ -118,3 +120,16 @@ def test_encode_pure_snapshots_again_after_encoding_the_other_texts_exactly_twic
         [97, 98, 99, 100],
         [100, 99, 98, 97],
     )
+
+
+def test_no_pre_tokenization_is_skipped_under_a_pre_tokenizing_profile() -> None:
+    """BPE-ENCODE-RAW: the reason names the profile's pattern and why the clause is moot."""
+    words = dataclasses.replace(STRICT, name="words", pre_tokenization=r"\w+|\s+")
+    reason = pre_tokenization_inapplicable(words)
+    assert_inapplicable(
+        reason,
+        "words",
+        r"pre_tokenization=\w+|\s+",
+        "the profile splits text into chunks before merging",
+    )
+    assert pre_tokenization_inapplicable(STRICT) is None

@@ -5,14 +5,16 @@ Each test names the clause whose verdict it protects, on small fixed examples.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from conformance.adapters.python import InProcessSubject
-from conformance.checks.properties import _permutations
+from conformance.checks.properties import _permutations, document_order_inapplicable
 from reference import LiteralTokenizer
-from tests.checks.helpers import CHECKS, trains_to, violation_of
+from reference.profiles import HF_TOKENIZERS, MINBPE, STRICT
+from tests.checks.helpers import CHECKS, assert_inapplicable, trains_to, violation_of
 from tests.support import broken_for_checks as broken
 
 
@@ -120,3 +122,21 @@ def test_determinism_compares_two_encodings_of_each_text() -> None:
     violation = violation_of("determinism", ThirdAnswerDiffers, example)
     assert violation.inputs["text"] == "acac"
     assert (violation.expected, violation.actual) == ([97, 99, 97, 99], [259, 259])
+
+
+def test_document_order_is_skipped_where_joined_documents_or_first_seen_ties_make_order_matter() -> None:
+    """BPE-PROP-PERMUTE: the reason names the profile parameter that makes the clause moot, and why."""
+    separate_first_seen = dataclasses.replace(STRICT, name="separate-first-seen", tie_break="first-seen")
+    assert_inapplicable(
+        document_order_inapplicable(MINBPE),
+        "minbpe",
+        "documents=concatenated",
+        "the order of the joined documents changes the pairs at the seams",
+    )
+    assert_inapplicable(
+        document_order_inapplicable(separate_first_seen),
+        "separate-first-seen",
+        "tie_break=first-seen",
+        "which tied pair is seen first depends on the document order",
+    )
+    assert document_order_inapplicable(HF_TOKENIZERS) is None

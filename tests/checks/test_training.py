@@ -5,8 +5,10 @@ Each test names the clause whose verdict it protects, on small fixed examples.
 
 from __future__ import annotations
 
+from conformance.checks.training import cross_document_inapplicable
 from reference import LiteralTokenizer
-from tests.checks.helpers import LOW, trains_to, violation_of
+from reference.profiles import MINBPE, STRICT
+from tests.checks.helpers import LOW, assert_inapplicable, trains_to, violation_of
 from tests.support import broken_for_checks as broken
 
 
@@ -94,3 +96,15 @@ def test_training_sees_only_its_documents_not_the_texts_encoded_before() -> None
         [[97, 98], [99, 100]],
     )
     assert violation.inputs["encoded"] == ["cdcd"]
+
+
+def test_no_cross_document_pairs_is_skipped_where_the_profile_joins_documents() -> None:
+    """BPE-TRAIN-DOCS under minbpe: the reason names documents=concatenated and why."""
+    reason = cross_document_inapplicable(MINBPE)
+    assert_inapplicable(
+        reason,
+        "minbpe",
+        "documents=concatenated",
+        "the profile counts pairs across documents on purpose",
+    )
+    assert cross_document_inapplicable(STRICT) is None

@@ -13,12 +13,14 @@ import pytest
 from conformance.adapters.python import InProcessSubject
 from conformance.checks.base import ALGORITHM, INTERFACE
 from conformance.checks.common import single_pass_encode
-from conformance.checks.vectors import VECTOR_CHECKS, mismatch_clause, vector_cases, verify_vector
+from conformance.checks.vectors import VECTOR_CHECKS, mismatch_clause, vector_cases, vectors_inapplicable, verify_vector
 from conformance.diagnosis import GPT2_PATTERN
 from conformance.errors import Violation
 from conformance.results.advisories import collecting
 from conformance.vectors.replay import Mismatch
 from reference import Tokenizer
+from reference.profiles import RUSTBPE
+from tests.checks.helpers import assert_inapplicable
 from tests.support import broken_for_checks as broken
 
 
@@ -254,4 +256,15 @@ def test_vectors_replay_load_only_where_load_is_offered_and_only_under_strict() 
         "BPE-TRAIN-MAXMERGES",
         "TypeError",
         "returned [[97, 98]]",
+    )
+
+
+def test_the_vectors_are_skipped_under_any_profile_but_strict() -> None:
+    """The vectors hold strict answers: the reason names every parameter in which the profile differs."""
+    reason = vectors_inapplicable(RUSTBPE)
+    assert_inapplicable(
+        reason,
+        "rustbpe",
+        "min_count=1, first_rule_id=256, boundary_ids=False",
+        "the vectors hold strict answers",
     )
