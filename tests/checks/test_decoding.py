@@ -19,7 +19,16 @@ from conformance.errors import Violation
 from conformance.results.advisories import collecting
 from reference import LiteralTokenizer
 from reference.profiles import HF_TOKENIZERS, MINBPE, STRICT
-from tests.checks.helpers import CHECKS, assert_inapplicable, dialect, fresh, violation_of
+from tests.checks.helpers import (
+    CHECKS,
+    assert_inapplicable,
+    assert_ranges,
+    checks_drawing_their_sizes,
+    dialect,
+    fresh,
+    longest,
+    violation_of,
+)
 from tests.support import broken_for_checks as broken
 
 
@@ -423,3 +432,38 @@ def test_boundary_ids_are_skipped_only_where_256_and_257_are_rule_ids() -> None:
         "ids 256 and 257 are the first two rules, not boundaries",
     )
     assert boundary_inapplicable(STRICT) is None
+
+
+DECODING_SIZES = {
+    "round-trip": {"documents": (0, 3), "length": 24, "texts": 3},
+    "decode-concatenates": {"documents": (0, 3), "length": 24, "texts": 3},
+    "decode-bytes-level": {"documents": (1, 3), "length": 10, "texts": 3},
+    "decode-strict": {"documents": (1, 3), "length": 10},
+    "vocab-size": {"documents": (0, 3), "length": 20},
+    "boundary-ids": {"documents": (0, 3), "length": 20, "texts": 3},
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECODING_SIZES))
+def test_decoding_check_examples_have_documents_and_max_merges_up_to_24(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The decoding checks draw documents and a max_merges from 0 to 24, plus their own fields: up to 3 texts
+    of up to 24 characters, up to 4 explode choices, a cut from 0 to 64."""
+    sizes = DECODING_SIZES[name]
+    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.decoding")[name]
+    shortest = 0 if sizes["documents"][0] == 0 else sizes["length"]
+    ranges = {
+        "documents": (lambda example: len(example["documents"]), *sizes["documents"]),
+        # No document at all is the one way to draw a longest length below the asked-for one.
+        "document length": (lambda example: longest(example["documents"]), shortest, sizes["length"]),
+        "max_merges": (lambda example: example["max_merges"], 0, 24),
+    }
+    if "texts" in sizes:
+        ranges["texts"] = (lambda example: len(example["texts"]), 0, sizes["texts"])
+        ranges["text length"] = (lambda example: longest(example["texts"]), 0, 24)
+    if name == "decode-bytes-level":
+        ranges["explode"] = (lambda example: len(example["explode"]), 0, 4)
+    if name == "boundary-ids":
+        ranges["cut"] = (lambda example: example["cut"], 0, 64)
+    assert_ranges(check.strategy(), ranges)

@@ -10,13 +10,21 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import find
 
 from conformance.adapters.python import InProcessSubject
 from conformance.checks.encoding import _with_variants, pre_tokenization_inapplicable
 from conformance.errors import ImplementationRaised, Violation
 from reference import LiteralTokenizer, Tokenizer
 from reference.profiles import STRICT
-from tests.checks.helpers import CHECKS, assert_inapplicable, violation_of
+from tests.checks.helpers import (
+    CHECKS,
+    assert_inapplicable,
+    assert_ranges,
+    checks_drawing_their_sizes,
+    longest,
+    violation_of,
+)
 from tests.support import broken_for_checks as broken
 
 
@@ -133,3 +141,35 @@ def test_no_pre_tokenization_is_skipped_under_a_pre_tokenizing_profile() -> None
         "the profile splits text into chunks before merging",
     )
     assert pre_tokenization_inapplicable(STRICT) is None
+
+
+@pytest.mark.parametrize(("name", "documents"), [("encode-trained", (4, 24)), ("encode-pure", (3, 20))])
+def test_trained_encoding_examples_have_up_to_three_unseen_texts(
+    monkeypatch: pytest.MonkeyPatch, name: str, documents: tuple[int, int]
+) -> None:
+    """BPE-ENCODE-ORDER, BPE-ENCODE-PURE: documents, max_merges from 0 to 24, and up to 3 unseen texts of up to
+    24 characters (encode-trained: up to 4 documents of 24 characters; encode-pure: 3 of 20)."""
+    max_documents, max_length = documents
+    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.encoding")[name]
+    ranges = {
+        "documents": (lambda example: len(example["documents"]), 0, max_documents),
+        "document length": (lambda example: longest(example["documents"]), 0, max_length),
+        "max_merges": (lambda example: example["max_merges"], 0, 24),
+        "texts": (lambda example: len(example["texts"]), 0, 3),
+        "text length": (lambda example: longest(example["texts"]), 0, 24),
+    }
+    assert_ranges(check.strategy(), ranges)
+
+
+def test_loaded_rule_examples_have_up_to_ten_rules_for_a_text_of_up_to_24_characters(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """BPE-ENCODE-ORDER after load: a text and up to 10 rules aimed at it, then the text's variants."""
+    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.encoding")["encode-loaded-rules"]
+    ranges = {
+        "rules": (lambda example: len(example["rules"]), 0, 10),
+        "text length": (lambda example: len(example["texts"][0]), 24, 24),
+    }
+    assert_ranges(check.strategy(), ranges)
+    example = find(check.strategy(), lambda example: True)
+    assert example["texts"] == _with_variants((example["texts"][0], example["rules"]))["texts"]

@@ -14,7 +14,15 @@ from conformance.adapters.python import InProcessSubject
 from conformance.checks.properties import _permutations, document_order_inapplicable
 from reference import LiteralTokenizer
 from reference.profiles import HF_TOKENIZERS, MINBPE, STRICT
-from tests.checks.helpers import CHECKS, assert_inapplicable, trains_to, violation_of
+from tests.checks.helpers import (
+    CHECKS,
+    assert_inapplicable,
+    assert_ranges,
+    checks_drawing_their_sizes,
+    longest,
+    trains_to,
+    violation_of,
+)
 from tests.support import broken_for_checks as broken
 
 
@@ -140,3 +148,16 @@ def test_document_order_is_skipped_where_joined_documents_or_first_seen_ties_mak
         "which tied pair is seen first depends on the document order",
     )
     assert document_order_inapplicable(HF_TOKENIZERS) is None
+
+
+def test_document_order_examples_have_two_to_four_documents_and_a_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BPE-PROP-PERMUTE needs two documents at least to permute: 2 to 4 documents of up to 20 characters,
+    max_merges from 0 to 20, and a shuffle seed from 0 to 2**16 (the failure names it)."""
+    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.properties")["document-order"]
+    ranges = {
+        "documents": (lambda example: len(example["documents"]), 2, 4),
+        "document length": (lambda example: longest(example["documents"]), 20, 20),
+        "max_merges": (lambda example: example["max_merges"], 0, 20),
+        "seed": (lambda example: example["seed"], 0, 2**16),
+    }
+    assert_ranges(check.strategy(), ranges)

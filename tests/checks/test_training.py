@@ -5,10 +5,25 @@ Each test names the clause whose verdict it protects, on small fixed examples.
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+from hypothesis import find
+from hypothesis import strategies as st
+
 from conformance.checks.training import cross_document_inapplicable
 from reference import LiteralTokenizer
 from reference.profiles import MINBPE, STRICT
-from tests.checks.helpers import LOW, assert_inapplicable, trains_to, violation_of
+from tests.checks.helpers import (
+    CHECKS,
+    LOW,
+    assert_inapplicable,
+    assert_ranges,
+    checks_drawing_their_sizes,
+    longest,
+    trains_to,
+    violation_of,
+)
 from tests.support import broken_for_checks as broken
 
 
@@ -108,3 +123,97 @@ def test_no_cross_document_pairs_is_skipped_where_the_profile_joins_documents() 
         "the profile counts pairs across documents on purpose",
     )
     assert cross_document_inapplicable(STRICT) is None
+
+
+def _training_ranges(max_merges: tuple[int, int]) -> dict[str, tuple[Any, int, int]]:
+    return {
+        "documents": (lambda example: len(example["documents"]), 0, 4),
+        "document length": (lambda example: longest(example["documents"]), 0, 24),
+        "max_merges": (lambda example: example["max_merges"], *max_merges),
+    }
+
+
+def test_rule_id_examples_have_up_to_three_texts_besides_the_documents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BPE-RULE-ID is checked on up to 4 documents of up to 24 characters and up to 3 unseen texts of up to 20,
+    with max_merges from 0 to 24."""
+    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.training")["rule-ids"]
+    texts = {
+        "texts": (lambda example: len(example["texts"]), 0, 3),
+        "text length": (lambda example: longest(example["texts"]), 0, 20),
+    }
+    assert_ranges(check.strategy(), {**_training_ranges((0, 24)), **texts})
+
+
+def test_training_input_examples_train_at_least_once_between_two_corpora(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BPE-TRAIN-INPUT: documents, 1 to 16 merges (so the first run makes rules), earlier documents of the same
+    sizes, and up to 2 texts of up to 20 characters encoded in between."""
+    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.training")["training-sees-only-its-documents"]
+    others = {
+        "earlier documents": (lambda example: len(example["earlier"]), 0, 4),
+        "earlier document length": (lambda example: longest(example["earlier"]), 0, 24),
+        "texts": (lambda example: len(example["texts"]), 0, 2),
+        "text length": (lambda example: longest(example["texts"]), 0, 20),
+    }
+    assert_ranges(check.strategy(), {**_training_ranges((1, 16)), **others})
+
+
+def test_stop_rule_examples_favour_zero_one_and_two_merges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BPE-TRAIN-STOP: max_merges 0, 1 and 2 on their own (where stopping early or late shows), besides 0 to 24."""
+    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.training")["stop-rule"]
+    assert_ranges(check.strategy(), _training_ranges((0, 24)))
+    favoured = checks_drawing_their_sizes(
+        monkeypatch, "conformance.checks.training", max_merges=lambda **sizes: st.nothing()
+    )["stop-rule"].strategy()
+    for value in (0, 1, 2):
+        find(favoured, lambda example, value=value: example["max_merges"] == value)
+    assert_ranges(favoured, {"favoured max_merges": (lambda example: example["max_merges"], 0, 2)})
+
+
+PADDING = ("", " ", "  ", "\n", "\t ")
+CORE = "ab e\u0301\u00e9\u0308"
+
+
+def _unpadded(document: str) -> str:
+    """The document without the padding documents-as-given puts on each side (the longest that fits)."""
+    for left in sorted(PADDING, key=len, reverse=True):
+        for right in sorted(PADDING, key=len, reverse=True):
+            inside = document[len(left) : len(document) - len(right)]
+            if document.startswith(left) and document.endswith(right) and inside and set(inside) <= set(CORE):
+                return inside
+    raise AssertionError(f"{document!r} is not a padded core")
+
+
+def _repeats_thrice(documents: list[str]) -> bool:
+    """Whether the corpus opens with one or two documents three times over."""
+    return any(len(documents) >= 3 * size and documents[:size] * 3 == documents[: 3 * size] for size in (1, 2))
+
+
+def test_documents_as_given_examples_are_what_a_clean_up_would_change() -> None:
+    """BPE-TRAIN-INPUT: documents padded with whitespace, with decomposed accents, some repeated three times;
+    max_merges from 0 to 24.
+
+    A document is 1-10 characters of "ab e", a combining acute, "é", a combining diaeresis, with one of
+    "", " ", "  ", "\\n", "\\t " on each side; a corpus is 1-4 such documents, or 1-2 of them three times over
+    followed by up to 2 more once (so up to 8).
+    """
+    strategy = CHECKS["documents-as-given"].strategy()
+    assert_ranges(
+        strategy,
+        {
+            "documents": (lambda example: len(example["documents"]), 1, 8),
+            "first core length": (lambda example: len(_unpadded(example["documents"][0])), 1, 10),
+            "first document length": (lambda example: len(example["documents"][0]), 1, 14),
+            "max_merges": (lambda example: example["max_merges"], 0, 24),
+            "documents not repeated": (
+                lambda example: 0 if _repeats_thrice(example["documents"]) else len(example["documents"]),
+                0,
+                4,
+            ),
+        },
+    )
+    for padding in PADDING[1:]:
+        find(strategy, lambda example, padding=padding: example["documents"][0].startswith(padding))
+        find(strategy, lambda example, padding=padding: example["documents"][-1].endswith(padding))
+    for character in CORE:
+        find(strategy, lambda example, character=character: character in "".join(example["documents"]))
+    find(strategy, lambda example: len(example["documents"]) == 3 and _repeats_thrice(example["documents"]))

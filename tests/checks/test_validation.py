@@ -24,9 +24,9 @@ from conformance.dialects.context import pairs_run_out
 from conformance.dialects.probes import ProfileModel
 from conformance.errors import Violation
 from conformance.results.advisories import collecting
-from reference import LiteralTokenizer
+from reference import LiteralTokenizer, Tokenizer, check_documents, check_max_merges
 from reference.profiles import HF_TOKENIZERS, MINBPE, STRICT, TIKTOKEN
-from tests.checks.helpers import CHECKS, dialect, violation_of
+from tests.checks.helpers import CHECKS, dialect, fresh, violation_of
 
 
 def test_the_set_up_model_has_every_rule_the_profile_makes_and_never_runs_out_of_pairs() -> None:
@@ -159,3 +159,111 @@ def test_a_bad_call_hands_each_call_its_own_copy_of_the_case(case: validation.Ba
         with pytest.raises(ValueError):
             case.call(_ClearsWhatItIsGiven())
     assert repr(case.argument) == before
+
+
+class AcceptsEverything:
+    """Never raises: every bad call the specification lists is accepted."""
+
+    def train(self, documents: Any, max_merges: Any) -> list[tuple[int, int]]:
+        return []
+
+    def encode(self, text: Any) -> list[int]:
+        return []
+
+    def decode(self, ids: Any) -> str:
+        return ""
+
+    def load(self, rules: Any) -> None:
+        return None
+
+
+def _reference_answer(call: Any) -> str:
+    try:
+        call()
+    except (TypeError, ValueError) as error:
+        return type(error).__name__
+    return "accepted"
+
+
+def test_each_max_merges_case_is_bad_only_in_max_merges() -> None:
+    """BPE-TRAIN-MAXMERGES: each case trains on valid documents with a max_merges the reference rejects."""
+    validation = fresh("conformance.checks.validation")
+    assert len(validation.MAX_MERGES_CASES) >= 9
+    for case in validation.MAX_MERGES_CASES:
+        documents, max_merges = case.argument
+        assert (case.operation, case.clause) == ("train", "BPE-TRAIN-MAXMERGES"), case
+        assert check_documents(documents) == [b"abab"]
+        assert _reference_answer(lambda max_merges=max_merges: check_max_merges(max_merges)) == case.kind, case
+        assert case.description.startswith("max_merges ")
+
+
+def test_each_documents_case_is_bad_only_in_its_documents() -> None:
+    """BPE-INPUT-DOCS: each case passes a valid max_merges and documents the reference rejects."""
+    validation = fresh("conformance.checks.validation")
+    assert len(validation.DOCUMENTS_CASES) >= 10
+    for case in validation.DOCUMENTS_CASES:
+        documents, max_merges = case.argument
+        assert (case.operation, case.clause) == ("train", "BPE-INPUT-DOCS"), case
+        assert check_max_merges(max_merges) == max_merges and max_merges > 0
+        assert _reference_answer(lambda documents=documents: check_documents(documents)) == case.kind, case
+
+
+def test_the_other_cases_are_rejected_by_the_reference_with_their_kind() -> None:
+    """BPE-INPUT-TEXT, BPE-INPUT-IDS, BPE-INPUT-RULES: every case's kind is the reference's own answer."""
+    validation = fresh("conformance.checks.validation")
+    tokenizer = LiteralTokenizer()
+    tokenizer.train(list(validation.SETUP_DOCUMENTS), 32)
+    operations = {"encode": tokenizer.encode, "decode": tokenizer.decode, "load": LiteralTokenizer().load}
+    for family, operation in (
+        (validation.TEXT_CASES, "encode"),
+        (validation.IDS_CASES, "decode"),
+        (validation.RULES_CASES, "load"),
+    ):
+        assert family and all(case.operation == operation for case in family)
+        for case in family:
+            answer = _reference_answer(lambda case=case, call=operations[operation]: call(case.argument))
+            assert answer == case.kind, case
+    assert {case.clause for case in validation.IDS_CASES} == {"BPE-INPUT-IDS"}
+    assert {case.clause for case in validation.TEXT_CASES} == {"BPE-INPUT-TEXT"}
+    assert {case.clause for case in validation.RULES_CASES} == {"BPE-INPUT-RULES", "BPE-RULE-REF"}
+    assert validation.ALL_CASES == (
+        validation.MAX_MERGES_CASES
+        + validation.DOCUMENTS_CASES
+        + validation.TEXT_CASES
+        + validation.IDS_CASES
+        + validation.RULES_CASES
+    )
+
+
+def test_case_checks_run_their_family_and_report_its_clauses() -> None:
+    """Each validation check runs its own cases, needs only the operations they call, lists their clauses."""
+    validation = fresh("conformance.checks.validation")
+    checks = {check.name: check for check in validation.VALIDATION_CHECKS}
+    families = {
+        "max-merges-validation": ("BPE-TRAIN-MAXMERGES", validation.MAX_MERGES_CASES, {"train"}, ()),
+        "documents-validation": ("BPE-INPUT-DOCS", validation.DOCUMENTS_CASES, {"train"}, ()),
+        "text-validation": ("BPE-INPUT-TEXT", validation.TEXT_CASES, {"train", "encode"}, ()),
+        "ids-validation": ("BPE-INPUT-IDS", validation.IDS_CASES, {"train", "decode"}, ()),
+        "rules-validation": ("BPE-INPUT-RULES", validation.RULES_CASES, {"load"}, ("BPE-RULE-REF",)),
+    }
+    for name, (clause, cases, requires, also) in families.items():
+        check = checks[name]
+        assert (check.clause, tuple(check.cases()), check.requires, check.also) == (clause, cases, requires, also)
+        assert check.strategy is None and check.summary
+        assert check.verify is validation.verify_rejection
+
+
+def test_every_validation_case_fails_an_implementation_that_accepts_everything() -> None:
+    """A case is a bad call: accepting it is a violation of the case's clause with the call as input."""
+    validation = fresh("conformance.checks.validation")
+    subject = InProcessSubject(AcceptsEverything)
+    for case in validation.ALL_CASES:
+        with pytest.raises(Violation) as caught:
+            validation.verify_rejection(subject, case)
+        violation = caught.value
+        assert violation.clause == case.clause
+        assert violation.inputs == {"operation": case.operation, "argument": case.argument, "problem": case.description}
+        assert violation.expected == case.kind and violation.actual.startswith("returned ")
+        assert case.description in violation.message and case.kind in violation.message
+    for case in validation.ALL_CASES:
+        validation.verify_rejection(InProcessSubject(Tokenizer), case)

@@ -17,10 +17,11 @@ from conformance.checks.vectors import VECTOR_CHECKS, mismatch_clause, vector_ca
 from conformance.diagnosis import GPT2_PATTERN
 from conformance.errors import Violation
 from conformance.results.advisories import collecting
+from conformance.spec.clauses import load_clauses
 from conformance.vectors.replay import Mismatch
 from reference import Tokenizer
 from reference.profiles import RUSTBPE
-from tests.checks.helpers import assert_inapplicable
+from tests.checks.helpers import assert_inapplicable, fresh
 from tests.support import broken_for_checks as broken
 
 
@@ -268,3 +269,27 @@ def test_the_vectors_are_skipped_under_any_profile_but_strict() -> None:
         "min_count=1, first_rule_id=256, boundary_ids=False",
         "the vectors hold strict answers",
     )
+
+
+def test_vector_checks_replay_every_vector_of_their_file() -> None:
+    """Each vector check replays its file's vectors, in file order, and may report any clause they show."""
+    vectors = fresh("conformance.checks.vectors")
+    expected = {
+        "vectors-training": ("training.json", "BPE-TRAIN-GREEDY", {"train", "encode", "decode"}),
+        "vectors-load": ("load.json", "BPE-ENCODE-ORDER", {"load", "encode", "decode"}),
+        "vectors-invalid": ("invalid.json", "BPE-INPUT-DOCS", {"train", "encode"}),
+    }
+    checks = {check.name: check for check in vectors.VECTOR_CHECKS}
+    assert set(checks) == set(expected)
+    defined = set(load_clauses())
+    for name, (file_name, clause, requires) in expected.items():
+        check = checks[name]
+        assert [vector["id"] for vector in check.cases()] == [vector["id"] for vector in vector_cases(file_name)]
+        assert (check.clause, check.requires, check.strategy) == (clause, requires, None)
+        assert check.verify is vectors.verify_vector and check.summary
+        assert clause not in check.also and set(check.also) <= defined
+        assert set(check.also) == {
+            other for other in vectors.CLAUSE_IDS if other not in vectors._NEVER_REPORTED and other != clause
+        }
+        assert "BPE-SER-JSON" not in check.also and "BPE-TRAIN-TIE" in check.clauses
+        assert check.inapplicable is vectors.vectors_inapplicable
