@@ -1,4 +1,4 @@
-"""Kill tests for ``conformance.checks.common``: rejection verdicts, encoding models and cross-examination.
+"""Tests of ``conformance.checks.common``: rejection verdicts, encoding models and cross-examination.
 
 Each test pins one documented behaviour of the helpers shared by the checks, on a fixed small example.
 """

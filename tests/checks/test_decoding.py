@@ -14,7 +14,6 @@ import pytest
 from conformance.adapters.python import InProcessSubject
 from conformance.checks.base import INTERFACE
 from conformance.checks.decoding import BAD_ID_KINDS, bad_ids, boundary_inapplicable
-from conformance.dialects.probes import ProfileModel
 from conformance.errors import Violation
 from conformance.results.advisories import collecting
 from reference import LiteralTokenizer
@@ -109,20 +108,8 @@ def test_a_far_unknown_id_is_judged_under_decode_strict() -> None:
 
 
 def _minbpe(decode: Any) -> type:
-    class Minbpe:
-        profile = MINBPE.name
-
-        def __init__(self) -> None:
-            self.model = ProfileModel(MINBPE)
-
-        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
-            return self.model.train(documents, max_merges)
-
-        def encode(self, text: str) -> list[int]:
-            return self.model.encode(text)
-
-    Minbpe.decode = decode
-    return Minbpe
+    """Follows minbpe exactly, but decodes with ``decode``."""
+    return dialect(MINBPE, decode=decode)
 
 
 _UNKNOWN_UNDER_MINBPE = {"documents": ["abab"], "max_merges": 2, "kind": "far unknown id", "prefix": "a"}

@@ -1,4 +1,4 @@
-"""Kill tests for ``conformance.checks.vectors``: the replay's verdicts, notes and diagnosed clauses.
+"""Tests of ``conformance.checks.vectors``: the replay's verdicts, notes and diagnosed clauses.
 
 Each test replays one committed known-answer vector against a small variant of the reference.
 """
