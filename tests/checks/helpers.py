@@ -23,8 +23,6 @@ from conformance.inputs import strategies
 from reference import LiteralTokenizer
 
 CHECKS = {check.name: check for check in ALL_CHECKS}
-
-
 LOW = "低" * 30
 
 
@@ -59,7 +57,6 @@ def dialect(profile: Any, **overrides: Any) -> type:
 def trains_to(rules: list[tuple[int, int]]) -> type:
     """An implementation whose train returns ``rules`` whatever the documents."""
     return type("TrainsTo", (LiteralTokenizer,), {"train": lambda self, documents, max_merges: list(rules)})
-
 
 
 def fresh(name: str) -> ModuleType:

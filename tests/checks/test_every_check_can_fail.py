@@ -1,7 +1,8 @@
 """The checks: every one passes on the reference, and every one fails on a small broken implementation.
 
 A check that passes on everything is a defect, so ``BROKEN_FOR`` must name a broken implementation
-(``tests/support/broken_for_checks.py``, one bug each) for every check in the suite.
+(``tests/support/broken_for_checks.py``, one bug each) for every check in the suite. ``COUNTEREXAMPLES``
+then pins what each check's failure says on one small fixed example (no hypothesis search), fact by fact.
 """
 
 from __future__ import annotations
