@@ -16,7 +16,6 @@ from conformance.checks.training import cross_document_inapplicable
 from reference import LiteralTokenizer
 from reference.profiles import MINBPE, STRICT
 from tests.checks.helpers import (
-    CHECKS,
     LOW,
     assert_inapplicable,
     assert_ranges,
@@ -184,12 +183,16 @@ def _unpadded(document: str) -> str:
     raise AssertionError(f"{document!r} is not a padded core")
 
 
+def _padded_on_both_ends(documents: list[str], padding: str) -> bool:
+    return documents[0].startswith(padding) and documents[-1].endswith(padding)
+
+
 def _repeats_thrice(documents: list[str]) -> bool:
     """Whether the corpus opens with one or two documents three times over."""
     return any(len(documents) >= 3 * size and documents[:size] * 3 == documents[: 3 * size] for size in (1, 2))
 
 
-def test_documents_as_given_examples_are_what_a_clean_up_would_change() -> None:
+def test_documents_as_given_examples_are_what_a_clean_up_would_change(monkeypatch: pytest.MonkeyPatch) -> None:
     """BPE-TRAIN-INPUT: documents padded with whitespace, with decomposed accents, some repeated three times;
     max_merges from 0 to 24.
 
@@ -197,7 +200,7 @@ def test_documents_as_given_examples_are_what_a_clean_up_would_change() -> None:
     "", " ", "  ", "\\n", "\\t " on each side; a corpus is 1-4 such documents, or 1-2 of them three times over
     followed by up to 2 more once (so up to 8).
     """
-    strategy = CHECKS["documents-as-given"].strategy()
+    strategy = checks_drawing_their_sizes(monkeypatch, "conformance.checks.training")["documents-as-given"].strategy()
     assert_ranges(
         strategy,
         {
@@ -213,8 +216,7 @@ def test_documents_as_given_examples_are_what_a_clean_up_would_change() -> None:
         },
     )
     for padding in PADDING[1:]:
-        find(strategy, lambda example, padding=padding: example["documents"][0].startswith(padding))
-        find(strategy, lambda example, padding=padding: example["documents"][-1].endswith(padding))
+        find(strategy, lambda example, padding=padding: _padded_on_both_ends(example["documents"], padding))
     for character in CORE:
         find(strategy, lambda example, character=character: character in "".join(example["documents"]))
     find(strategy, lambda example: len(example["documents"]) == 3 and _repeats_thrice(example["documents"]))
