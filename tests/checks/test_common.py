@@ -1,4 +1,4 @@
-"""Kill tests for ``conformance.checks.common``: rejection verdicts, encoding models and cross-examination.
+"""Tests of ``conformance.checks.common``: rejection verdicts, encoding models and cross-examination.
 
 Each test pins one documented behaviour of the helpers shared by the checks, on a fixed small example.
 """
@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from conformance.adapters.python import InProcessSubject
 from conformance.checks.common import (
     _ENCODING_MODELS,
     PROBE_RULES,
@@ -18,10 +19,14 @@ from conformance.checks.common import (
     follow_up_texts,
     rejection_verdict,
     subject_encoder,
+    verify_encodings,
 )
+from conformance.dialects.context import profile_encode
 from conformance.errors import ImplementationRaised, Violation
 from conformance.results.advisories import collecting
-from reference.profiles import RUSTBPE, STRICT
+from reference.profiles import MINBPE, RUSTBPE, STRICT
+from tests.checks.helpers import dialect, violation_of
+from tests.support import broken_for_checks as broken
 
 
 def _raiser(kind: str, ancestors: tuple[str, ...] = ()) -> Any:
@@ -189,3 +194,71 @@ def test_subject_encoder_loads_other_rules_once() -> None:
     assert subject.loads == [[(98, 97)]]
     encode("ab", [(97, 98)])
     assert subject.loads == [[(98, 97)], [(97, 98)]]
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "rules", "profile", "clause"),
+    [
+        ("ab", [256, 97], [(97, 98)], STRICT, "BPE-ENCODE-BOUNDARY"),
+        ("ab", [256, 97], [(97, 98)], MINBPE, "BPE-ENCODE-ORDER"),  # 256 is minbpe's first rule, no boundary
+        ("ab", [98, 97], [], STRICT, "BPE-ALPHA-BYTES"),
+        ("aabb", [260, 98], [(97, 97), (98, 98), (258, 98)], STRICT, "BPE-MERGE-NOREMATCH"),
+        ("aabb", [258, 98], [(97, 97), (98, 98), (256, 98)], MINBPE, "BPE-MERGE-NOREMATCH"),
+        ("aaa", [97, 258], [(97, 97)], STRICT, "BPE-MERGE-SCAN"),  # scanned from the right
+        ("aaa", [97, 256], [(97, 97)], MINBPE, "BPE-MERGE-SCAN"),
+        ("aaa", [258, 258], [(97, 97)], STRICT, "BPE-MERGE-SCAN"),  # overlapping windows both merged
+        ("aaa", [256, 256], [(97, 97)], MINBPE, "BPE-MERGE-SCAN"),
+        ("aaa", [97, 259], [(98, 98), (97, 97)], STRICT, "BPE-MERGE-SCAN"),  # scanned from the right, rule 1
+        ("aaa", [259, 259], [(98, 98), (97, 97)], STRICT, "BPE-MERGE-SCAN"),  # overlapping windows, rule 1
+        ("caabb", [99, 260, 98], [(97, 97), (98, 98), (258, 98)], STRICT, "BPE-MERGE-NOREMATCH"),  # after a byte
+        ("ab,ab", [97, 98, 44, 97, 98], [(98, 44)], STRICT, "BPE-ENCODE-RAW"),  # split at punctuation
+        ("ab,ab", [97, 98, 44, 97, 98], [(98, 44)], MINBPE, "BPE-ENCODE-RAW"),
+        ("a ,b", [97, 32, 44, 98], [(32, 44), (44, 98)], STRICT, "BPE-ENCODE-RAW"),  # space apart from punctuation
+        ("\x80,", [194, 128, 44], [(128, 44)], STRICT, "BPE-ENCODE-RAW"),  # U+0080 is a word character
+        ("ab ab", [97, 98, 32, 97, 98], [(98, 32)], STRICT, "BPE-ENCODE-RAW"),
+        ("aba ", [258, 97, 32], [(97, 98), (97, 32)], STRICT, "BPE-ENCODE-RAW"),  # a chunk of several characters
+        ("xyz", [1], [(97, 98)], STRICT, "BPE-ENCODE-ORDER"),
+        ("abc", [259, 99], [(98, 99), (97, 98)], STRICT, "BPE-ENCODE-ORDER"),  # rules applied last to first
+        ("abc", [257, 99], [(98, 99), (97, 98)], MINBPE, "BPE-ENCODE-ORDER"),
+    ],
+)
+def test_a_wrong_encoding_is_blamed_on_the_bug_that_reproduces_it(
+    text: str, answer: list[int], rules: list, profile: Any, clause: str
+) -> None:
+    """Each model of an encoding bug names its clause only when it gives exactly the wrong ids."""
+    assert encoding_clause([(text, answer)], rules, profile) == clause
+    assert profile_encode(text, rules, profile) != answer
+
+
+def test_the_encoding_models_need_every_wrong_answer_reproduced() -> None:
+    """One answer a scan model explains and one it does not: no model fits both, so the order clause."""
+    wrong = [("aaa", [97, 258]), ("abab", [98, 97, 98, 97])]
+    assert encoding_clause(wrong[:1], [(97, 97)]) == "BPE-MERGE-SCAN"
+    assert encoding_clause(wrong, [(97, 97)]) == "BPE-ENCODE-ORDER"
+
+
+def test_a_wrong_encoding_names_the_text_the_context_and_the_profile() -> None:
+    """The message says which text, after what, how many texts were wrong (of several), under which profile."""
+    rules = [(98, 99), (97, 258)]
+    subject = InProcessSubject(broken.EncodesRulesInReverse)
+    subject.load(rules)
+    with pytest.raises(Violation) as caught:
+        verify_encodings(subject, ["abc"], rules, context="after load(rules)")
+    violation = caught.value
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-ENCODE-ORDER", [259], [97, 258])
+    assert (
+        violation.message
+        == "encode('abc') after load(rules) gave ids that are not the canonical encoding under the model's rules"
+    )
+
+    def encode_right_to_left(self: Any, text: str) -> list[int]:
+        ids = list(text.encode("utf-8"))
+        for rank, pair in enumerate(self.model.rules):
+            ids = broken.replace_right_to_left(ids, pair, 256 + rank)
+        return ids
+
+    loading = dialect(MINBPE, encode=encode_right_to_left, load=lambda self, rules: self.model.load(rules))
+    example = {"rules": [(97, 97)], "texts": ["aaa", "aaaa"]}
+    violation = violation_of("encode-loaded-rules", loading, example)
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-MERGE-SCAN", [256, 97], [97, 256])
+    assert violation.message.endswith(" (1 of 2 texts were wrong) (profile minbpe: rank-order)")

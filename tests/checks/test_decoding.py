@@ -6,35 +6,29 @@ search is involved and the file runs in well under a second.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import re
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from conformance.adapters.python import InProcessSubject
-from conformance.checks import ALL_CHECKS
 from conformance.checks.base import INTERFACE
-from conformance.checks.decoding import BAD_ID_KINDS, bad_ids
-from conformance.dialects.probes import ProfileModel
+from conformance.checks.decoding import BAD_ID_KINDS, bad_ids, boundary_inapplicable
 from conformance.errors import Violation
 from conformance.results.advisories import collecting
 from reference import LiteralTokenizer
-from reference.profiles import MINBPE, STRICT
-
-CHECKS = {check.name: check for check in ALL_CHECKS}
-
-
-def fresh(name: str) -> ModuleType:
-    """A new copy of module ``name`` with its top-level code run again (tables built at import)."""
-    importlib.import_module(name)
-    spec = importlib.util.find_spec(name)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from reference.profiles import HF_TOKENIZERS, MINBPE, STRICT
+from tests.checks.helpers import (
+    CHECKS,
+    assert_inapplicable,
+    assert_ranges,
+    checks_drawing_their_sizes,
+    dialect,
+    fresh,
+    longest,
+    violation_of,
+)
+from tests.support import broken_for_checks as broken
 
 
 def _appending(extra_id: Any) -> type:
@@ -114,20 +108,8 @@ def test_a_far_unknown_id_is_judged_under_decode_strict() -> None:
 
 
 def _minbpe(decode: Any) -> type:
-    class Minbpe:
-        profile = MINBPE.name
-
-        def __init__(self) -> None:
-            self.model = ProfileModel(MINBPE)
-
-        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
-            return self.model.train(documents, max_merges)
-
-        def encode(self, text: str) -> list[int]:
-            return self.model.encode(text)
-
-    Minbpe.decode = decode
-    return Minbpe
+    """Follows minbpe exactly, but decodes with ``decode``."""
+    return dialect(MINBPE, decode=decode)
 
 
 _UNKNOWN_UNDER_MINBPE = {"documents": ["abab"], "max_merges": 2, "kind": "far unknown id", "prefix": "a"}
@@ -198,3 +180,277 @@ def test_every_validation_check_is_at_the_interface_level() -> None:
     validation = fresh("conformance.checks.validation")
     assert validation.VALIDATION_CHECKS
     assert {check.level for check in validation.VALIDATION_CHECKS} == {INTERFACE}
+
+
+class StrictDeclaringMinbpe(LiteralTokenizer):
+    """Decodes strictly although its declared profile replaces invalid UTF-8."""
+
+    profile = "minbpe"
+
+
+class BoolIdsDeclaringMinbpe(broken.AcceptsBoolIds):
+    profile = "minbpe"
+
+
+class WrongErrorKindDeclaringMinbpe(LiteralTokenizer):
+    profile = "minbpe"
+
+    def decode(self, ids: list[int]) -> str:
+        if any(type(token) is bool for token in ids):
+            raise ValueError("bool ids are not ids")
+        return super().decode(ids)
+
+
+@pytest.mark.parametrize(
+    ("implementation", "kind", "clause", "expected", "actual", "fragment"),
+    [
+        (
+            StrictDeclaringMinbpe,
+            "byte ff",
+            "BPE-DECODE-STRICT",
+            "a\ufffd",
+            "raised ValueError: ids decode to invalid UTF-8 at byte offset 1 (invalid start byte): 61 ff",
+            "under profile minbpe (decode_policy=replace) must return 'a\ufffd', but it raised ValueError",
+        ),
+        (
+            BoolIdsDeclaringMinbpe,
+            "bool id",
+            "BPE-INPUT-IDS",
+            "TypeError",
+            "returned 'aa\\x01'",
+            "with a bool id under profile minbpe (decode_policy=replace) must raise TypeError, but it returned",
+        ),
+    ],
+)
+def test_a_lenient_profile_expects_its_own_answer(
+    implementation: type, kind: str, clause: str, expected: str, actual: str, fragment: str
+) -> None:
+    """Under replace/skip-unknown policies the profile's answer (U+FFFD, or the strict error kind) is required."""
+    example = {"documents": ["abab"], "max_merges": 1, "kind": kind, "prefix": "a"}
+    with pytest.raises(Violation) as caught:
+        CHECKS["decode-strict"].verify(InProcessSubject(implementation), example)
+    violation = caught.value
+    assert (violation.clause, violation.expected, violation.actual) == (clause, expected, actual)
+    assert violation.inputs["problem"] == kind and violation.inputs["rules"] == [[97, 98]]
+    assert fragment in violation.message
+
+
+@pytest.mark.parametrize("profile", [MINBPE, HF_TOKENIZERS], ids=lambda profile: profile.name)
+@pytest.mark.parametrize("kind", BAD_ID_KINDS)
+def test_a_dialect_that_follows_its_lenient_profile_passes_decode_strict(profile: Any, kind: str) -> None:
+    """The same bad ids are no violation for an implementation that gives its profile's answer."""
+    example = {"documents": ["abab", "低低"], "max_merges": 4, "kind": kind, "prefix": "é"}
+    CHECKS["decode-strict"].verify(InProcessSubject(dialect(profile)), example)
+
+
+def test_vocab_size_under_skip_unknown_drops_the_next_id() -> None:
+    """BPE-VOCAB-SIZE under hf-tokenizers: an id past the vocabulary decodes to nothing, it does not raise."""
+    example = {"documents": ["abab"], "max_merges": 3}
+    CHECKS["vocab-size"].verify(InProcessSubject(dialect(HF_TOKENIZERS)), example)
+
+    def raise_on_unknown(self: Any, ids: list[int]) -> str:
+        if any(token >= 256 + len(self.model.rules) for token in ids):
+            raise ValueError("unknown id")
+        return self.model.decode(ids)
+
+    with pytest.raises(Violation) as caught:
+        CHECKS["vocab-size"].verify(InProcessSubject(dialect(HF_TOKENIZERS, decode=raise_on_unknown)), example)
+    violation = caught.value
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-VOCAB-SIZE", "", "ValueError: unknown id")
+    assert violation.inputs["ids"] == [257] and violation.message.endswith("must be unknown (dropped: decodes to '')")
+
+    def drop_only_the_next_id(self: Any, ids: list[int]) -> str:
+        if any(token > 256 + len(self.model.rules) for token in ids):
+            raise ValueError("unknown id")
+        return self.model.decode([token for token in ids if token != 256 + len(self.model.rules)])
+
+    with pytest.raises(Violation) as caught:
+        CHECKS["vocab-size"].verify(InProcessSubject(dialect(HF_TOKENIZERS, decode=drop_only_the_next_id)), example)
+    violation = caught.value
+    assert (violation.expected, violation.actual, violation.inputs["ids"]) == ("", "ValueError: unknown id", [258])
+
+
+class BoundariesOnlyAtTheEnds(LiteralTokenizer):
+    """Ignores 256 and 257 around the ids but spells them '|' anywhere else."""
+
+    def decode(self, ids: list[int]) -> str:
+        ids = list(ids)
+        while ids and ids[0] in (256, 257):
+            ids.pop(0)
+        while ids and ids[-1] in (256, 257):
+            ids.pop()
+        inner = [124 if token in (256, 257) else token for token in ids]
+        return super().decode(inner)
+
+
+class BoundariesAsBytes(LiteralTokenizer):
+    """Spells 256 and 257 as '<' and '>'."""
+
+    def decode(self, ids: list[int]) -> str:
+        return super().decode([{256: 60, 257: 62}.get(token, token) for token in ids])
+
+
+def test_boundary_ids_must_decode_to_nothing_alone_and_inside_a_text() -> None:
+    """BPE-ALPHA-BOUNDARY: [256, 257] is the empty text, and boundaries cut into a text leave it whole."""
+    example = {"documents": ["abab"], "max_merges": 1, "texts": ["xyz"], "cut": 1}
+    alone = violation_of("boundary-ids", BoundariesAsBytes, example)
+    assert (alone.clause, alone.expected, alone.actual) == ("BPE-ALPHA-BOUNDARY", "", "<>")
+    assert alone.inputs["ids"] == [256, 257] and alone.message.startswith("decode([256, 257]) must be empty")
+    inside = violation_of("boundary-ids", BoundariesOnlyAtTheEnds, example)
+    assert (inside.clause, inside.expected, inside.actual) == ("BPE-ALPHA-BOUNDARY", "abab", "ab||ab")
+    assert inside.inputs["ids"] == [258, 257, 256, 258]
+    assert inside.message.startswith("decode([258, 257, 256, 258]) must ignore the boundary ids")
+
+
+def recording_decodes(decoded: list[list[int]]) -> type:
+    """The literal reference, appending every id list it is asked to decode to ``decoded``."""
+
+    class RecordsDecodes(LiteralTokenizer):
+        def decode(self, ids: list[int]) -> str:
+            decoded.append(list(ids))
+            return super().decode(ids)
+
+    return RecordsDecodes
+
+
+@pytest.mark.parametrize("cut", range(5))
+def test_the_cut_is_a_place_between_ids_counted_round_both_ends(cut: int) -> None:
+    """BPE-ALPHA-BOUNDARY: the example's cut is taken modulo len(ids) + 1, the places from front to back.
+
+    "abab" under (97, 98) is [258, 258]: three places, so cut 3 is the front again and cut 4 the middle.
+    """
+    decoded: list[list[int]] = []
+    example = {"documents": ["abab"], "max_merges": 1, "texts": [], "cut": cut}
+    CHECKS["boundary-ids"].verify(InProcessSubject(recording_decodes(decoded)), example)
+    place = cut % 3
+    assert decoded[-1] == [*[258, 258][:place], 257, 256, *[258, 258][place:]]
+
+
+def test_decode_strict_takes_the_other_family_as_an_advisory() -> None:
+    """An unknown id should be a ValueError; a TypeError is an advisory note, under strict and lenient policies."""
+    cases = ((UnknownIdsAreTypeErrors, "far unknown id"), (WrongErrorKindDeclaringMinbpe, "bool id"))
+    for implementation, kind in cases:
+        example = {"documents": ["abab"], "max_merges": 1, "kind": kind, "prefix": ""}
+        with collecting() as notes:
+            CHECKS["decode-strict"].verify(InProcessSubject(implementation), example)
+        assert len(notes) == 1 and "prefers" in notes[0], implementation
+
+
+def test_decode_strict_has_nothing_to_ask_when_no_rule_piece_is_partial() -> None:
+    """BPE-DECODE-STRICT: "partial rule piece" needs a rule whose piece is not UTF-8; without one, no call."""
+    example = {"documents": ["abab"], "max_merges": 1, "kind": "partial rule piece", "prefix": "a"}
+    CHECKS["decode-strict"].verify(InProcessSubject(broken.LenientDecoder), example)
+
+
+def test_a_partial_rule_piece_is_found_among_the_profiles_own_rule_ids() -> None:
+    """Under minbpe rule 0 is id 256: its partial piece must decode to U+FFFD (replace), not raise."""
+    example = {"documents": ["低低"], "max_merges": 1, "kind": "partial rule piece", "prefix": "a"}
+    violation = violation_of("decode-strict", StrictDeclaringMinbpe, example)
+    assert (violation.clause, violation.expected, violation.actual) == (
+        "BPE-DECODE-STRICT",
+        "a\ufffd\ufffd",
+        "returned 'a'",
+    )
+    assert violation.inputs["ids"] == [97, 256] and violation.inputs["rules"] == [[189, 142]]
+
+
+class DecodesPieceByPieceReplacing(LiteralTokenizer):
+    """Decodes each id's piece on its own and replaces what is not UTF-8 there."""
+
+    def decode(self, ids: list[int]) -> str:
+        return "".join(self.decode_bytes([token]).decode("utf-8", errors="replace") for token in ids)
+
+
+def test_decode_bytes_decodes_the_canonical_the_exploded_and_the_byte_ids() -> None:
+    """BPE-DECODE-BYTES: the example's explode choices replace tokens by their bytes, splitting characters anew."""
+    decoded: list[list[int]] = []
+    example = {"documents": ["低低低低"], "max_merges": 2, "texts": [], "explode": [True, False]}
+    CHECKS["decode-bytes-level"].verify(InProcessSubject(recording_decodes(decoded)), example)
+    byte_ids = list("低低低低".encode())
+    assert decoded == [[259, 259, 259, 259], [228, 189, 142, 259, 228, 189, 142, 259], byte_ids]
+
+
+def test_a_character_split_across_pieces_must_decode_whole() -> None:
+    """BPE-DECODE-BYTES: a replacement character where the bytes together are valid UTF-8 is a violation."""
+    example = {"documents": ["低低"], "max_merges": 1, "texts": [], "explode": []}
+    violation = violation_of("decode-bytes-level", DecodesPieceByPieceReplacing, example)
+    assert (violation.clause, violation.expected) == ("BPE-DECODE-BYTES", "低低")
+    assert violation.actual == "\ufffd" * 6 and violation.inputs["ids"] == [228, 258, 228, 258]
+    assert violation.message == "decode([228, 258, 228, 258]) must decode the concatenated bytes, not each piece"
+
+
+class JoinsPiecesBackwards(LiteralTokenizer):
+    """Decodes one id right, but joins the pieces of several ids last to first."""
+
+    def decode(self, ids: list[int]) -> str:
+        return super().decode(list(ids)[::-1])
+
+
+def test_decode_concatenates_joins_the_pieces_of_the_texts_in_order() -> None:
+    """BPE-DECODE-CONCAT: the canonical ids of the texts, all together, decode to the texts joined."""
+    example = {"documents": ["abab"], "max_merges": 1, "texts": ["abc", "d"]}
+    violation = violation_of("decode-concatenates", JoinsPiecesBackwards, example)
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-DECODE-CONCAT", "abcd", "dcab")
+    assert violation.inputs == {"documents": ["abab"], "max_merges": 1, "rules": [[97, 98]], "ids": [258, 99, 100]}
+    assert violation.message == "decode([258, 99, 100]) is not its pieces concatenated"
+
+
+def test_decode_concatenates_checks_every_rule_after_a_partial_piece() -> None:
+    """BPE-DECODE-CONCAT: rule 0 (bytes bd 8e) is no text alone and is skipped; rule 1 (低) is still checked."""
+    example = {"documents": ["低低低低"], "max_merges": 2, "texts": []}
+    violation = violation_of("decode-concatenates", broken.PiecesReversed, example)
+    assert (violation.clause, violation.inputs["ids"], violation.expected) == ("BPE-DECODE-CONCAT", [259], "低")
+
+
+def test_decode_concatenates_judges_rule_pieces_only_not_the_boundary_ids() -> None:
+    """One bug, one failing check: boundary ids spelt as bytes break BPE-ALPHA-BOUNDARY, not BPE-DECODE-CONCAT."""
+    example = {"documents": ["abab"], "max_merges": 1, "texts": ["ab"], "cut": 0}
+    CHECKS["decode-concatenates"].verify(InProcessSubject(BoundariesAsBytes), example)
+    assert violation_of("boundary-ids", BoundariesAsBytes, example).clause == "BPE-ALPHA-BOUNDARY"
+
+
+def test_boundary_ids_are_skipped_only_where_256_and_257_are_rule_ids() -> None:
+    """BPE-ALPHA-BOUNDARY under minbpe: the reason names boundary_ids=False and why it makes the clause moot."""
+    reason = boundary_inapplicable(MINBPE)
+    assert_inapplicable(
+        reason,
+        "minbpe",
+        "boundary_ids=False",
+        "ids 256 and 257 are the first two rules, not boundaries",
+    )
+    assert boundary_inapplicable(STRICT) is None
+
+
+DECODING_SIZES = {
+    "round-trip": {"documents": (0, 3), "length": 24, "texts": 3},
+    "decode-concatenates": {"documents": (0, 3), "length": 24, "texts": 3},
+    "decode-bytes-level": {"documents": (1, 3), "length": 10, "texts": 3},
+    "decode-strict": {"documents": (1, 3), "length": 10},
+    "vocab-size": {"documents": (0, 3), "length": 20},
+    "boundary-ids": {"documents": (0, 3), "length": 20, "texts": 3},
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECODING_SIZES))
+def test_decoding_check_examples_have_documents_and_max_merges_up_to_24(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The decoding checks draw documents and a max_merges from 0 to 24, plus their own fields: up to 3 texts
+    of up to 24 characters, up to 4 explode choices, a cut from 0 to 64."""
+    sizes = DECODING_SIZES[name]
+    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.decoding")[name]
+    shortest = 0 if sizes["documents"][0] == 0 else sizes["length"]
+    ranges = {
+        "documents": (lambda example: len(example["documents"]), *sizes["documents"]),
+        # No document at all is the one way to draw a longest length below the asked-for one.
+        "document length": (lambda example: longest(example["documents"]), shortest, sizes["length"]),
+        "max_merges": (lambda example: example["max_merges"], 0, 24),
+    }
+    if "texts" in sizes:
+        ranges["texts"] = (lambda example: len(example["texts"]), 0, sizes["texts"])
+        ranges["text length"] = (lambda example: longest(example["texts"]), 0, 24)
+    if name == "decode-bytes-level":
+        ranges["explode"] = (lambda example: len(example["explode"]), 0, 4)
+    if name == "boundary-ids":
+        ranges["cut"] = (lambda example: example["cut"], 0, 64)
+    assert_ranges(check.strategy(), ranges)

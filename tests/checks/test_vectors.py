@@ -1,4 +1,4 @@
-"""Kill tests for ``conformance.checks.vectors``: the replay's verdicts, notes and diagnosed clauses.
+"""Tests of ``conformance.checks.vectors``: the replay's verdicts, notes and diagnosed clauses.
 
 Each test replays one committed known-answer vector against a small variant of the reference.
 """
@@ -13,11 +13,15 @@ import pytest
 from conformance.adapters.python import InProcessSubject
 from conformance.checks.base import ALGORITHM, INTERFACE
 from conformance.checks.common import single_pass_encode
-from conformance.checks.vectors import VECTOR_CHECKS, vector_cases, verify_vector
+from conformance.checks.vectors import VECTOR_CHECKS, mismatch_clause, vector_cases, vectors_inapplicable, verify_vector
 from conformance.diagnosis import GPT2_PATTERN
 from conformance.errors import Violation
 from conformance.results.advisories import collecting
+from conformance.spec.clauses import load_clauses
+from conformance.vectors.replay import Mismatch
 from reference import Tokenizer
+from reference.profiles import RUSTBPE
+from tests.checks.helpers import assert_inapplicable, fresh
 from tests.support import broken_for_checks as broken
 
 
@@ -161,3 +165,131 @@ def test_without_load_a_pre_tokenizing_encoder_is_named_from_its_wrong_ids() -> 
         verify_vector(InProcessSubject(_Gpt2ChunksWithoutLoad), _vector("training.json", "train-a1b077bb5f860331"))
     assert caught.value.clause == "BPE-ENCODE-RAW"
     assert caught.value.inputs["operation"] == "encode"
+
+
+def _mismatch(operation: str, actual: Any, given: Any = None) -> Mismatch:
+    return Mismatch("train-x", (), operation, given or {}, None, actual)
+
+
+TRAIN_VECTOR = {"id": "train-x", "documents": ["abab", "acac"], "max_merges": 1, "clauses": ["BPE-TRAIN-GREEDY"]}
+
+
+LOAD_VECTOR = {"id": "load-x", "rules": [[97, 97], [98, 98], [258, 98]], "clauses": ["BPE-ENCODE-ORDER"]}
+
+
+INVALID_VECTOR = {"id": "invalid-x-y", "clauses": ["BPE-TRAIN-MAXMERGES", "BPE-INPUT-DOCS"]}
+
+
+@pytest.mark.parametrize(
+    ("vector", "mismatch", "clause"),
+    [
+        (INVALID_VECTOR, _mismatch("train", "returned [[97, 98]]"), "BPE-TRAIN-MAXMERGES"),
+        (INVALID_VECTOR, _mismatch("encode", [97]), "BPE-TRAIN-MAXMERGES"),
+        (TRAIN_VECTOR, _mismatch("train", [[97, 99]]), "BPE-TRAIN-TIE"),
+        (TRAIN_VECTOR, _mismatch("train", [[97, 98], [97, 99]]), "BPE-TRAIN-STOP"),  # more than max_merges
+        (TRAIN_VECTOR, _mismatch("train", [[97, 98]]), "BPE-TRAIN-INPUT"),  # the right rules, another answer
+        (TRAIN_VECTOR, _mismatch("train", "raised ValueError: no"), "BPE-TRAIN-INPUT"),
+        (TRAIN_VECTOR, _mismatch("train", [[97, 98, 99]]), "BPE-TRAIN-INPUT"),
+        (TRAIN_VECTOR, _mismatch("train", [[97, True]]), "BPE-TRAIN-INPUT"),
+        (TRAIN_VECTOR, _mismatch("train", [(97, 99)]), "BPE-TRAIN-INPUT"),
+        (LOAD_VECTOR, _mismatch("encode", [260, 98], {"text": "aabb"}), "BPE-MERGE-NOREMATCH"),
+        (LOAD_VECTOR, _mismatch("encode", [256, 97, 97, 98, 98], {"text": "aabb"}), "BPE-ENCODE-BOUNDARY"),
+        (LOAD_VECTOR, _mismatch("encode", [True, 98], {"text": "aabb"}), "BPE-ENCODE-ORDER"),
+        (LOAD_VECTOR, _mismatch("encode", (256, 97, 97, 98, 98), {"text": "aabb"}), "BPE-ENCODE-ORDER"),  # no list
+        (LOAD_VECTOR, _mismatch("encode", "raised TypeError: no", {"text": "aabb"}), "BPE-ENCODE-ORDER"),
+        (LOAD_VECTOR, _mismatch("load", "raised ValueError: no"), "BPE-INPUT-RULES"),
+        (LOAD_VECTOR, _mismatch("decode", "baca"), "BPE-DECODE-CONCAT"),
+        (LOAD_VECTOR, _mismatch("document_ids", [1]), "BPE-ENCODE-ORDER"),
+    ],
+)
+def test_a_vector_mismatch_is_blamed_on_the_clause_it_breaks(vector: dict, mismatch: Mismatch, clause: str) -> None:
+    """Invalid vectors name their own clause; rules and ids are diagnosed; anything else goes by operation."""
+    assert mismatch_clause(vector, mismatch) == clause
+
+
+def test_a_vector_failure_carries_the_vector_the_operation_and_both_answers() -> None:
+    """BPE-TRAIN-TIE on the first training vector, and BPE-DECODE-CONCAT found after skipped replays."""
+    vector = vector_cases("training.json")[0]
+    with pytest.raises(Violation) as caught:
+        verify_vector(InProcessSubject(broken.LargestTiedPair), vector)
+    violation = caught.value
+    assert violation.clause == "BPE-TRAIN-TIE"
+    assert violation.inputs == {
+        "vector": vector["id"],
+        "operation": "train",
+        "input": {"documents": ["abab", "acac"], "max_merges": 32},
+    }
+    assert (violation.expected, violation.actual) == ([[97, 98], [97, 99]], [[97, 99], [97, 98]])
+    assert vector["id"] in violation.message and vector["description"] in violation.message
+    with pytest.raises(Violation) as caught:
+        verify_vector(InProcessSubject(broken.PiecesReversed), vector)
+    assert (caught.value.clause, caught.value.inputs["operation"]) == ("BPE-DECODE-CONCAT", "decode")
+    assert (caught.value.expected, caught.value.actual) == ("abac", "baca")
+
+
+def test_vectors_replay_load_only_where_load_is_offered_and_only_under_strict() -> None:
+    """A subject without load skips the load vectors; a declared dialect skips them all (strict answers)."""
+    vector = next(vector for vector in vector_cases("load.json") if vector["id"] == "load-7b4cff2076002117")
+    with pytest.raises(Violation) as caught:
+        verify_vector(InProcessSubject(broken.EncodesRulesInReverse), vector)
+    assert (caught.value.clause, caught.value.expected, caught.value.actual) == (
+        "BPE-ENCODE-ORDER",
+        [258, 258],
+        [259, 259],
+    )
+
+    class WithoutLoad(broken.EncodesRulesInReverse):
+        capabilities = ("train", "encode", "decode")
+
+    class DeclaresLargestPair(broken.LargestTiedPair):
+        profile = "largest-pair"
+
+    class ReferenceWithoutLoad(Tokenizer):
+        capabilities = ("train", "encode", "decode")
+
+    verify_vector(InProcessSubject(WithoutLoad), vector)
+    verify_vector(InProcessSubject(ReferenceWithoutLoad), vector_cases("training.json")[0])
+    verify_vector(InProcessSubject(DeclaresLargestPair), vector_cases("training.json")[0])
+    invalid = next(vector for vector in vector_cases("invalid.json") if vector["description"] == "max_merges True")
+    with pytest.raises(Violation) as caught:
+        verify_vector(InProcessSubject(broken.AcceptsBoolMaxMerges), invalid)
+    assert (caught.value.clause, caught.value.expected, caught.value.actual) == (
+        "BPE-TRAIN-MAXMERGES",
+        "TypeError",
+        "returned [[97, 98]]",
+    )
+
+
+def test_the_vectors_are_skipped_under_any_profile_but_strict() -> None:
+    """The vectors hold strict answers: the reason names every parameter in which the profile differs."""
+    reason = vectors_inapplicable(RUSTBPE)
+    assert_inapplicable(
+        reason,
+        "rustbpe",
+        "min_count=1, first_rule_id=256, boundary_ids=False",
+        "the vectors hold strict answers",
+    )
+
+
+def test_vector_checks_replay_every_vector_of_their_file() -> None:
+    """Each vector check replays its file's vectors, in file order, and may report any clause they show."""
+    vectors = fresh("conformance.checks.vectors")
+    expected = {
+        "vectors-training": ("training.json", "BPE-TRAIN-GREEDY", {"train", "encode", "decode"}),
+        "vectors-load": ("load.json", "BPE-ENCODE-ORDER", {"load", "encode", "decode"}),
+        "vectors-invalid": ("invalid.json", "BPE-INPUT-DOCS", {"train", "encode"}),
+    }
+    checks = {check.name: check for check in vectors.VECTOR_CHECKS}
+    assert set(checks) == set(expected)
+    defined = set(load_clauses())
+    for name, (file_name, clause, requires) in expected.items():
+        check = checks[name]
+        assert [vector["id"] for vector in check.cases()] == [vector["id"] for vector in vector_cases(file_name)]
+        assert (check.clause, check.requires, check.strategy) == (clause, requires, None)
+        assert check.verify is vectors.verify_vector and check.summary
+        assert clause not in check.also and set(check.also) <= defined
+        assert set(check.also) == {
+            other for other in vectors.CLAUSE_IDS if other not in vectors._NEVER_REPORTED and other != clause
+        }
+        assert "BPE-SER-JSON" not in check.also and "BPE-TRAIN-TIE" in check.clauses
+        assert check.inapplicable is vectors.vectors_inapplicable

@@ -1,0 +1,175 @@
+"""Tests of conformance/checks/encoding.py: the encoding checks (BPE-ENCODE-*).
+
+Each test names the clause whose verdict it protects, on small fixed examples.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+import pytest
+from hypothesis import find
+
+from conformance.adapters.python import InProcessSubject
+from conformance.checks.encoding import _with_variants, pre_tokenization_inapplicable
+from conformance.errors import ImplementationRaised, Violation
+from reference import LiteralTokenizer, Tokenizer
+from reference.profiles import STRICT
+from tests.checks.helpers import (
+    CHECKS,
+    assert_inapplicable,
+    assert_ranges,
+    checks_drawing_their_sizes,
+    longest,
+    violation_of,
+)
+from tests.support import broken_for_checks as broken
+
+
+def _refusing(refuse: Any, profile: str) -> type:
+    class Refusing(LiteralTokenizer):
+        def load(self, rules: list[tuple[int, int]]) -> list[tuple[int, int]]:
+            if refuse(rules):
+                raise ValueError("two rules make the same piece")
+            return super().load(rules)
+
+    Refusing.profile = profile
+    return Refusing
+
+
+def test_only_a_piece_rank_encoder_may_refuse_rules_that_repeat_a_piece() -> None:
+    """BPE-ENCODE-ORDER under tiktoken: one rank per piece, so a repeated piece may be refused with ValueError."""
+    repeated = {"rules": [(97, 98), (97, 98)], "texts": ["abab"]}
+    distinct = {"rules": [(97, 98), (258, 99)], "texts": ["abc"]}
+    dialect_refusal = _refusing(lambda rules: len(set(rules)) < len(rules), "tiktoken")
+    CHECKS["encode-loaded-rules"].verify(InProcessSubject(dialect_refusal), repeated)
+    for implementation, example in (
+        (_refusing(lambda rules: True, "tiktoken"), distinct),
+        (_refusing(lambda rules: len(set(rules)) < len(rules), "strict"), repeated),
+    ):
+        with pytest.raises(ImplementationRaised, match="two rules make the same piece"):
+            CHECKS["encode-loaded-rules"].verify(InProcessSubject(implementation), example)
+
+
+class EncodesWordByWord(LiteralTokenizer):
+    """Trains on the raw documents but encodes each run of spaces or non-spaces on its own."""
+
+    def encode(self, text: str) -> list[int]:
+        encode = super().encode
+        return [token for chunk in re.findall(r"\s+|\S+", text) for token in encode(chunk)]
+
+
+def recording_encodes(encoded: list[str]) -> type:
+    """The literal reference, appending every text it is asked to encode to ``encoded``."""
+
+    class RecordsEncodes(LiteralTokenizer):
+        def encode(self, text: str) -> list[int]:
+            encoded.append(text)
+            return super().encode(text)
+
+    return RecordsEncodes
+
+
+def test_no_pre_tokenization_checks_the_encodings_too() -> None:
+    """BPE-ENCODE-RAW: rules trained right but applied word by word are a violation of encoding."""
+    example = {"documents": ["the cat, the hat, the mat, the bat"], "max_merges": 2}
+    violation = violation_of("no-pre-tokenization", EncodesWordByWord, example)
+    assert (violation.clause, violation.inputs["text"]) == ("BPE-ENCODE-RAW", example["documents"][0])
+    assert violation.message.startswith(f"encode({example['documents'][0]!r}) after training gave ids")
+
+
+def test_no_pre_tokenization_encodes_the_documents_joined_by_space_comma_and_newline() -> None:
+    """BPE-ENCODE-RAW: the joined documents put spaces and punctuation between pairs the rules know."""
+    encoded: list[str] = []
+    example = {"documents": ["ab", "cd"], "max_merges": 2}
+    CHECKS["no-pre-tokenization"].verify(InProcessSubject(recording_encodes(encoded)), example)
+    assert encoded == ["ab", "cd", "ab cd", "ab, cd", "ab\ncd"]
+
+
+def test_no_pre_tokenization_leaves_other_encoding_bugs_to_their_checks() -> None:
+    """One bug, one failing check: rules applied last to first break BPE-ENCODE-ORDER, not BPE-ENCODE-RAW."""
+    example = {"documents": ["abcbc", "abcbc"], "max_merges": 2}
+    CHECKS["no-pre-tokenization"].verify(InProcessSubject(broken.EncodesRulesInReverse), example)
+    assert violation_of("encode-trained", broken.EncodesRulesInReverse, {**example, "texts": []}).clause == (
+        "BPE-ENCODE-ORDER"
+    )
+
+
+def test_loaded_rules_are_checked_on_the_text_its_reverse_and_the_text_twice() -> None:
+    """BPE-ENCODE-ORDER after load: the reverse and the doubled text put the rules' pairs in new places."""
+    assert _with_variants(("abc", [(97, 98)])) == {"rules": [(97, 98)], "texts": ["abc", "cba", "abcabc"]}
+
+
+class _ModelThatComesBackEveryFourthPass(Tokenizer):
+    """Impure: each encoding of "xyxyxyxy" moves its model on one step of a cycle of four (reversed ids
+    in three steps of four), so a check that encodes the other texts a multiple of four times misses it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps = 0
+
+    def encode(self, text: str) -> list[int]:
+        if text == "xyxyxyxy":
+            self.steps += 1
+        ids = super().encode(text)
+        return ids if self.steps % 4 == 0 else ids[::-1]
+
+
+def test_encode_pure_snapshots_again_after_encoding_the_other_texts_exactly_twice() -> None:
+    """BPE-ENCODE-PURE: "encoding MUST NOT change the model". The check encodes the probes, the other
+    texts twice, then the probes again; a model that has moved on by then is caught, whatever its cycle."""
+    example = {"documents": ["abcd"], "max_merges": 0, "texts": []}
+    with pytest.raises(Violation) as caught:
+        CHECKS["encode-pure"].verify(InProcessSubject(_ModelThatComesBackEveryFourthPass), example)
+    assert (caught.value.clause, caught.value.expected, caught.value.actual) == (
+        "BPE-ENCODE-PURE",
+        [97, 98, 99, 100],
+        [100, 99, 98, 97],
+    )
+
+
+def test_no_pre_tokenization_is_skipped_under_a_pre_tokenizing_profile() -> None:
+    """BPE-ENCODE-RAW: the reason names the profile's pattern and why the clause is moot."""
+    words = dataclasses.replace(STRICT, name="words", pre_tokenization=r"\w+|\s+")
+    reason = pre_tokenization_inapplicable(words)
+    assert_inapplicable(
+        reason,
+        "words",
+        r"pre_tokenization=\w+|\s+",
+        "the profile splits text into chunks before merging",
+    )
+    assert pre_tokenization_inapplicable(STRICT) is None
+
+
+@pytest.mark.parametrize(("name", "documents"), [("encode-trained", (4, 24)), ("encode-pure", (3, 20))])
+def test_trained_encoding_examples_have_up_to_three_unseen_texts(
+    monkeypatch: pytest.MonkeyPatch, name: str, documents: tuple[int, int]
+) -> None:
+    """BPE-ENCODE-ORDER, BPE-ENCODE-PURE: documents, max_merges from 0 to 24, and up to 3 unseen texts of up to
+    24 characters (encode-trained: up to 4 documents of 24 characters; encode-pure: 3 of 20)."""
+    max_documents, max_length = documents
+    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.encoding")[name]
+    ranges = {
+        "documents": (lambda example: len(example["documents"]), 0, max_documents),
+        "document length": (lambda example: longest(example["documents"]), 0, max_length),
+        "max_merges": (lambda example: example["max_merges"], 0, 24),
+        "texts": (lambda example: len(example["texts"]), 0, 3),
+        "text length": (lambda example: longest(example["texts"]), 0, 24),
+    }
+    assert_ranges(check.strategy(), ranges)
+
+
+def test_loaded_rule_examples_have_up_to_ten_rules_for_a_text_of_up_to_24_characters(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """BPE-ENCODE-ORDER after load: a text and up to 10 rules aimed at it, then the text's variants."""
+    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.encoding")["encode-loaded-rules"]
+    ranges = {
+        "rules": (lambda example: len(example["rules"]), 0, 10),
+        "text length": (lambda example: len(example["texts"][0]), 24, 24),
+    }
+    assert_ranges(check.strategy(), ranges)
+    example = find(check.strategy(), lambda example: True)
+    assert example["texts"] == _with_variants((example["texts"][0], example["rules"]))["texts"]

@@ -1,0 +1,42 @@
+"""Tests of conformance/checks/replacement.py: the merge-scan check (BPE-MERGE-SCAN).
+
+Each test names the clause whose verdict it protects, on small fixed examples.
+"""
+
+from __future__ import annotations
+
+from conformance.adapters.python import InProcessSubject
+from conformance.checks.replacement import _run_texts
+from reference import LiteralTokenizer
+from tests.checks.helpers import CHECKS, violation_of
+from tests.support import broken_for_checks as broken
+
+
+class EncodesRightToLeft(LiteralTokenizer):
+    """Trains right, but applies each rule scanning from the right end when encoding."""
+
+    def encode(self, text: str) -> list[int]:
+        ids = list(text.encode("utf-8"))
+        for rank, pair in enumerate(self._rules):
+            ids = broken.replace_right_to_left(ids, pair, 258 + rank)
+        return ids
+
+
+def test_merge_scan_checks_the_encodings_of_runs_too() -> None:
+    """BPE-MERGE-SCAN: rules trained right but applied from the right are a violation of encoding."""
+    violation = violation_of("merge-scan", EncodesRightToLeft, {"documents": ["aaab", "aaab"], "max_merges": 2})
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-MERGE-SCAN", [258, 259], [97, 258, 98])
+    assert violation.message.startswith("encode('aaab') after training on runs gave ids")
+
+
+def test_merge_scan_encodes_the_documents_and_runs_of_one_to_seven_of_their_first_characters() -> None:
+    """Odd and even runs of each first character: where a scan from the wrong end or with overlap shows."""
+    runs = [char * length for char in "ab" for length in range(1, 8)]
+    assert _run_texts(["ba", "", "a", "bc"]) == ["ba", "", "a", "bc", *runs]
+
+
+def test_merge_scan_leaves_other_encoding_bugs_to_their_checks() -> None:
+    """One bug, one failing check: rules applied last to first break BPE-ENCODE-ORDER, not BPE-MERGE-SCAN."""
+    CHECKS["merge-scan"].verify(
+        InProcessSubject(broken.EncodesRulesInReverse), {"documents": ["abcbc", "abcbc"], "max_merges": 2}
+    )
