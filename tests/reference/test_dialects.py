@@ -415,8 +415,9 @@ def test_profile_rules_are_rejected_naming_the_problem() -> None:
     assert str(not_a_list.value).startswith("rules ")
     assert "list" in str(not_a_list.value) and str(not_a_list.value).split()[-1] == "str"
     with pytest.raises(ValueError) as out_of_range:
-        check_profile_rules([(97, 300)], MINBPE)
+        check_profile_rules([(97, 98), (97, 300)], MINBPE)  # rule 1 is id 257, and 300 is past it
     message = str(out_of_range.value)
+    assert "refers to id 300" in message  # the id that is out of range
     assert "'minbpe'" in message  # the profile whose numbering was broken
     assert "0-255" in message and "(256 and up)" in message  # the ids a rule may name there
     assert check_profile_rules([(0, 0), (256, 0)], MINBPE) == [(0, 0), (256, 0)]
