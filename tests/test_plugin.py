@@ -6,17 +6,19 @@ on their own), so each inner pytest run takes well under a second.
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import re
 import textwrap
 
 import pytest
 
-import reference
 from conformance import checks as checks_package
 from conformance.checks.base import Check
-from conformance.errors import ImplementationRaised, Violation
+from tests.support.demo_checks import (
+    demo_selection,
+    verify_unknown_id_rejected,
+    verify_worked_example,
+)
 
 pytest_plugins = ["pytester"]
 
@@ -48,46 +50,16 @@ IMPLEMENTATIONS = textwrap.dedent(
 )
 
 
-def _verify_worked_example(subject, case) -> None:
-    documents, max_merges = case
-    expected, actual = reference.train(documents, max_merges), subject.train(documents, max_merges)
-    if actual != expected:
-        raise Violation(
-            "BPE-TRAIN-TIE", "ties go to the smallest pair",
-            inputs={"documents": documents, "max_merges": max_merges}, expected=expected, actual=actual,
-            divergence={"round": 0, "expected": {"pair": expected[0]}, "actual": {"pair": actual[0]}},
-        )
-
-
-def _verify_unknown_id_rejected(subject, token_id: int) -> None:
-    subject.train(["ab"], 0)
-    try:
-        answer = subject.decode([token_id])
-    except ImplementationRaised as error:
-        if error.is_input_error:
-            return
-        raise
-    raise Violation("BPE-DECODE-STRICT", "unknown ids are a ValueError", inputs={"ids": [token_id]},
-                    expected="ValueError", actual=answer)
-
-
 DEMO_CHECKS = [
-    Check("demo-worked-example", "BPE-TRAIN-TIE", "the worked example", _verify_worked_example,
+    Check("demo-worked-example", "BPE-TRAIN-TIE", "the worked example", verify_worked_example,
           cases=lambda: [(["abab", "acac"], 32)]),
-    Check("demo-decode-unknown", "BPE-DECODE-STRICT", "unknown ids", _verify_unknown_id_rejected,
+    Check("demo-decode-unknown", "BPE-DECODE-STRICT", "unknown ids", verify_unknown_id_rejected,
           cases=lambda: [258, 10**6], requires=frozenset({"train", "decode"}), also=("BPE-INPUT-IDS",),
           level="interface"),
 ]
 
 
-def _select_demo(patterns: list[str]) -> list[Check]:
-    def matches(check: Check, pattern: str) -> bool:
-        return any(fnmatch.fnmatchcase(name, pattern) for name in (check.name, *check.clauses))
-
-    for pattern in patterns:
-        if not any(matches(check, pattern) for check in DEMO_CHECKS):
-            raise ValueError(f"no check or clause matches {pattern!r}")
-    return [check for check in DEMO_CHECKS if any(matches(check, pattern) for pattern in patterns)]
+_select_demo = demo_selection(DEMO_CHECKS)
 
 
 @pytest.fixture

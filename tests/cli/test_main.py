@@ -8,7 +8,6 @@ passes them and a tokenizer that breaks ties the wrong way fails the training on
 from __future__ import annotations
 
 import doctest
-import fnmatch
 import json
 import subprocess
 import sys
@@ -19,15 +18,19 @@ import jsonschema
 import pytest
 from hypothesis import strategies as st
 
-import reference
 from conformance import checks as checks_package
 from conformance.checks.base import Check
 from conformance.cli import main as cli
 from conformance.cli.commands import trace as trace_command
-from conformance.errors import ImplementationRaised, Violation
 from conformance.reports import common, junit, markdown
 from conformance.reports.json_report import SCHEMA_PATH
 from conformance.running import skipfile, suite
+from tests.support.demo_checks import (
+    demo_selection,
+    verify_round_trip,
+    verify_unknown_id_rejected,
+    verify_worked_example,
+)
 
 BROKEN_MODULE = textwrap.dedent(
     '''
@@ -66,57 +69,18 @@ BROKEN_MODULE = textwrap.dedent(
 )
 
 
-def _verify_worked_example(subject, case) -> None:
-    documents, max_merges = case
-    expected, actual = reference.train(documents, max_merges), subject.train(documents, max_merges)
-    if actual != expected:
-        diverged = next(rank for rank, pair in enumerate(actual) if rank >= len(expected) or pair != expected[rank])
-        raise Violation(
-            "BPE-TRAIN-TIE", "ties go to the smallest pair",
-            inputs={"documents": documents, "max_merges": max_merges}, expected=expected, actual=actual,
-            divergence={"round": diverged, "expected": {"pair": expected[diverged]},
-                        "actual": {"pair": actual[diverged]}},
-        )
-
-
-def _verify_round_trip(subject, text: str) -> None:
-    subject.train([text], 4)
-    back = subject.decode(subject.encode(text))
-    if back != text:
-        raise Violation("BPE-ROUNDTRIP", "decode(encode(t)) == t", inputs={"text": text}, expected=text, actual=back)
-
-
-def _verify_unknown_id_rejected(subject, token_id: int) -> None:
-    subject.train(["ab"], 0)
-    try:
-        answer = subject.decode([token_id])
-    except ImplementationRaised as error:
-        if error.is_input_error:
-            return
-        raise
-    raise Violation("BPE-DECODE-STRICT", "unknown ids are a ValueError", inputs={"ids": [token_id]},
-                    expected="ValueError", actual=answer)
-
-
 DEMO_CHECKS = [
-    Check("demo-worked-example", "BPE-TRAIN-TIE", "the worked example", _verify_worked_example,
+    Check("demo-worked-example", "BPE-TRAIN-TIE", "the worked example", verify_worked_example,
           cases=lambda: [(["abab", "acac"], 32)]),
-    Check("demo-round-trip", "BPE-ROUNDTRIP", "round trip", _verify_round_trip,
+    Check("demo-round-trip", "BPE-ROUNDTRIP", "round trip", verify_round_trip,
           strategy=lambda: st.text(alphabet="ab", max_size=6), requires=frozenset({"train", "encode", "decode"}),
           budget=0.2),
-    Check("demo-decode-unknown", "BPE-DECODE-STRICT", "unknown ids", _verify_unknown_id_rejected,
+    Check("demo-decode-unknown", "BPE-DECODE-STRICT", "unknown ids", verify_unknown_id_rejected,
           cases=lambda: [258, 10**6], requires=frozenset({"train", "decode"}), also=("BPE-INPUT-IDS",)),
 ]
 
 
-def _select_demo(patterns: list[str]) -> list[Check]:
-    def matches(check: Check, pattern: str) -> bool:
-        return any(fnmatch.fnmatchcase(name, pattern) for name in (check.name, *check.clauses))
-
-    for pattern in patterns:
-        if not any(matches(check, pattern) for check in DEMO_CHECKS):
-            raise ValueError(f"no check or clause matches {pattern!r}")
-    return [check for check in DEMO_CHECKS if any(matches(check, pattern) for pattern in patterns)]
+_select_demo = demo_selection(DEMO_CHECKS)
 
 
 @pytest.fixture

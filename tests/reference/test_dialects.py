@@ -9,7 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import reference
+from reference.alphabet import BYTE_COUNT
 from reference.dialects import (
+    _byte_level_alphabet,
     byte_level_symbol,
     check_profile_rules,
     decode_profile,
@@ -353,3 +355,69 @@ def test_bad_profile_rules_are_named(rules, error, message):
 def test_strict_profile_rules_are_checked_by_the_strict_validator():
     with pytest.raises(ValueError, match="refers to boundary id 256"):
         check_profile_rules([(97, 256)], STRICT)
+
+
+# --- the hf-tokenizers dialect's byte-level alphabet (profile hf-tokenizers) ---------------------
+
+
+def _gpt2_bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's published byte-to-character table, rebuilt here from its definition."""
+    kept = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    table = {byte: chr(byte) for byte in kept}
+    shifted = 0
+    for byte in range(BYTE_COUNT):
+        if byte not in table:
+            table[byte] = chr(BYTE_COUNT + shifted)
+            shifted += 1
+    return table
+
+
+def test_hf_byte_level_alphabet_is_gpt2_bytes_to_unicode() -> None:
+    """BPE-TRAIN-TIE under hf-tokenizers: its ties follow ids ordered by GPT-2's byte-level characters.
+
+    The table is built once at import, so the builder is also called here directly: that is the only
+    way mutation testing (which forks after import) can see a change in it.
+    """
+    expected = _gpt2_bytes_to_unicode()
+    assert _byte_level_alphabet() == tuple(expected[byte] for byte in range(BYTE_COUNT))
+    assert [byte_level_symbol(byte) for byte in range(BYTE_COUNT)] == [expected[byte] for byte in range(BYTE_COUNT)]
+    assert len(set(expected.values())) == BYTE_COUNT
+
+
+# --- dialects: tiktoken's lone surrogates and piece ranks (profile tiktoken) ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "replaced"),
+    [("\ud800", True), ("\udfff", True), ("a\udc80b", True), ("\ud7ff", False), ("\ue000", False)],
+)
+def test_tiktoken_replaces_exactly_the_lone_surrogates(text: str, replaced: bool) -> None:
+    """BPE-INPUT-TEXT under tiktoken: U+D800-U+DFFF (and nothing next to them) become U+FFFD before encoding."""
+    expected = "".join("\ufffd" if 0xD800 <= ord(char) <= 0xDFFF else char for char in text)
+    assert (expected != text) == replaced
+    assert encode_profile(text, [], TIKTOKEN) == list(expected.encode("utf-8"))
+
+
+def test_piece_rank_merges_the_lowest_rank_even_when_it_is_not_leftmost() -> None:
+    """BPE-ENCODE-ORDER under tiktoken: the pair with the lowest rank wins, wherever it is in the text."""
+    rules = [(98, 99), (97, 98)]  # "bc" has rank 256, "ab" rank 257
+    assert encode_profile("abc", rules, TIKTOKEN) == [97, 256]
+    assert encode_profile("abcab", rules, TIKTOKEN) == [97, 256, 257]
+
+
+# --- rules in a dialect's numbering (BPE-INPUT-RULES under a profile) ------------------------------------
+
+
+def test_profile_rules_are_rejected_naming_the_problem() -> None:
+    """BPE-INPUT-RULES under minbpe: a str is a TypeError naming it; an id past the rules names the range."""
+    with pytest.raises(TypeError) as not_a_list:
+        check_profile_rules("ab", MINBPE)
+    assert str(not_a_list.value).startswith("rules ")
+    assert "list" in str(not_a_list.value) and str(not_a_list.value).split()[-1] == "str"
+    with pytest.raises(ValueError) as out_of_range:
+        check_profile_rules([(97, 98), (97, 300)], MINBPE)  # rule 1 is id 257, and 300 is past it
+    message = str(out_of_range.value)
+    assert "refers to id 300" in message  # the id that is out of range
+    assert "'minbpe'" in message  # the profile whose numbering was broken
+    assert "0-255" in message and "(256 and up)" in message  # the ids a rule may name there
+    assert check_profile_rules([(0, 0), (256, 0)], MINBPE) == [(0, 0), (256, 0)]

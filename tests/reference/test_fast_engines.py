@@ -7,6 +7,8 @@ the specification itself states.
 
 from __future__ import annotations
 
+import heapq
+import importlib.util
 import itertools
 import random
 import sys
@@ -18,9 +20,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reference import LiteralTokenizer, Tokenizer, encode, encode_bytes, fast_encoding, train
-from reference.fast_counts import apply_changes, heap_entry, pair_code, pop_best, split_code, start_heap
+from reference.fast_counts import (
+    _STALE_FACTOR,
+    _STALE_FLOOR,
+    apply_changes,
+    heap_entry,
+    pair_code,
+    pop_best,
+    split_code,
+    start_heap,
+)
 from reference.fast_encoding import MergeTable, fast_encode, fast_encode_bytes
-from reference.fast_training import NUMPY_MIN_BYTES, fast_train, numpy_available
+from reference.fast_training import NUMPY_MIN_BYTES, _choose_engine, fast_train, numpy_available
 
 NEEDS_NUMPY = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
 ENGINES = ["python", pytest.param("numpy", marks=NEEDS_NUMPY)]
@@ -343,3 +354,172 @@ def test_real_source_code_against_the_literal(engine: str) -> None:
     rules = train(docs, 300)
     assert fast_train(docs, 300, engine=engine) == rules
     assert fast_encode(docs[0], rules) == encode(docs[0], rules)
+
+
+# --- the fast engines' interfaces (BPE-INPUT-TEXT, engine choice) --------------------------------
+
+
+def test_fast_encode_bytes_rejects_text_naming_its_type() -> None:
+    """BPE-INPUT-TEXT: the bytes entry point rejects a str with a TypeError that names the type it got."""
+    with pytest.raises(TypeError) as caught:
+        fast_encode_bytes("ab", [(97, 98)])
+    assert str(caught.value).startswith("data ")
+    assert "bytes" in str(caught.value) and str(caught.value).split()[-1] == "str"
+    assert fast_encode_bytes(bytearray(b"abab"), [(97, 98)]) == [258, 258]
+
+
+def test_numpy_available_tells_the_truth() -> None:
+    """BPE-PROP-DETERMINISM: the engine choice reads the real environment (the rules are the same either way)."""
+    assert numpy_available() == (importlib.util.find_spec("numpy") is not None)
+    assert Tokenizer().train(["abab", "acac"], 32) == train(["abab", "acac"], 32)
+
+
+# --- the batched numpy engine on corpora built to trip it (BPE-TRAIN-DOCS, BPE-TRAIN-COUNT) -------------
+
+
+@NEEDS_NUMPY
+@pytest.mark.parametrize(
+    "documents",
+    [
+        ["a\x01a\x01", "xa"],  # a document ending in "a" before the merge of (a, \x01)
+        ["a\x01a\x01", "xa", "xa"],
+        ["xa", "yx", "xa", "yx", "xa", "yx", "xy"],  # repeated documents whose joins would pair up
+        ["ab", "ab", "ba", "ba", "ab"],
+        ["\x01\x01\x01\x01\x01", "\x01\x01\x01", "\x01\x01\x01\x01\x01", "\x01\x01\x01"],  # runs of byte 1
+        ["aaaa", "aaaa", "aaa"],
+        ["abcabc", "abcabc", "abcabc", "cab"],
+        ["", "a", "ab", "ab"],
+    ],
+)
+@pytest.mark.parametrize("max_merges", [1, 3, 8])
+def test_numpy_engine_makes_the_literal_rules(documents: list[str], max_merges: int) -> None:
+    """BPE-TRAIN-DOCS: "Pairs are counted inside each document", repeated documents and byte 1 included."""
+    assert fast_train(documents, max_merges, engine="numpy") == train(documents, max_merges)
+
+
+# --- engine choice ---------------------------------------------------------
+
+
+def test_auto_engine_picks_numpy_exactly_from_the_documented_size() -> None:
+    """BPE-PROP-DETERMINISM: "auto" picks numpy when it is installed and the corpus reaches NUMPY_MIN_BYTES."""
+    small = [b"a" * (NUMPY_MIN_BYTES - 1)]
+    exact = [b"a" * (NUMPY_MIN_BYTES // 2), b"b" * (NUMPY_MIN_BYTES - NUMPY_MIN_BYTES // 2)]
+    assert _choose_engine("auto", small) == "python"
+    assert _choose_engine("auto", exact) == ("numpy" if numpy_available() else "python")
+    assert [_choose_engine(engine, small) for engine in ("numpy", "python")] == ["numpy", "python"]
+    with pytest.raises(ValueError) as unknown:
+        _choose_engine("fast", small)
+    message = str(unknown.value)
+    assert message.startswith("engine ")
+    assert "auto, numpy, python" in message  # every engine it takes, as a list
+    assert message.split()[-1] == "'fast'"
+
+
+def test_merge_table_codes_never_collide() -> None:
+    """BPE-ENCODE-ORDER: the table's pair codes are unique, so a rule is never hidden behind another.
+
+    With ten rules, a code base of 248 (below the vocabulary) would give (0, 248) the code of (1, 0).
+    """
+    rules = [(1, 0), (0, 248)] + [(97, 97)] * 8
+    assert fast_encode_bytes(b"\x00\xf8", rules) == encode_bytes(b"\x00\xf8", rules) == [259]
+    assert fast_encode_bytes(b"\x01\x00\x00\xf8", MergeTable(rules)) == [258, 259]
+
+
+@NEEDS_NUMPY
+def test_numpy_arrays_are_int32_links_ending_in_a_sentinel() -> None:
+    """The numpy engine's documented layout: "Positions, links and ids are int32; the last position is
+    the sentinel": "no neighbour" points at position ``size``, whose token is -1 (so it matches no pair),
+    and the byte-pair index holds every window's 16-bit pair, sorted by pair, in document order within a
+    pair. The int32 layout is what ``MAX_CORPUS_BYTES`` is derived from. Only windows inside a document
+    are counted (BPE-TRAIN-DOCS).
+    """
+    import numpy as np
+
+    from reference.fast_training_numpy import link_arrays
+
+    arrays, counts = link_arrays([b"bab", b"ab"], [1, 1])  # 5 bytes: b a b | a b
+    for array in (arrays.tokens, arrays.following, arrays.preceding, arrays.byte_pair_positions):
+        assert array.dtype == np.int32
+    assert arrays.byte_pairs_sorted.dtype == np.uint16
+    assert arrays.sentinel == 5
+    assert arrays.tokens.tolist() == [98, 97, 98, 97, 98, -1]
+    assert arrays.following.tolist() == [1, 2, 5, 4, 5, 5]
+    assert arrays.preceding.tolist() == [5, 0, 1, 5, 3, 5]
+    assert arrays.byte_pair_positions.tolist() == [1, 3, 0, 2]  # (a, b) at 1 and 3, then (b, a) at 0 and 2
+    assert arrays.byte_pairs_sorted.tolist() == [0x6162, 0x6162, 0x6261, 0x6261]
+    assert counts == {pair_code(97, 98): 2, pair_code(98, 97): 1}  # the (b, a) across the boundary is not counted
+
+
+@NEEDS_NUMPY
+def test_numpy_arrays_keep_document_weights_only_when_a_document_repeats() -> None:
+    """Documented on ``LinkedArrays``: where each document ends and its count are "set only when some
+    document occurs more than once"; otherwise every window weighs one. A repeated document's windows
+    count once per copy (BPE-TRAIN-DOCS).
+    """
+    from reference.fast_training_numpy import link_arrays
+
+    single, single_counts = link_arrays([b"ab", b"cd"], [1, 1])
+    assert single.repeated_documents is None
+    assert single_counts == {pair_code(97, 98): 1, pair_code(99, 100): 1}
+    repeated, repeated_counts = link_arrays([b"ab", b"cd"], [1, 3])
+    assert repeated.repeated_documents is not None
+    ends, weights = repeated.repeated_documents
+    assert ends.tolist() == [2, 4] and weights.tolist() == [1, 3]
+    assert repeated_counts == {pair_code(97, 98): 1, pair_code(99, 100): 3}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_byte_absorbed_by_a_merge_never_starts_a_later_window(engine: str) -> None:
+    """BPE-MERGE-SCAN / BPE-TRAIN-RECOUNT: once ``\\x01`` is the second half of a merged ``(0, 1)`` it
+    is gone; when ``(1, 2)`` is merged next, only the free ``\\x01\\x02`` documents hold it. An engine
+    that leaves the absorbed byte looking like ``\\x01`` merges it with the ``\\x02`` after it too.
+
+    Counts: ``(0, 1)`` 5, ``(1, 2)`` 4 -> merge ``(0, 1)``; then ``(1, 2)`` and ``(258, 2)`` both 2, the
+    tie goes to ``(1, 2)`` (BPE-TRAIN-TIE); then ``(258, 2)`` 2; then nothing is seen twice.
+    """
+    docs = ["\x00\x01"] * 3 + ["\x00\x01\x02"] * 2 + ["\x01\x02"] * 2
+    expected = [(0, 1), (1, 2), (258, 2)]
+    assert train(docs, 10) == expected
+    assert fast_train(docs, 10, engine=engine) == expected
+
+
+# --- the shared pair counts (reference.fast_counts) ---------------------------------------------
+
+
+def test_the_heap_is_rebuilt_only_once_it_passes_the_documented_bound() -> None:
+    """``apply_changes`` rebuilds the heap from the counts once it holds more than ``_STALE_FACTOR``
+    entries per counted pair plus ``_STALE_FLOOR``, and not before: a rebuild is a pass over every
+    pair, so rebuilding sooner would make a round cost the number of pairs instead of the number of
+    occurrences it merges (the fast trainers' documented cost). Either way the heap answers the same
+    (BPE-TRAIN-GREEDY, BPE-TRAIN-TIE).
+    """
+    counts = {pair_code(97, 98): 5, pair_code(97, 99): 3}
+    bound = _STALE_FACTOR * len(counts) + _STALE_FLOOR
+    heap = start_heap(counts)
+    for stale in range(bound - len(heap)):
+        heapq.heappush(heap, heap_entry(1000 + stale, pair_code(97, 98)))
+    nothing_merged = pair_code(120, 120)
+    apply_changes(counts, heap, [], nothing_merged)
+    assert len(heap) == bound  # at the bound: kept, stale entries and all
+    heapq.heappush(heap, heap_entry(999, pair_code(97, 99)))
+    apply_changes(counts, heap, [], nothing_merged)
+    assert sorted(heap) == sorted(start_heap(counts))  # past it: rebuilt to the live pairs
+
+
+# --- the heap encoder (reference.fast_encoding) -------------------------------------------------
+
+
+def test_a_prepared_merge_table_is_used_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``fast_encode``: "pass a MergeTable to reuse it". A table validates and indexes its rules once,
+    when it is built; encoding with it neither validates nor rebuilds them again, and gives the
+    literal ids (BPE-ENCODE-ORDER): ``abcab`` -> ``[258, 99, 258]`` -> ``[259, 258]``.
+    """
+    table = MergeTable([(97, 98), (258, 99)])
+
+    def validated_again(rules: object) -> list[tuple[int, int]]:
+        raise AssertionError(f"the rules of a prepared table were validated again: {rules!r}")
+
+    monkeypatch.setattr(fast_encoding, "check_rules", validated_again)
+    assert fast_encode("abcab", table) == [259, 258]
+    assert fast_encode_bytes(b"abcab", table) == [259, 258]
+
