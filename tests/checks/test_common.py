@@ -24,6 +24,7 @@ from conformance.checks.common import (
 from conformance.dialects.context import profile_encode
 from conformance.errors import ImplementationRaised, Violation
 from conformance.results.advisories import collecting
+from reference import LiteralTokenizer
 from reference.profiles import MINBPE, RUSTBPE, STRICT
 from tests.checks.helpers import dialect, violation_of
 from tests.support import broken_for_checks as broken
@@ -262,3 +263,31 @@ def test_a_wrong_encoding_names_the_text_the_context_and_the_profile() -> None:
     violation = violation_of("encode-loaded-rules", loading, example)
     assert (violation.clause, violation.expected, violation.actual) == ("BPE-MERGE-SCAN", [256, 97], [97, 256])
     assert violation.message.endswith(" (1 of 2 texts were wrong) (profile minbpe: rank-order)")
+
+
+def _model_of(clause: str) -> Any:
+    return next(model for model_clause, model in _ENCODING_MODELS if model_clause == clause)
+
+
+class RematchesInTheSameRound(LiteralTokenizer):
+    """Encodes as the same-round-rematch model of a bug does (BPE-MERGE-NOREMATCH); trains right."""
+
+    def encode(self, text: str) -> list[int]:
+        return _model_of("BPE-MERGE-NOREMATCH")(text, self.rules, STRICT)
+
+
+def test_an_encoding_two_bug_models_explain_is_blamed_once_the_implementation_answered_follow_ups() -> None:
+    """BPE-MERGE-NOREMATCH: "a a" under [(32, 97), (97, 32)] encodes to [259, 97] both when the rules are
+    applied out of rank order (BPE-ENCODE-ORDER) and when a made id is rematched in its own round; only the
+    implementation's answers to follow-up texts ("a b a b" parts them) may pick one, and without them no
+    clause but the generic one is named."""
+    rules = [(32, 97), (97, 32)]
+    for clause in ("BPE-ENCODE-ORDER", "BPE-MERGE-NOREMATCH"):
+        assert _model_of(clause)("a a", rules, STRICT) == [259, 97]
+    assert encoding_clause([("a a", [259, 97])], rules) == "BPE-ENCODE-ORDER"
+    subject = InProcessSubject(RematchesInTheSameRound)
+    subject.load(rules)
+    with pytest.raises(Violation) as raised:
+        verify_encodings(subject, ["a a"], rules, context="after load")
+    assert raised.value.clause == "BPE-MERGE-NOREMATCH"
+    assert (raised.value.expected, raised.value.actual) == ([97, 258], [259, 97])

@@ -40,3 +40,28 @@ def test_merge_scan_leaves_other_encoding_bugs_to_their_checks() -> None:
     CHECKS["merge-scan"].verify(
         InProcessSubject(broken.EncodesRulesInReverse), {"documents": ["abcbc", "abcbc"], "max_merges": 2}
     )
+
+
+
+class TrainsButCannotEncode(LiteralTokenizer):
+    """Declares only ``train``: merge-scan judges its rules, and must not ask it to encode."""
+
+    capabilities = ("train",)
+
+    def encode(self, text: str) -> list[int]:
+        raise AssertionError("merge-scan asked an implementation without encode to encode")
+
+
+class ReplacesRightToLeftWithoutEncode(broken.ReplacesRightToLeft):
+    capabilities = ("train",)
+    encode = TrainsButCannotEncode.encode
+
+
+def test_merge_scan_judges_only_the_rules_of_an_implementation_without_encode() -> None:
+    """BPE-MERGE-SCAN: without the encode capability the rules are the whole evidence; nothing is encoded."""
+    example = {"documents": ["aaab", "aaab"], "max_merges": 4}
+    subject = InProcessSubject(TrainsButCannotEncode)
+    assert not subject.supports("encode")
+    CHECKS["merge-scan"].verify(subject, example)
+    violation = violation_of("merge-scan", ReplacesRightToLeftWithoutEncode, example)
+    assert violation.clause == "BPE-MERGE-SCAN" and violation.divergence is not None

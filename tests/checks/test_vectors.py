@@ -275,15 +275,16 @@ def test_vector_checks_replay_every_vector_of_their_file() -> None:
     """Each vector check replays its file's vectors, in file order, and may report any clause they show."""
     vectors = fresh("conformance.checks.vectors")
     expected = {
-        "vectors-training": ("training.json", "BPE-TRAIN-GREEDY", {"train", "encode", "decode"}),
-        "vectors-load": ("load.json", "BPE-ENCODE-ORDER", {"load", "encode", "decode"}),
-        "vectors-invalid": ("invalid.json", "BPE-INPUT-DOCS", {"train", "encode"}),
+        "vectors-training": ("training.json", "BPE-TRAIN-GREEDY", {"train", "encode", "decode"}, ALGORITHM),
+        "vectors-load": ("load.json", "BPE-ENCODE-ORDER", {"load", "encode", "decode"}, ALGORITHM),
+        "vectors-invalid": ("invalid.json", "BPE-INPUT-DOCS", {"train", "encode"}, INTERFACE),
     }
     checks = {check.name: check for check in vectors.VECTOR_CHECKS}
     assert set(checks) == set(expected)
     defined = set(load_clauses())
-    for name, (file_name, clause, requires) in expected.items():
+    for name, (file_name, clause, requires, level) in expected.items():
         check = checks[name]
+        assert check.level == level  # invalid input is the interface level; valid-input vectors the algorithm
         assert [vector["id"] for vector in check.cases()] == [vector["id"] for vector in vector_cases(file_name)]
         assert (check.clause, check.requires, check.strategy) == (clause, requires, None)
         assert check.verify is vectors.verify_vector and check.summary

@@ -1,7 +1,7 @@
 """Small broken implementations: each overrides one method of the literal reference with one bug.
 
-They exist to show that every check can fail: ``tests/checks/test_every_check_can_fail.py`` maps each check to one of these
-and requires the check to reject it, naming the clause. The bugs are the ones real implementations
+They exist to show that every check can fail: ``tests/checks/test_every_check_can_fail.py`` maps each
+check to one of these and requires the check to reject it, naming the clause. The bugs are the ones real implementations
 have (and the strict specification's "why it matters" paragraphs name).
 """
 
