@@ -8,6 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import find
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
 
 from conformance.adapters.python import InProcessSubject
 from conformance.checks.common import (
@@ -19,6 +22,7 @@ from conformance.checks.common import (
     follow_up_texts,
     rejection_verdict,
     subject_encoder,
+    training_examples,
     verify_encodings,
 )
 from conformance.dialects.context import profile_encode
@@ -291,3 +295,12 @@ def test_an_encoding_two_bug_models_explain_is_blamed_once_the_implementation_an
         verify_encodings(subject, ["a a"], rules, context="after load")
     assert raised.value.clause == "BPE-MERGE-NOREMATCH"
     assert (raised.value.expected, raised.value.actual) == ([97, 258], [259, 97])
+
+
+def test_training_examples_ask_for_0_to_24_merges_unless_told_otherwise() -> None:
+    """BPE-TRAIN-STOP: the training checks' examples reach 0 and 24 merges, and never more than 24."""
+    examples = training_examples(st.just(["ab"]))
+    for end in (0, 24):
+        assert find(examples, lambda example, end=end: example["max_merges"] == end)["max_merges"] == end
+    with pytest.raises(NoSuchExample):
+        find(examples, lambda example: example["max_merges"] > 24)

@@ -220,6 +220,8 @@ def test_documents_as_given_examples_are_what_a_clean_up_would_change(monkeypatc
     for character in CORE:
         find(strategy, lambda example, character=character: character in "".join(example["documents"]))
     find(strategy, lambda example: len(example["documents"]) == 3 and _repeats_thrice(example["documents"]))
+    # One document three times and two once: only the repeated shape makes five documents.
+    find(strategy, lambda example: len(example["documents"]) == 5 and _repeats_thrice(example["documents"]))
     # Searched, not sampled: 2 documents thrice and 2 once is a rare draw, and a third once-document rarer.
     with pytest.raises(NoSuchExample):
         find(strategy, lambda example: len(example["documents"]) > 8)
