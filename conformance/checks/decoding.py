@@ -3,10 +3,10 @@
 Id lists are built with the reference from the implementation's own rules, so these checks need only
 ``train`` and ``decode`` and hold even when the implementation's training differs from the reference's.
 
-Past 400 lines on purpose: the six checks share the rules-to-pieces helpers at the top
-(``_trained_rules``, ``_spelled``, ``_decode_or_violation``), and the strict-decoding policy
-(:func:`bad_ids`, :func:`expected_decode`) is decode-strict's alone; split off, either would be a
-module of this family's private helpers.
+Past 400 lines on purpose: the checks share the helpers at the top (``_trained_rules``, ``_inputs``,
+``_expect_text``: the implementation's rules, the inputs a violation reports, one decode judged), and
+the strict-decoding policy (:func:`bad_ids`, :func:`expected_decode`) is decode-strict's alone; split
+off, either would be a module of this family's private helpers.
 
 >>> from conformance.adapters.python import InProcessSubject
 >>> from reference import Tokenizer
