@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -21,6 +18,7 @@ from conformance.dialects.probes import ProfileModel
 from conformance.errors import Violation
 from conformance.inputs import strategies
 from reference import LiteralTokenizer
+from tests.support.fresh_modules import fresh_copy as fresh
 
 CHECKS = {check.name: check for check in ALL_CHECKS}
 LOW = "低" * 30
@@ -57,21 +55,6 @@ def dialect(profile: Any, **overrides: Any) -> type:
 def trains_to(rules: list[tuple[int, int]]) -> type:
     """An implementation whose train returns ``rules`` whatever the documents."""
     return type("TrainsTo", (LiteralTokenizer,), {"train": lambda self, documents, max_merges: list(rules)})
-
-
-def fresh(name: str) -> ModuleType:
-    """A new copy of module ``name`` with its top-level code run again (it is not put in sys.modules).
-
-    mutmut forks its test processes after the modules are imported, so a table a function builds at import
-    (the validation cases, the vector checks, the decoding strategies) is the unmutated one there; a fresh
-    copy runs those functions again, under the mutant (docs/mutation.md).
-    """
-    importlib.import_module(name)  # its dataclasses resolve names through sys.modules
-    spec = importlib.util.find_spec(name)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def assert_inapplicable(reason: str | None, profile: str, settings: str, why: str) -> None:

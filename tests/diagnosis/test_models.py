@@ -10,14 +10,14 @@ Each rule list below is what a trainer with exactly one bug makes on those docum
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import sys
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 
 import pytest
 
 from reference.dialects import train_profile
 from reference.profiles import LARGEST_PAIR, RUSTBPE, STRICT, SUBWORD_NMT, Profile
+from tests.support.fresh_modules import fresh_copy
 
 STORY = "the rules are exactly what a trainer with {} makes, here and on "
 TIE, NOT_MAXIMAL, STOPPED, SEEN_ONCE, NEVER_SEEN = (
@@ -31,18 +31,6 @@ MIN_3 = Profile(name="min-3", description="strict, but pairs need a count of 3",
 Fresh = SimpleNamespace  # .models, .confirmation, .divergence: fresh copies that import each other
 
 
-def _fresh_copy(name: str) -> ModuleType:
-    """A new copy of the module ``name``, executed while it stands in sys.modules (its later importers
-    then bind the copy; dataclasses resolve their annotations there)."""
-    importlib.import_module(name)
-    spec = importlib.util.find_spec(name)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def fresh() -> Fresh:
     """Fresh copies of the bug models and of the diagnosis built on them (the imported ones untouched).
@@ -53,7 +41,7 @@ def fresh() -> Fresh:
     names = [f"conformance.diagnosis.{part}" for part in ("models", "confirmation", "divergence")]
     imported = {name: importlib.import_module(name) for name in names}
     try:
-        copies = [_fresh_copy(name) for name in names]
+        copies = [fresh_copy(name, stand_in=True) for name in names]
     finally:
         sys.modules.update(imported)
     return Fresh(**dict(zip(("models", "confirmation", "divergence"), copies, strict=True)))
