@@ -8,7 +8,9 @@ follow from the pieces' lengths:
 * the token after the one at ``p`` starts at ``p + length[tokens[p]]``;
 * the position before ``p`` belongs to the token before it: either a one-byte token (a value
   ``>= 0``), a separator, or the last byte of a longer token, which holds ``-3 - start`` (a back
-  link to that token's start). Every other covered position holds ``GONE``.
+  link to that token's start). Every other covered position holds ``GONE`` or an outdated back
+  link: negative either way, so it matches no id, and it is never read as a link (only the byte
+  before a token's start is).
 
 Beside it, ``window_pair[p]`` is the index of the pair of the window starting at token ``p``, so a
 merge finds the count of every window it destroys without hashing; counts are a numpy array by pair
@@ -109,7 +111,10 @@ def build_corpus(sequences: list[bytes], multiplicities: list[int], first_rule_i
     """
     size = sum(len(sequence) for sequence in sequences) + len(sequences)
     if size > MAX_CORPUS_BYTES:
-        raise ValueError(f"the distinct documents hold {size} bytes; the numpy engine takes at most {MAX_CORPUS_BYTES}")
+        raise ValueError(
+            f"the distinct documents need {size} positions ({size - len(sequences)} bytes, {len(sequences)} "
+            f"separator{'s' if len(sequences) != 1 else ''}); the numpy engine takes at most {MAX_CORPUS_BYTES}"
+        )
     data = np.frombuffer(b"".join(sequence + b"\0" for sequence in sequences), dtype=np.uint8)
     lengths = np.fromiter((len(sequence) + 1 for sequence in sequences), dtype=np.int64, count=len(sequences))
     separators = np.cumsum(lengths) - 1
