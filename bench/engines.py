@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 TRAINERS = ("literal", "fast", "fast-python", "hf", "rustbpe")
-ENCODERS = ("literal", "fast", "tiktoken")
+ENCODERS = ("literal", "fast", "fast-heap", "tiktoken")
 # Third-party packages an engine needs; "fast" runs without numpy (on its plain-Python engine).
 _MODULES = {"hf": "tokenizers", "rustbpe": "rustbpe", "tiktoken": "tiktoken"}
 # One regex match per document: the engines that split text first are made to see whole documents.
@@ -56,8 +56,9 @@ def preload(engine: str) -> None:
     module = _MODULES.get(engine)
     if module and importlib.util.find_spec(module) is not None:
         importlib.import_module(module)
-    if engine == "fast" and importlib.util.find_spec("numpy") is not None:
+    if engine in ("fast", "fast-heap") and importlib.util.find_spec("numpy") is not None:
         importlib.import_module("reference.fast_training_numpy")
+        importlib.import_module("reference.fast_encoding_numpy")
 
 
 def pieces_of_rules(rules: list[tuple[int, int]]) -> list[bytes]:
@@ -131,16 +132,23 @@ def tiktoken_ids_to_ours(ids: list[int]) -> list[int]:
 
 
 def prepare_encoder(engine: str, rules: list[tuple[int, int]]):
-    """A function ``text -> ids`` (our id numbering) for ``engine``, with its tables already built."""
+    """A function ``texts -> ids of each`` (our id numbering) for ``engine``, with its tables already built.
+
+    ``fast`` is :func:`reference.fast_encoding.fast_encode_many` (all texts at once, batched with
+    numpy from 32 KiB on); ``fast-heap`` is the heap encoder, one text at a time.
+    """
     if engine == "literal":
         from reference.encoding import encode
 
-        return lambda text: encode(text, rules)
-    if engine == "fast":
-        from reference.fast_encoding import MergeTable, fast_encode
+        return lambda texts: [encode(text, rules) for text in texts]
+    if engine in ("fast", "fast-heap"):
+        from reference.fast_encoding import MergeTable, fast_encode_many
 
         table = MergeTable(rules)
-        return lambda text: fast_encode(text, table)
+        if engine == "fast":
+            fast_encode_many(["ab"], table, "numpy")  # builds the table's layers: preparation, not encoding
+        chosen = "auto" if engine == "fast" else "heap"
+        return lambda texts: fast_encode_many(texts, table, chosen)
     if engine == "tiktoken":
         import tiktoken
 
@@ -149,5 +157,5 @@ def prepare_encoder(engine: str, rules: list[tuple[int, int]]):
         encoding = tiktoken.Encoding(
             name="bpe-conformance-bench", pat_str=_WHOLE_DOCUMENT, mergeable_ranks=ranks, special_tokens={}
         )
-        return lambda text: tiktoken_ids_to_ours(encoding.encode_ordinary(text))
+        return lambda texts: [tiktoken_ids_to_ours(encoding.encode_ordinary(text)) for text in texts]
     raise ValueError(f"unknown encoder {engine!r}; choose from {', '.join(ENCODERS)}")

@@ -103,7 +103,11 @@ def pop_best(heap: Heap, counts: dict[int, int]) -> int | None:
 
 
 def apply_changes(
-    counts: dict[int, int], heap: Heap, changes: Iterable[tuple[int, int]], merged: int, min_count: int = MIN_MERGE_COUNT
+    counts: dict[int, int],
+    heap: Heap,
+    changes: Iterable[tuple[int, int]],
+    merged: int,
+    min_count: int = MIN_MERGE_COUNT,
 ) -> None:
     """Add each ``(code, change)`` to the counts, re-push what moved, and forget the merged pair.
 

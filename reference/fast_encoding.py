@@ -50,8 +50,8 @@ from reference.validation import check_rules, check_text
 
 __all__ = [
     "ENCODE_ENGINES",
-    "MAX_TEXT_BYTES",
     "MAX_BATCH_BYTES",
+    "MAX_TEXT_BYTES",
     "NUMPY_ENCODE_MIN_BYTES",
     "MergeTable",
     "encode_many_with_table",

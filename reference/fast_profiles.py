@@ -172,4 +172,3 @@ def fast_train_profile(
     if progress is not None:
         progress(len(rules))
     return rules
-

@@ -149,7 +149,9 @@ def build_corpus(sequences: list[bytes], multiplicities: list[int], first_rule_i
     tokens = data.astype(np.int32)
     tokens[separators] = SEPARATOR
     codes = (codes_present >> 8) * (1 << 32) + (codes_present & 0xFF)
-    corpus = Corpus(tokens, window_pair, pair_positions, pair_bounds.tolist(), totals[codes_present], codes, first_rule_id)
+    corpus = Corpus(
+        tokens, window_pair, pair_positions, pair_bounds.tolist(), totals[codes_present], codes, first_rule_id
+    )
     if (weights > 1).any():
         corpus.weights = (separators, weights)
     return corpus
@@ -160,7 +162,9 @@ def _key_of(order: PairOrder, corpus: Corpus, firsts: np.ndarray, seconds: np.nd
     if order.kind == "first-seen":
         return where.tolist()
     if order.kind == "pieces":
-        return [_pieces_key(corpus, first, second) for first, second in zip(firsts.tolist(), seconds.tolist(), strict=True)]
+        return [
+            _pieces_key(corpus, first, second) for first, second in zip(firsts.tolist(), seconds.tolist(), strict=True)
+        ]
     if order.rank is None:
         return (firsts << 32 | seconds).tolist()
     return (order.rank[firsts] << 32 | order.rank[seconds]).tolist()
@@ -173,7 +177,12 @@ def _descending(piece: bytes) -> bytes:
 
 def _pieces_key(corpus: Corpus, first: int, second: int) -> bytes:
     pieces = corpus.piece_keys
-    return pieces[first] + pieces[second] + (_INDEX_MASK - first).to_bytes(4, "big") + (_INDEX_MASK - second).to_bytes(4, "big")
+    return (
+        pieces[first]
+        + pieces[second]
+        + (_INDEX_MASK - first).to_bytes(4, "big")
+        + (_INDEX_MASK - second).to_bytes(4, "big")
+    )
 
 
 class Queue:
