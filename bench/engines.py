@@ -51,6 +51,7 @@ def missing(engine: str) -> str | None:
 def preload(engine: str) -> None:
     """Import everything ``engine`` needs, so that importing is not measured as its work."""
     import reference.fast_encoding
+    import reference.fast_profiles
     import reference.fast_training  # noqa: F401
 
     module = _MODULES.get(engine)
@@ -107,8 +108,25 @@ def _train_rustbpe(documents: list[str], merges: int) -> list[bytes]:
     return [bytes(piece) for piece, rank in ranked if rank >= 256]
 
 
-def train_with(engine: str, documents: list[str], merges: int) -> tuple[list[bytes], list[tuple[int, int]] | None]:
-    """Train ``engine``; return its pieces in rank order, and its rules when it is one of ours."""
+def train_with(
+    engine: str, documents: list[str], merges: int, profile: str | None = None
+) -> tuple[list[bytes], list[tuple[int, int]] | None]:
+    """Train ``engine``; return its pieces in rank order, and its rules when it is one of ours.
+
+    With ``profile`` (engine ``fast`` only), :func:`reference.fast_profiles.fast_train_profile` trains
+    under that named profile, reporting progress to a counter as ``compare`` does.
+    """
+    if profile is not None:
+        if engine != "fast":
+            raise ValueError(f"a profile is trained by the fast engine only, not {engine!r}")
+        from reference.dialects import profile_pieces
+        from reference.fast_profiles import fast_train_profile
+        from reference.profiles import get_profile
+
+        chosen = get_profile(profile)
+        rounds: list[int] = []
+        rules = fast_train_profile(documents, merges, chosen, progress=rounds.append)
+        return profile_pieces(rules, chosen)[chosen.first_rule_id :], rules
     if engine == "literal":
         from reference.training import train
 

@@ -266,9 +266,13 @@ def _holding(corpus: Corpus, token: int) -> np.ndarray:
 
 
 def _before(corpus: Corpus, positions: np.ndarray) -> np.ndarray:
-    """The start of the token before each of ``positions``, or -1 after a separator."""
+    """The start of the token before each of ``positions``, or -1 after a separator.
+
+    A byte ``v < 0`` before a start is a back link ``-3 - start`` or the separator ``-2``, for which
+    the same formula gives -1.
+    """
     previous = corpus.tokens[positions - 1]
-    return np.where(previous >= 0, positions - 1, np.where(previous == SEPARATOR, -1, _BACK_LINK - previous))
+    return np.where(previous >= 0, positions - 1, _BACK_LINK - previous)
 
 
 def _windows(corpus: Corpus, first: int, second: int) -> np.ndarray:
@@ -310,15 +314,16 @@ def _weights_at(corpus: Corpus, positions: np.ndarray) -> np.ndarray | None:
     return weights[np.searchsorted(separators, positions)]
 
 
-def _new_pairs(corpus: Corpus, others: np.ndarray, where: np.ndarray, weights, new_id: int, on_left: bool):
-    """Make the distinct new pairs ``(other, new_id)`` (or ``(new_id, other)``) of the windows at ``where``.
+def _new_pairs(corpus: Corpus, others: np.ndarray, where: np.ndarray, weights, new_id: int) -> tuple:
+    """Make the distinct new pairs of the windows starting at ``where``: ``others`` holds the other token
+    of each, ``t`` for ``(t, new_id)`` and ``new_id + 1 + t`` for ``(new_id, t)``.
 
     Returns each window's pair index, and the index and first window of each distinct pair.
     """
     distinct, totals = np.unique(others, return_counts=True)
     base = corpus.pairs_made
     made = len(distinct)
-    corpus.scratch = _grown(corpus.scratch, new_id + 1)
+    corpus.scratch = _grown(corpus.scratch, 2 * new_id + 2)
     corpus.scratch[distinct] = np.arange(made, dtype=np.int64)
     slot = corpus.scratch[others]
     if weights is not None:
@@ -328,7 +333,10 @@ def _new_pairs(corpus: Corpus, others: np.ndarray, where: np.ndarray, weights, n
     corpus.codes = _grown(corpus.codes, corpus.pairs_made)
     corpus.counts[base : corpus.pairs_made] = totals
     distinct = distinct.astype(np.int64)
-    corpus.codes[base : corpus.pairs_made] = distinct << 32 | new_id if on_left else new_id << 32 | distinct
+    on_right = distinct > new_id
+    corpus.codes[base : corpus.pairs_made] = np.where(
+        on_right, new_id << 32 | (distinct - new_id - 1), distinct << 32 | new_id
+    )
     indexes = base + np.arange(made, dtype=np.int64)
     if not corpus.first_seen:
         return base + slot, indexes, indexes  # the first windows matter only to first-seen
@@ -337,8 +345,9 @@ def _new_pairs(corpus: Corpus, others: np.ndarray, where: np.ndarray, weights, n
     return base + slot, indexes, firsts
 
 
-def _merge_round(corpus: Corpus, first: int, second: int, new_id: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Merge every occurrence at once; update counts and window pairs; return the new pairs made.
+def _merge_round(corpus: Corpus, first: int, second: int, new_id: int) -> tuple[np.ndarray, np.ndarray]:
+    """Merge every occurrence at once; update counts and window pairs; return the new pairs made
+    (their indexes and first windows).
 
     With ``p`` an occurrence's start, ``q`` its second token, ``l`` and ``r`` the neighbours: the
     windows ``(l, p)``, ``(p, q)`` and ``(q, r)`` are destroyed and ``(l, new)`` and ``(new, r)``
@@ -351,10 +360,19 @@ def _merge_round(corpus: Corpus, first: int, second: int, new_id: int) -> list[t
     partners = starts + lengths[first]
     rights = partners + lengths[second]
     lefts = _before(corpus, starts)
+    left_tokens = tokens[lefts]
     touching_next = np.zeros(len(starts), dtype=bool)
     touching_next[:-1] = rights[:-1] == starts[1:]
-    touching_previous = np.zeros_like(touching_next)
-    touching_previous[1:] = touching_next[:-1]
+    if touching_next.any():
+        touching_previous = np.zeros_like(touching_next)
+        touching_previous[1:] = touching_next[:-1]
+        earlier = np.empty_like(starts)
+        earlier[1:] = starts[:-1]
+        earlier[:1] = -1
+        new_lefts = np.where(touching_previous, earlier, lefts)
+        left_tokens = np.where(touching_previous, new_id, left_tokens)
+    else:
+        new_lefts = lefts
     has_left = lefts >= 0
     has_right = (tokens[rights] != SEPARATOR) & ~touching_next
     weights = _weights_at(corpus, starts)
@@ -362,35 +380,20 @@ def _merge_round(corpus: Corpus, first: int, second: int, new_id: int) -> list[t
     # right windows not shared with the next occurrence, and the merged windows themselves.
     # ufunc.at is many times faster with native-width indexes than with int32 ones.
     destroyed = np.concatenate((window_pair[lefts[has_left]], window_pair[partners[has_right]])).astype(np.intp)
-    if weights is None:
-        np.subtract.at(corpus.counts, destroyed, 1)
-    else:
-        np.subtract.at(corpus.counts, destroyed, np.concatenate((weights[has_left], weights[has_right])))
-    merged_index = window_pair[starts[0]]
-    earlier = np.empty_like(starts)
-    earlier[1:] = starts[:-1]
-    earlier[:1] = -1
-    left_starts = np.where(touching_previous, earlier, lefts)[has_left]
-    left_tokens = np.where(touching_previous, new_id, tokens[lefts])[has_left]
-    right_starts = starts[has_right]
-    right_tokens = tokens[rights[has_right]]
+    side_weights = None if weights is None else np.concatenate((weights[has_left], weights[has_right]))
+    np.subtract.at(corpus.counts, destroyed, 1 if side_weights is None else side_weights)
+    corpus.counts[window_pair[starts[0]]] = 0
+    others = np.concatenate((left_tokens[has_left], tokens[rights[has_right]] + (new_id + 1)))
+    where = np.concatenate((new_lefts[has_left], starts[has_right]))
     tokens[partners] = GONE
     tokens[starts + lengths[first] + lengths[second] - 1] = _BACK_LINK - starts
     tokens[starts] = new_id
-    corpus.counts[merged_index] = 0
     corpus.made_at.append(starts)
-    made = []
-    for others, where, side, on_left in (
-        (left_tokens, left_starts, has_left, True),
-        (right_tokens, right_starts, has_right, False),
-    ):
-        if len(others):
-            slots, indexes, firsts = _new_pairs(
-                corpus, others, where, None if weights is None else weights[side], new_id, on_left
-            )
-            window_pair[where] = slots
-            made.append((indexes, firsts))
-    return made
+    if not len(others):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    slots, indexes, firsts = _new_pairs(corpus, others, where, side_weights, new_id)
+    window_pair[where] = slots
+    return indexes, firsts
 
 
 def _first_window(corpus: Corpus, index: int) -> int:
@@ -475,8 +478,7 @@ def train_arrays(
         if order.kind == "pieces":
             corpus.pieces.append(corpus.pieces[first] + corpus.pieces[second])
             corpus.piece_keys.append(_descending(corpus.pieces[-1]))
-        for indexes, firsts in _merge_round(corpus, first, second, new_id):
-            _push_pairs(queue, corpus, indexes, firsts)
+        _push_pairs(queue, corpus, *_merge_round(corpus, first, second, new_id))
         rules.append((first, second))
         if progress is not None:
             progress(len(rules))
