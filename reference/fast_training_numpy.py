@@ -89,7 +89,7 @@ class Corpus:
         self.first_rule_id = first_rule_id
         self.lengths = np.ones(first_rule_id, dtype=np.int64)
         self.made_at: list[np.ndarray] = []
-        self.scratch = np.zeros(first_rule_id, dtype=np.int64)
+        self.scratch = np.zeros(first_rule_id, dtype=np.int32)  # pair slots below 2**31
         self.first_seen = False
         # Set only when some sequence occurs more than once: where each ends, and its count.
         self.weights: tuple[np.ndarray, np.ndarray] | None = None
@@ -98,7 +98,8 @@ class Corpus:
 def _grown(array: np.ndarray, needed: int) -> np.ndarray:
     if needed <= len(array):
         return array
-    bigger = np.zeros(max(needed, 2 * len(array)), dtype=array.dtype)
+    # A quarter more each time: the pair tables are the part of memory that grows during training.
+    bigger = np.zeros(max(needed, len(array) + len(array) // 4), dtype=array.dtype)
     bigger[: len(array)] = array
     return bigger
 
@@ -121,40 +122,74 @@ def build_corpus(sequences: list[bytes], multiplicities: list[int], first_rule_i
     pairs = data[:-1].astype(np.uint16)
     pairs <<= 8
     pairs |= data[1:]
-    order = np.argsort(pairs, kind="stable")
-    pair_positions = order.astype(np.int32)
-    del order
-    present = np.bincount(pairs, minlength=BYTE_COUNT * BYTE_COUNT)
-    pair_bounds = np.zeros(BYTE_COUNT * BYTE_COUNT + 1, dtype=np.int64)
-    np.cumsum(present, out=pair_bounds[1:])
+    pair_positions = _positions_by_pair(pairs)
+    sorted_pairs = pairs[pair_positions]
+    del pairs
+    # One group per distinct byte pair among the windows (separators' windows included).
+    group_starts = np.flatnonzero(np.concatenate(([True], sorted_pairs[1:] != sorted_pairs[:-1])))
+    distinct = sorted_pairs[group_starts].astype(np.int64)
+    del sorted_pairs
     # Windows touching a separator are indexed (they fail every check) but never counted.
-    inside = np.ones(len(pairs), dtype=bool)
+    inside = np.ones(size - 1, dtype=bool)
     inside[separators - 1] = False
     inside[separators[:-1]] = False
-    totals = np.bincount(pairs[inside], minlength=BYTE_COUNT * BYTE_COUNT).astype(np.int64)
     weights = np.asarray(multiplicities, dtype=np.int64)
+    totals = _group_sums(inside, pair_positions, group_starts)
     for multiplicity in sorted(set(multiplicities) - {1}):
         # A sequence seen m times counts m - 1 more times; one pass per distinct multiplicity.
         copies = np.repeat(weights == multiplicity, lengths)[:-1]
         copies &= inside
-        totals += (multiplicity - 1) * np.bincount(pairs[copies], minlength=BYTE_COUNT * BYTE_COUNT)
+        totals += (multiplicity - 1) * _group_sums(copies, pair_positions, group_starts)
     del inside
-    codes_present = np.flatnonzero(totals)
-    index_of = np.full(BYTE_COUNT * BYTE_COUNT, -1, dtype=np.int32)
-    index_of[codes_present] = np.arange(len(codes_present), dtype=np.int32)
     window_pair = np.empty(size, dtype=np.int32)
-    window_pair[:-1] = index_of[pairs]
+    group_sizes = np.diff(np.append(group_starts, size - 1))
+    window_pair[pair_positions] = np.repeat(np.arange(len(distinct), dtype=np.int32), group_sizes)
     window_pair[-1] = -1
-    del pairs
     tokens = data.astype(np.int32)
     tokens[separators] = SEPARATOR
-    codes = (codes_present >> 8) * (1 << 32) + (codes_present & 0xFF)
-    corpus = Corpus(
-        tokens, window_pair, pair_positions, pair_bounds.tolist(), totals[codes_present], codes, first_rule_id
+    codes = (distinct >> 8) << 32 | (distinct & 0xFF)
+    corpus = Corpus(tokens, window_pair, pair_positions, {}, totals, codes, first_rule_id)
+    ends = np.append(group_starts[1:], size - 1)
+    corpus.pair_bounds = dict(
+        zip(distinct.tolist(), zip(group_starts.tolist(), ends.tolist(), strict=True), strict=True)
     )
+    corpus.pair_starts = group_starts  # the first indexed window of each pair, by pair index
     if (weights > 1).any():
         corpus.weights = (separators, weights)
     return corpus
+
+
+# Windows sorted a block at a time: a sort's 64-bit order and work space cost 16 bytes per window,
+# which for the whole corpus at once would be the engine's peak.
+_SORT_BLOCK = 1 << 19
+
+
+def _positions_by_pair(pairs: np.ndarray) -> np.ndarray:
+    """Window positions (int32) sorted by byte pair, in position order within a pair: a stable sort.
+
+    Large inputs are sorted a block at a time and each block's runs placed after the previous
+    blocks' runs of the same pair, which is the same stable order.
+    """
+    if len(pairs) <= _SORT_BLOCK:
+        return np.argsort(pairs, kind="stable").astype(np.int32)
+    placed = np.zeros(BYTE_COUNT * BYTE_COUNT, dtype=np.int64)
+    np.cumsum(np.bincount(pairs, minlength=BYTE_COUNT * BYTE_COUNT)[:-1], out=placed[1:])
+    positions = np.empty(len(pairs), dtype=np.int32)
+    for block_start in range(0, len(pairs), _SORT_BLOCK):
+        block = pairs[block_start : block_start + _SORT_BLOCK]
+        order = np.argsort(block, kind="stable")
+        sorted_block = block[order]
+        block_counts = np.bincount(block, minlength=BYTE_COUNT * BYTE_COUNT)
+        block_firsts = np.cumsum(block_counts) - block_counts
+        rank_in_run = np.arange(len(block), dtype=np.int64) - block_firsts[sorted_block]
+        positions[placed[sorted_block] + rank_in_run] = order + block_start
+        placed += block_counts
+    return positions
+
+
+def _group_sums(flags: np.ndarray, order: np.ndarray, group_starts: np.ndarray) -> np.ndarray:
+    """How many of each group's windows are flagged (windows in ``order``, groups starting at ``group_starts``)."""
+    return np.add.reduceat(flags[order], group_starts, dtype=np.int64)
 
 
 def _key_of(order: PairOrder, corpus: Corpus, firsts: np.ndarray, seconds: np.ndarray, where: np.ndarray):
@@ -225,10 +260,9 @@ def _start_queue(corpus: Corpus, order: PairOrder, min_count: int) -> Queue:
     queue = Queue(order, min_count)
     live = np.flatnonzero(corpus.counts[: corpus.pairs_made] >= min_count)
     if len(live):
-        codes = corpus.codes[live]
         # For first-seen, the first indexed window of each byte pair: at or before its first counted
         # one (an entry may be early, never late; it is checked when it reaches the top).
-        where = corpus.pair_positions[np.asarray(corpus.pair_bounds)[(codes >> 32) << 8 | (codes & 0xFF)]]
+        where = corpus.pair_positions[corpus.pair_starts[live]]
         _push_pairs(queue, corpus, live, where)
         queue.threshold = max(min_count, int(corpus.counts[live].max()) // 2)
     return queue
@@ -279,8 +313,8 @@ def _windows(corpus: Corpus, first: int, second: int) -> np.ndarray:
     """Start positions of every current window of ``(first, second)``, in order (overlapping ones too)."""
     tokens = corpus.tokens
     if first < BYTE_COUNT and second < BYTE_COUNT:
-        code = first << 8 | second
-        candidates = corpus.pair_positions[corpus.pair_bounds[code] : corpus.pair_bounds[code + 1]]
+        start, end = corpus.pair_bounds.get(first << 8 | second, (0, 0))
+        candidates = corpus.pair_positions[start:end]
         candidates = candidates[tokens[candidates] == first]
     elif first >= corpus.first_rule_id and (
         second < BYTE_COUNT
@@ -290,7 +324,8 @@ def _windows(corpus: Corpus, first: int, second: int) -> np.ndarray:
     else:
         candidates = _before(corpus, _holding(corpus, second))  # -1 reads the final separator
         candidates = candidates[tokens[candidates] == first]
-    return candidates[tokens[candidates + corpus.lengths[first]] == second]
+    # Python ints keep int32 arrays int32 (a numpy int64 scalar would widen every temporary).
+    return candidates[tokens[candidates + int(corpus.lengths[first])] == second]
 
 
 def _merged_windows(corpus: Corpus, first: int, second: int) -> np.ndarray:
@@ -299,10 +334,10 @@ def _merged_windows(corpus: Corpus, first: int, second: int) -> np.ndarray:
     if first != second or len(starts) < 2:
         return starts
     chained = np.zeros(len(starts), dtype=bool)
-    chained[1:] = starts[:-1] + corpus.lengths[first] == starts[1:]
+    chained[1:] = starts[:-1] + int(corpus.lengths[first]) == starts[1:]
     if not chained.any():
         return starts
-    index = np.arange(len(starts), dtype=np.int64)
+    index = np.arange(len(starts), dtype=np.int32)
     chain_start = np.maximum.accumulate(np.where(chained, 0, index))
     return starts[(index - chain_start) % 2 == 0]
 
@@ -324,7 +359,7 @@ def _new_pairs(corpus: Corpus, others: np.ndarray, where: np.ndarray, weights, n
     base = corpus.pairs_made
     made = len(distinct)
     corpus.scratch = _grown(corpus.scratch, 2 * new_id + 2)
-    corpus.scratch[distinct] = np.arange(made, dtype=np.int64)
+    corpus.scratch[distinct] = np.arange(made, dtype=np.int32)
     slot = corpus.scratch[others]
     if weights is not None:
         totals = np.bincount(slot, weights=weights, minlength=made).astype(np.int64)
@@ -355,39 +390,53 @@ def _merge_round(corpus: Corpus, first: int, second: int, new_id: int) -> tuple[
     the same one seen from both sides, so it is taken once, as the left window of the later
     occurrence, whose new left neighbour is the earlier occurrence, now holding the new id.
     """
-    tokens, window_pair, lengths = corpus.tokens, corpus.window_pair, corpus.lengths
+    tokens, window_pair = corpus.tokens, corpus.window_pair
     starts = _merged_windows(corpus, first, second)
-    partners = starts + lengths[first]
-    rights = partners + lengths[second]
+    partners = starts + int(corpus.lengths[first])
+    rights = partners + int(corpus.lengths[second])
     lefts = _before(corpus, starts)
-    left_tokens = tokens[lefts]
     touching_next = np.zeros(len(starts), dtype=bool)
     touching_next[:-1] = rights[:-1] == starts[1:]
+    has_left = lefts >= 0
+    has_right = tokens[rights] != SEPARATOR
+    has_right &= ~touching_next
+    weights = _weights_at(corpus, starts)
+    side_weights = None if weights is None else np.concatenate((weights[has_left], weights[has_right]))
+    del weights
+    # Destroyed: the left windows (a touching one is the previous occurrence's right window), the
+    # right windows not shared with the next occurrence, and the merged windows themselves.
+    # ufunc.at is many times faster with native-width indexes than with int32 ones.
+    if side_weights is None:
+        np.subtract.at(corpus.counts, window_pair[lefts[has_left]].astype(np.intp), 1)
+        np.subtract.at(corpus.counts, window_pair[partners[has_right]].astype(np.intp), 1)
+    else:
+        destroyed = np.concatenate((window_pair[lefts[has_left]], window_pair[partners[has_right]]))
+        np.subtract.at(corpus.counts, destroyed.astype(np.intp), side_weights)
+        del destroyed
+    corpus.counts[window_pair[starts[0]]] = 0
+    # The windows made, as (other token, where): (l, new) at l, or at the earlier occurrence when
+    # the two touch; (new, r) at p. Big rounds hold millions of windows, so arrays go as soon as
+    # they are used (this round is the engine's peak on a large corpus).
+    left_tokens = tokens[lefts]
     if touching_next.any():
         touching_previous = np.zeros_like(touching_next)
         touching_previous[1:] = touching_next[:-1]
         earlier = np.empty_like(starts)
         earlier[1:] = starts[:-1]
         earlier[:1] = -1
-        new_lefts = np.where(touching_previous, earlier, lefts)
-        left_tokens = np.where(touching_previous, new_id, left_tokens)
-    else:
-        new_lefts = lefts
-    has_left = lefts >= 0
-    has_right = (tokens[rights] != SEPARATOR) & ~touching_next
-    weights = _weights_at(corpus, starts)
-    # Destroyed: the left windows (a touching one is the previous occurrence's right window), the
-    # right windows not shared with the next occurrence, and the merged windows themselves.
-    # ufunc.at is many times faster with native-width indexes than with int32 ones.
-    destroyed = np.concatenate((window_pair[lefts[has_left]], window_pair[partners[has_right]])).astype(np.intp)
-    side_weights = None if weights is None else np.concatenate((weights[has_left], weights[has_right]))
-    np.subtract.at(corpus.counts, destroyed, 1 if side_weights is None else side_weights)
-    corpus.counts[window_pair[starts[0]]] = 0
-    others = np.concatenate((left_tokens[has_left], tokens[rights[has_right]] + (new_id + 1)))
-    where = np.concatenate((new_lefts[has_left], starts[has_right]))
+        lefts = np.where(touching_previous, earlier, lefts)
+        left_tokens[touching_previous] = new_id
+        del touching_previous, earlier
+    right_tokens = tokens[rights[has_right]]
+    right_tokens += new_id + 1
+    others = np.concatenate((left_tokens[has_left], right_tokens))
+    del left_tokens, right_tokens
+    where = np.concatenate((lefts[has_left], starts[has_right]))
+    del lefts, has_left, has_right, touching_next
     tokens[partners] = GONE
-    tokens[starts + lengths[first] + lengths[second] - 1] = _BACK_LINK - starts
+    tokens[rights - 1] = _BACK_LINK - starts
     tokens[starts] = new_id
+    del partners, rights
     corpus.made_at.append(starts)
     if not len(others):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
