@@ -38,13 +38,15 @@ def test_the_layout_is_one_int32_token_array_with_a_separator_after_every_sequen
     assert corpus.tokens.tolist() == [98, 97, 98, SEPARATOR, 97, 98, SEPARATOR]
     codes = corpus.codes[: corpus.pairs_made].tolist()
     counted = dict(zip(codes, corpus.counts[: corpus.pairs_made].tolist(), strict=True))
-    assert counted == {97 << 32 | 98: 2, 98 << 32 | 97: 1}
+    # (b, 0) and (0, a) are the windows into and out of the separator (byte 0 in the index): never counted.
+    assert counted == {97 << 32 | 98: 2, 98 << 32 | 97: 1, 98 << 32 | 0: 0, 0 << 32 | 97: 0}
     ab = codes.index(97 << 32 | 98)
     ba = codes.index(98 << 32 | 97)
     assert [corpus.window_pair[position] for position in (0, 1, 4)] == [ba, ab, ab]
     # (a, b) at 1 and 4; the separator's windows are indexed under their junk pairs but never counted.
-    start, end = corpus.pair_bounds[0x6162], corpus.pair_bounds[0x6163]
+    start, end = corpus.pair_bounds[0x6162]
     assert corpus.pair_positions[start:end].tolist() == [1, 4]
+    assert corpus.pair_positions[corpus.pair_starts].tolist() == [3, 1, 2, 0]  # first window of each pair
     assert corpus.weights is None
 
 
@@ -53,7 +55,7 @@ def test_a_repeated_sequence_counts_once_per_copy() -> None:
     from reference.fast_training_numpy import build_corpus
 
     corpus = build_corpus([b"ab", b"cd", b"ef"], [1, 3, 2])
-    counted = dict(zip(corpus.codes[:3].tolist(), corpus.counts[:3].tolist(), strict=True))
+    counted = {code: count for code, count in zip(corpus.codes.tolist(), corpus.counts.tolist(), strict=True) if count}
     assert counted == {97 << 32 | 98: 1, 99 << 32 | 100: 3, 101 << 32 | 102: 2}
     separators, weights = corpus.weights
     assert separators.tolist() == [2, 5, 8] and weights.tolist() == [1, 3, 2]
