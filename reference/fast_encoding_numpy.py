@@ -185,16 +185,16 @@ def _apply_layer(texts: _Texts, rules: Rules, ranks: list[int], shift: int) -> N
     preceding[rights] = starts
     preceding[texts.sentinel] = texts.sentinel
     merged = np.bincount(which, minlength=len(applicable)).tolist()
-    end = 0
-    for index, rank in enumerate(applicable):
-        count = merged[index]
+    taken = 0  # windows are in blocks, one per applicable rule, in that order
+    for slot, rank in enumerate(applicable):
+        count = merged[slot]
         if count:
             first, second = rules[rank]
             present[first] -= count
             present[second] -= count
             present[FIRST_RULE_ID + rank] = count
-            texts.held_at[FIRST_RULE_ID + rank] = starts[end : end + count]
-            end += count
+            texts.held_at[FIRST_RULE_ID + rank] = starts[taken : taken + count]
+            taken += count
 
 
 def encode_arrays(texts: list[bytes], rules: Rules, layers: list[list[int]] | None = None) -> list[list[int]]:

@@ -83,6 +83,7 @@ class Corpus:
         self.window_pair = window_pair
         self.pair_positions = pair_positions
         self.pair_bounds = pair_bounds
+        self.pair_starts = np.zeros(0, dtype=np.int64)  # where each byte pair's group starts in pair_positions
         self.counts = counts
         self.codes = codes
         self.pairs_made = len(codes)
@@ -91,6 +92,9 @@ class Corpus:
         self.made_at: list[np.ndarray] = []
         self.scratch = np.zeros(first_rule_id, dtype=np.int32)  # pair slots below 2**31
         self.first_seen = False
+        # For largest-pieces only: every id's piece, and its descending sort key.
+        self.pieces: list[bytes] = []
+        self.piece_keys: list[bytes] = []
         # Set only when some sequence occurs more than once: where each ends, and its count.
         self.weights: tuple[np.ndarray, np.ndarray] | None = None
 
