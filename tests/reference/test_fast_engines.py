@@ -72,11 +72,11 @@ corpora = st.one_of(
 
 
 @st.composite
-def rule_lists(draw: st.DrawFn) -> list[tuple[int, int]]:
+def rule_lists(draw: st.DrawFn, max_rules: int = 12) -> list[tuple[int, int]]:
     """Any valid rule list over a few bytes: duplicates, never-applicable and same-piece rules included."""
     byte_ids = [0, 97, 98, 99, 0xC3, 0xA9, 0xF0]
     rules: list[tuple[int, int]] = []
-    for rank in range(draw(st.integers(0, 12))):
+    for rank in range(draw(st.integers(0, max_rules))):
         if rules and draw(st.integers(0, 5)) == 0:
             rules.append(draw(st.sampled_from(rules)))
             continue
