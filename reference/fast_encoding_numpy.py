@@ -140,7 +140,7 @@ def _candidates(texts: _Texts, first: int, second: int) -> np.ndarray:
     return texts.preceding[_holding(texts, second)]
 
 
-def _apply_layer(texts: _Texts, rules: Rules, ranks: list[int], shift: int) -> None:
+def _apply_layer(texts: _Texts, rules: Rules, ranks: list[int]) -> None:
     """Merge every window of every rule of one layer, each run of one token left to right.
 
     Each rule's candidates are checked against that rule's own pair, so a position offered by two
@@ -161,9 +161,10 @@ def _apply_layer(texts: _Texts, rules: Rules, ranks: list[int], shift: int) -> N
     candidates = np.concatenate(found)
     rule_of = np.repeat(np.arange(len(applicable), dtype=np.int32), sizes)
     tokens, following, preceding = texts.tokens, texts.following, texts.preceding
-    expected = np.array([rules[rank][0] * shift + rules[rank][1] for rank in applicable], dtype=np.int64)
-    codes = tokens[candidates].astype(np.int64) * shift + tokens[following[candidates]]
-    hit = codes == expected[rule_of]
+    firsts = np.array([rules[rank][0] for rank in applicable], dtype=np.int32)
+    seconds = np.array([rules[rank][1] for rank in applicable], dtype=np.int32)
+    hit = tokens[candidates] == firsts[rule_of]
+    hit &= tokens[following[candidates]] == seconds[rule_of]
     starts = candidates[hit]
     which = rule_of[hit]
     # Windows of one rule (t, t) chain through a run; only every other one from each chain's start
@@ -206,9 +207,8 @@ def encode_arrays(texts: list[bytes], rules: Rules, layers: list[list[int]] | No
         layers = layered_rules(rules)
     batch = _Texts(texts)
     batch.present.extend([0] * (FIRST_RULE_ID - BYTE_COUNT + len(rules)))
-    shift = FIRST_RULE_ID + len(rules)
     for ranks in layers:
-        _apply_layer(batch, rules, ranks, shift)
+        _apply_layer(batch, rules, ranks)
     size = batch.sentinel
     alive = batch.tokens[:size] >= 0
     kept = batch.tokens[:size][alive]

@@ -196,8 +196,8 @@ def _group_sums(flags: np.ndarray, order: np.ndarray, group_starts: np.ndarray) 
     return np.add.reduceat(flags[order], group_starts, dtype=np.int64)
 
 
-def _key_of(order: PairOrder, corpus: Corpus, firsts: np.ndarray, seconds: np.ndarray, where: np.ndarray):
-    """The tie keys of new pairs (smaller wins): ints for ids and first-seen, bytes for pieces."""
+def _key_of(order: PairOrder, corpus: Corpus, firsts: np.ndarray, seconds: np.ndarray, where: np.ndarray) -> list:
+    """The tie keys of new pairs (smaller wins): ints for ids and first-seen, tuples for pieces."""
     if order.kind == "first-seen":
         return where.tolist()
     if order.kind == "pieces":
@@ -214,14 +214,9 @@ def _descending(piece: bytes) -> bytes:
     return b"".join(bytes((1, 255 - value)) for value in piece) + b"\x02"
 
 
-def _pieces_key(corpus: Corpus, first: int, second: int) -> bytes:
-    pieces = corpus.piece_keys
-    return (
-        pieces[first]
-        + pieces[second]
-        + (_INDEX_MASK - first).to_bytes(4, "big")
-        + (_INDEX_MASK - second).to_bytes(4, "big")
-    )
+def _pieces_key(corpus: Corpus, first: int, second: int) -> tuple[bytes, bytes, int, int]:
+    """largest-pieces: the larger ``(piece a, piece b)`` first, then the larger ``(a, b)``."""
+    return corpus.piece_keys[first], corpus.piece_keys[second], -first, -second
 
 
 class Queue:

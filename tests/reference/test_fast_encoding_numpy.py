@@ -96,7 +96,7 @@ def test_layers_order_every_dependent_pair_and_group_only_independent_rules(rule
 def test_independent_rules_share_a_layer_and_dependent_ones_do_not() -> None:
     """Same left token, same right token and disjoint rules commute; (a, b) then (b, c), (c, a),
     (t, t) then anything with t, and a rule on a made id do not. (BPE-ENCODE-ORDER)"""
-    from reference.fast_encoding_numpy import rule_layers
+    from reference.fast_encoding_numpy import layered_rules, rule_layers
 
     assert rule_layers([(97, 98), (97, 99), (100, 98), (101, 102)]) == [0, 0, 0, 0]
     assert rule_layers([(97, 98), (98, 99)]) == [0, 1]
@@ -105,6 +105,12 @@ def test_independent_rules_share_a_layer_and_dependent_ones_do_not() -> None:
     assert rule_layers([(97, 98), (99, 100), (258, 101)]) == [0, 0, 1]
     assert rule_layers([(97, 98), (99, 100), (101, 259)]) == [0, 0, 1]
     assert rule_layers([(97, 98), (98, 97), (97, 98)]) == [0, 1, -1]
+    # A rule sharing its left (right) token with a rule of a higher layer does not lower what a later
+    # rule using that token on the other side must wait for.
+    assert rule_layers([(98, 99), (97, 258), (97, 100), (101, 97)]) == [0, 1, 0, 2]
+    assert rule_layers([(98, 99), (258, 97), (100, 97), (97, 101)]) == [0, 1, 0, 2]
+    assert layered_rules([(98, 99), (97, 258), (97, 100), (101, 97)]) == [[0, 2], [1], [3]]
+    assert layered_rules([]) == [] and layered_rules([(97, 98), (97, 98)]) == [[0]]
 
 
 def test_a_layer_finds_windows_through_either_part() -> None:
@@ -113,6 +119,31 @@ def test_a_layer_finds_windows_through_either_part() -> None:
     rules = [(97, 98), (258, 120), (120, 258)]
     for batch in (["ab" * 9 + "x" + "ab"], ["xxxxab", "abx"]):
         assert _batched(batch, rules) == [encode(text, rules) for text in batch]
+
+
+def test_windows_never_cross_from_one_text_into_the_next() -> None:
+    """One-byte and empty texts end to end: a window across two texts would merge here. (BPE-ENCODE-ORDER)"""
+    rules = [(97, 97), (97, 98)]
+    batch = ["a", "a", "", "ab", "b", "a", "aa"]
+    assert _batched(batch, rules) == [[97], [97], [], [259], [98], [97], [258]]
+
+
+def test_a_run_of_exactly_two_is_merged() -> None:
+    """(BPE-MERGE-SCAN)"""
+    assert _batched(["aa", "xaay", "aaa"], [(97, 97)]) == [[258], [120, 258, 121], [258, 97]]
+
+
+def test_positions_made_by_a_rule_are_kept_per_rule_and_in_text_order() -> None:
+    """A layer's windows come in one block per rule: the positions each made id is later looked up
+    from must be its own block, in text order (a run of the made id is then scanned left to right).
+    ``b`` + ``aa`` is found from the positions of ``b``, which must be in text order; ``ef`` is the
+    third rule of its layer and later found through its own positions. (BPE-ENCODE-ORDER, BPE-MERGE-SCAN)"""
+    rules = [(97, 97), (98, 258), (259, 259)]
+    text = "baa" * 41
+    assert _batched([text], rules) == [encode(text, rules)]
+    rules = [(97, 98), (99, 100), (101, 102), (120, 260)]
+    text = "abcdcdefxefxx"
+    assert _batched([text], rules) == [encode(text, rules)] == [[258, 259, 259, 260, 261, 120, 120]]
 
 
 def test_empty_texts_and_batches() -> None:
