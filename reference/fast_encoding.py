@@ -170,11 +170,18 @@ def _choose_encode_engine(engine: str, total_bytes: int) -> str:
     return engine
 
 
-def encode_many_with_table(datas: list[bytes], table: MergeTable, engine: str = "auto") -> list[list[int]]:
+def encode_many_with_table(datas: list[bytes], table: MergeTable, engine: str) -> list[list[int]]:
     """The canonical ids of each of ``datas`` under ``table`` (no validation of the data)."""
     total = sum(len(data) for data in datas)
-    if _choose_encode_engine(engine, total) == "heap":
-        return [encode_with_table(data, table) for data in datas]
+    encode = {"heap": _encode_one_by_one, "numpy": _encode_batched}[_choose_encode_engine(engine, total)]
+    return encode(datas, table, total)
+
+
+def _encode_one_by_one(datas: list[bytes], table: MergeTable, total: int) -> list[list[int]]:
+    return [encode_with_table(data, table) for data in datas]
+
+
+def _encode_batched(datas: list[bytes], table: MergeTable, total: int) -> list[list[int]]:
     if total > MAX_BATCH_BYTES:
         raise ValueError(f"texts hold {total} bytes; the batched encoder takes at most {MAX_BATCH_BYTES} at once")
     from reference.fast_encoding_numpy import encode_arrays, layered_rules

@@ -46,6 +46,7 @@ from reference.validation import check_documents, check_max_merges
 __all__ = ["fast_train_profile", "has_fast_engine", "id_ranks", "profile_sequences"]
 
 Rules = list[tuple[int, int]]
+Progress = Callable[[int], None] | None
 # Tie-breaks that are a fixed order of ids (the others need the numpy engine's special keys).
 _ID_ORDERS = ("smallest-ids", "largest-ids", "smallest-hf-ids", "smallest-string-key")
 _PLAIN_ENGINE_TIE_BREAKS = ("smallest-ids",)
@@ -92,10 +93,8 @@ def id_ranks(tie_break: str, vocabulary: int) -> list[int] | None:
             ranks[value] = rank
         return ranks
     if tie_break == "smallest-string-key":
-        ranks = [0] * vocabulary
-        for rank, token in enumerate(sorted(range(vocabulary), key=str)):
-            ranks[token] = rank
-        return ranks
+        position = {token: rank for rank, token in enumerate(sorted(range(vocabulary), key=str))}
+        return [position[token] for token in range(vocabulary)]
     raise ValueError(f"tie_break {tie_break!r} is not an order of ids")
 
 
@@ -123,6 +122,37 @@ def _fast_engine(profile: Profile, engine: str, sequences: list[bytes]) -> str |
     return None
 
 
+def _train_plain(
+    sequences: list[bytes], multiplicities: list[int], max_merges: int, profile: Profile, progress: Progress
+) -> Rules:
+    return train_linked(
+        sequences,
+        multiplicities,
+        max_merges,
+        first_rule_id=profile.first_rule_id,
+        min_count=profile.min_count,
+        progress=progress,
+    )
+
+
+def _train_numpy(
+    sequences: list[bytes], multiplicities: list[int], max_merges: int, profile: Profile, progress: Progress
+) -> Rules:
+    from reference.fast_training_numpy import train_arrays
+
+    # No sequence of n bytes makes more than n - 1 rules: ids stay below this bound.
+    vocabulary = profile.first_rule_id + min(max_merges, sum(len(sequence) for sequence in sequences))
+    return train_arrays(
+        sequences,
+        multiplicities,
+        max_merges,
+        first_rule_id=profile.first_rule_id,
+        min_count=profile.min_count,
+        order=_numpy_order(profile, vocabulary),
+        progress=progress,
+    )
+
+
 def fast_train_profile(
     documents: list[str],
     max_merges: int,
@@ -146,29 +176,9 @@ def fast_train_profile(
     chosen = _fast_engine(profile, engine, sequences)
     if chosen is None:
         rules = train_profile(documents, checked_max_merges, profile)
-    elif chosen == "python":
-        rules = train_linked(
-            sequences,
-            multiplicities,
-            checked_max_merges,
-            first_rule_id=profile.first_rule_id,
-            min_count=profile.min_count,
-            progress=progress,
-        )
     else:
-        from reference.fast_training_numpy import train_arrays
-
-        # No sequence of n bytes makes more than n - 1 rules: ids stay below this bound.
-        vocabulary = profile.first_rule_id + min(checked_max_merges, sum(len(sequence) for sequence in sequences))
-        rules = train_arrays(
-            sequences,
-            multiplicities,
-            checked_max_merges,
-            first_rule_id=profile.first_rule_id,
-            min_count=profile.min_count,
-            order=_numpy_order(profile, vocabulary),
-            progress=progress,
-        )
+        train = {"python": _train_plain, "numpy": _train_numpy}[chosen]
+        rules = train(sequences, multiplicities, checked_max_merges, profile, progress)
     if progress is not None:
         progress(len(rules))
     return rules

@@ -46,6 +46,7 @@ from reference.alphabet import BYTE_COUNT, FIRST_RULE_ID, MIN_MERGE_COUNT
 __all__ = [
     "GONE",
     "MAX_CORPUS_BYTES",
+    "PAIR_ORDERS",
     "SEPARATOR",
     "Corpus",
     "PairOrder",
@@ -66,10 +67,15 @@ _INDEX_MASK = (1 << _INDEX_BITS) - 1
 _KEY_BITS = 64
 
 
+PAIR_ORDERS = ("ids", "pieces", "first-seen")
+
+
 class PairOrder:
     """How ties are settled: ``"ids"`` (a rank per id), ``"pieces"`` (largest pieces) or ``"first-seen"``."""
 
     def __init__(self, kind: str = "ids", rank: np.ndarray | None = None) -> None:
+        if kind not in PAIR_ORDERS:
+            raise ValueError(f"pair order must be one of {', '.join(PAIR_ORDERS)}, not {kind!r}")
         # ``rank`` None: ids in their own order (strict's smallest (a, b)).
         self.kind = kind
         self.rank = rank

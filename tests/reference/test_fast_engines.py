@@ -467,6 +467,19 @@ def test_the_heap_is_rebuilt_only_once_it_passes_the_documented_bound() -> None:
     assert sorted(heap) == sorted(start_heap(counts))  # past it: rebuilt to the live pairs
 
 
+def test_a_rebuilt_heap_keeps_the_pairs_the_min_count_allows() -> None:
+    """With ``min_count`` 1 (pairs seen once are merged, as rustbpe does), a heap rebuilt from the
+    counts still holds the pairs counted once, ties to the smallest pair. (BPE-TRAIN-GREEDY)"""
+    counts = {pair_code(97, 98): 1, pair_code(97, 99): 1}
+    heap = start_heap(counts, 1)
+    for stale in range(_STALE_FACTOR * len(counts) + _STALE_FLOOR):
+        heapq.heappush(heap, heap_entry(1000 + stale, pair_code(97, 98)))
+    apply_changes(counts, heap, [], pair_code(120, 120), 1)
+    assert sorted(heap) == sorted(start_heap(counts, 1)) and len(heap) == 2
+    assert [split_code(pop_best(heap, counts)) for _ in range(2)] == [(97, 98), (97, 99)]
+    assert start_heap(counts) == [] and pop_best(heap, counts) is None
+
+
 # --- the heap encoder (reference.fast_encoding) -------------------------------------------------
 
 

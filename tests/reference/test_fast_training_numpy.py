@@ -121,3 +121,11 @@ def test_progress_is_called_after_every_round() -> None:
     seen.clear()
     assert fast_train(["abab", "abab"], 5, engine="numpy", progress=seen.append) == [(97, 98), (258, 258)]
     assert seen == [1, 2]
+
+
+def test_an_unknown_pair_order_is_refused() -> None:
+    from reference.fast_training_numpy import PAIR_ORDERS, PairOrder
+
+    assert [PairOrder(kind).kind for kind in PAIR_ORDERS] == ["ids", "pieces", "first-seen"]
+    with pytest.raises(ValueError, match="pair order must be one of ids, pieces, first-seen, not 'largest'"):
+        PairOrder("largest")
