@@ -237,7 +237,9 @@ class Queue:
         self.min_count = min_count
         self.heap: list = []
         self.threshold = min_count
-        self.waiting: list[tuple[np.ndarray, np.ndarray]] = []
+        # Waiting pairs' indexes and first windows, in parts (one per round and per lowering).
+        nothing = np.zeros(0, dtype=np.int64)
+        self.waiting: list[tuple[np.ndarray, np.ndarray]] = [(nothing, nothing)]
 
 
 def _push_pairs(queue: Queue, corpus: Corpus, indexes: np.ndarray, where: np.ndarray) -> None:
@@ -274,13 +276,16 @@ def _start_queue(corpus: Corpus, order: PairOrder, min_count: int) -> Queue:
 
 
 def _lower_threshold(queue: Queue, corpus: Corpus, best: int) -> bool:
-    """Lower the threshold to three quarters of the best count anywhere; False when no pair is left."""
-    waiting_indexes = np.concatenate([indexes for indexes, _ in queue.waiting] or [np.zeros(0, dtype=np.int64)])
-    waiting_where = np.concatenate([where for _, where in queue.waiting] or [np.zeros(0, dtype=np.int64)])
+    """Lower the threshold to three quarters of the best count anywhere; False when no pair is left.
+
+    Any threshold from ``min_count`` up to the best count is correct (the heap then holds every pair
+    that could win); three quarters only sets how often the waiting pairs are looked through.
+    """
+    waiting_indexes = np.concatenate([indexes for indexes, _ in queue.waiting])
+    waiting_where = np.concatenate([where for _, where in queue.waiting])
     current = corpus.counts[waiting_indexes]
     top = max(best, int(current.max()) if len(current) else 0)
     if top < queue.min_count:
-        queue.waiting = []
         return False
     queue.threshold = max(queue.min_count, top * 3 // 4)
     keep = (current < queue.threshold) & (current >= queue.min_count)
@@ -495,7 +500,7 @@ def _pop_best(queue: Queue, corpus: Corpus) -> int | None:
         if found is not None and found[2] >= queue.threshold:
             return found[1]
         if found is not None:
-            heapq.heappush(queue.heap, found[0])
+            heapq.heappush(queue.heap, found[0])  # still current: back in place
         if not _lower_threshold(queue, corpus, 0 if found is None else found[2]):
             return None
 

@@ -106,6 +106,23 @@ def test_first_seen_follows_the_first_window_as_it_moves_right() -> None:
         assert fast_train_profile(docs, UNLIMITED, profile) == train_profile(docs, UNLIMITED, profile)
 
 
+@pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
+def test_a_pair_whose_count_fell_still_wins_when_it_is_best(profile: Profile) -> None:
+    """``(b, e)`` is counted 4 times, loses one to the merge of ``(a, b)``, waits behind ``(c, d)``
+    with its old count, and must then win with 3 against ``(f, g)`` counted twice: an out-of-date
+    entry is put back with its current count and tie key, under every tie-break."""
+    docs = ["ab"] * 4 + ["abe", "be", "be", "be", "cd", "cd", "cd", "cd", "fg", "fg"]
+    literal = train_profile(docs, 4, profile)
+    assert fast_train_profile(docs, 4, profile) == literal
+    if profile.documents == "separate":
+        assert [pair for pair in literal if pair[0] < 256 and pair[1] < 256] == [
+            (97, 98),
+            (99, 100),
+            (98, 101),
+            (102, 103),
+        ]
+
+
 @NEEDS_NUMPY
 def test_counts_beyond_sixteen_bits_under_a_profile() -> None:
     """rustbpe's profile on a pair seen 70 000 times and pairs seen once. (BPE-TRAIN-COUNT)"""
