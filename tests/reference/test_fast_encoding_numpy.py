@@ -130,7 +130,9 @@ def test_windows_never_cross_from_one_text_into_the_next() -> None:
 
 def test_a_run_of_exactly_two_is_merged() -> None:
     """(BPE-MERGE-SCAN)"""
-    assert _batched(["aa", "xaay", "aaa"], [(97, 97)]) == [[258], [120, 258, 121], [258, 97]]
+    assert _batched(["aa"], [(97, 97)]) == [[258]]  # the only two a's of the batch
+    assert _batched(["xa", "ay"], [(97, 97)]) == [[120, 97], [97, 121]]  # two a's, not adjacent
+    assert _batched(["xaay", "aaa"], [(97, 97)]) == [[120, 258, 121], [258, 97]]
 
 
 def test_positions_made_by_a_rule_are_kept_per_rule_and_in_text_order() -> None:

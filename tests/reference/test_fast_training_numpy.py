@@ -129,3 +129,21 @@ def test_an_unknown_pair_order_is_refused() -> None:
     assert [PairOrder(kind).kind for kind in PAIR_ORDERS] == ["ids", "pieces", "first-seen"]
     with pytest.raises(ValueError, match="pair order must be one of ids, pieces, first-seen, not 'largest'"):
         PairOrder("largest")
+
+
+@given(
+    st.lists(st.binary(min_size=1, max_size=3), min_size=3, max_size=3),
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=8, unique=True),
+)
+def test_the_pieces_key_picks_what_largest_pieces_picks(pieces: list[bytes], tied: list[tuple[int, int]]) -> None:
+    """The smallest key is the literal ``largest_pieces`` choice: the largest ``(piece a, piece b)``,
+    and among pairs with the same pieces (two ids can stand for one piece) the largest ``(a, b)``."""
+    from types import SimpleNamespace
+
+    from reference.dialects import largest_pieces
+    from reference.fast_training_numpy import _descending, _pieces_key
+
+    pieces = (pieces * 2)[:6]  # every piece twice over the six ids: same pieces, different ids
+    corpus = SimpleNamespace(piece_keys=[_descending(piece) for piece in pieces])
+    chosen = min(tied, key=lambda pair: _pieces_key(corpus, *pair))  # type: ignore[arg-type]
+    assert chosen == largest_pieces(tied, pieces)
