@@ -148,6 +148,24 @@ def test_positions_made_by_a_rule_are_kept_per_rule_and_in_text_order() -> None:
     assert _batched([text], rules) == [encode(text, rules)] == [[258, 259, 259, 260, 261, 120, 120]]
 
 
+def test_a_token_used_on_both_sides_keeps_its_true_count() -> None:
+    """How many tokens hold each id decides which rules are skipped: ``b`` loses two to ``(a, b)``,
+    two more to ``(b, c)``, and three are left for ``(x, b)`` two layers later. (BPE-ENCODE-ORDER)"""
+    from reference.fast_encoding_numpy import rule_layers
+
+    rules = [(97, 98), (98, 99), (120, 98)]
+    assert rule_layers(rules) == [0, 1, 2]
+    text = "ab ab bc bc xb xb xb"
+    assert _batched([text], rules) == [encode(text, rules)]
+
+
+def test_ids_are_python_ints() -> None:
+    """Ids are ints, as the literal encoder returns them (a float 258.0 would compare equal). (BPE-ENCODE-ORDER)"""
+    result = _batched(["abab", "ba"], [(97, 98), (258, 258)])
+    assert result == [[259], [98, 97]]
+    assert {type(token) for ids in result for token in ids} == {int}
+
+
 def test_empty_texts_and_batches() -> None:
     """An empty text has no ids, and an empty batch no texts. (BPE-ENCODE-ORDER)"""
     assert _batched([], [(97, 98)]) == []
