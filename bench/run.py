@@ -73,7 +73,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--encode-bytes", type=int, default=1_000_000, help="text encoded by fast and tiktoken")
     parser.add_argument("--literal-encode-bytes", type=int, default=32_768, help="text encoded by the literal encoder")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds before one engine's job is abandoned")
-    parser.add_argument("--quick", action="store_true", help="smoke run: 100 KB/100 merges and 300 KB/300 merges")
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: 100 KB/100, 300 KB/300 and (mixed) 1 MB/1 000 merges"
+    )
     parser.add_argument("--json", type=Path, help="also write every measurement to this file")
 
 
