@@ -19,7 +19,8 @@ __all__ = ["TinybpeAdapter"]
 
 def _tokenizer(merges: list) -> tinybpe.Tokenizer:
     with warnings.catch_warnings():
-        # bpe.Tokenizer warns "special_tokens must be a non-empty dict" whenever there are none.
+        # The C core warns "special_tokens must be a non-empty dict" (and "No special_tokens defined."
+        # on decode) whenever there are none, which is this adapter's configuration.
         warnings.simplefilter("ignore", UserWarning)
         return tinybpe.Tokenizer(merges)
 
@@ -61,4 +62,6 @@ class TinybpeAdapter:
         return self._encoder().encode(text)
 
     def decode(self, ids: list[int]) -> str:
-        return self._encoder().decode(ids)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return self._encoder().decode(ids)

@@ -4,7 +4,7 @@
 // (conformance/adapters/thirdparty/pieces.py): a TypeError for a wrong shape or type, a ValueError
 // for an id out of reach. Two rules with the same piece cannot share one rank table.
 
-import { ContractError } from './serve.mjs';
+import { ContractError, JsonFloat } from './serve.mjs';
 
 export const FIRST_RULE_ID = 256;
 
@@ -14,7 +14,8 @@ const valueError = (message) => new ContractError('ValueError', message);
 function checkPart(part, rank) {
   const id = FIRST_RULE_ID + rank;
   if (typeof part !== 'number' || !Number.isInteger(part)) {
-    throw typeError(`rule ${rank} refers to ${JSON.stringify(part)}, not an int`);
+    const shown = part instanceof JsonFloat ? `float ${part.text}` : JSON.stringify(part);
+    throw typeError(`rule ${rank} refers to ${shown}, not an int`);
   }
   if (part < 0 || part >= id) {
     throw valueError(`rule ${rank} (id ${id}) refers to id ${part}: only bytes 0-255 or earlier rules`);

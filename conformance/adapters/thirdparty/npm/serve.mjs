@@ -9,6 +9,31 @@ import { createInterface } from 'node:readline';
 
 const PROTOCOL = 1;
 
+// JSON.parse reads 97.0 as 97, but a float is never a valid rule part while the contract tells them
+// apart. So number tokens written with a fraction or exponent are tagged from the request's text
+// (strings are matched first and left alone): rule parts keep the tag, so the rule mapping can refuse
+// them (ranks.mjs); everything else gets the plain number a JavaScript caller would pass.
+export class JsonFloat {
+  constructor(text) {
+    this.text = text;
+  }
+}
+const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+const FLOAT_TAG = '\u0000float';
+
+function parseLine(line) {
+  const tagged = line.replace(TOKEN, (token) => (token[0] !== '"' && /[.eE]/.test(token) ? `{"\\u0000float":"${token}"}` : token));
+  return JSON.parse(tagged, (key, value) =>
+    value && typeof value === 'object' && !Array.isArray(value) && typeof value[FLOAT_TAG] === 'string'
+      ? new JsonFloat(value[FLOAT_TAG])
+      : value);
+}
+
+function plain(value) {
+  if (value instanceof JsonFloat) return Number(value.text);
+  return Array.isArray(value) ? value.map(plain) : value;
+}
+
 export class ContractError extends Error {
   constructor(type, message) {
     super(message);
@@ -35,8 +60,8 @@ export function serve({ name, version, profile, capabilities, operations }) {
       state = operations.load(request.rules, state);
       return null;
     },
-    encode: (request) => Array.from(operations.encode(request.text, state)),
-    decode: (request) => operations.decode(request.ids, state),
+    encode: (request) => Array.from(operations.encode(plain(request.text), state)),
+    decode: (request) => operations.decode(plain(request.ids), state),
     reset() {
       state = operations.reset();
       return null;
@@ -48,7 +73,7 @@ export function serve({ name, version, profile, capabilities, operations }) {
   lines.on('line', (line) => {
     let request;
     try {
-      request = JSON.parse(line);
+      request = parseLine(line);
     } catch (error) {
       reply({ id: null, ok: false, error: { type: 'ProtocolError', message: `not JSON: ${error.message}` } });
       return;

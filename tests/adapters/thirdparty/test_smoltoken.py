@@ -1,0 +1,32 @@
+"""smoltoken through its adapter: tiktoken's educational trainer in Rust, ties in hash-map order."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("smoltoken")
+
+from conformance.adapters.thirdparty.smoltoken_trainer import SmoltokenAdapter
+from reference.dialects import encode_profile, train_profile
+from reference.profiles import BPEASY
+
+
+def test_trains_and_encodes_like_bpeasy_where_no_tie_arises():
+    adapter = SmoltokenAdapter()
+    documents = ["aab aab aab", "abb"]  # every round has one most frequent pair
+    assert adapter.train(documents, 2) == [(97, 98), (97, 256)] == train_profile(documents, 2, BPEASY)
+    assert adapter.encode("aabab") == encode_profile("aabab", [(97, 98), (97, 256)], BPEASY)
+
+
+def test_loaded_rules_encode_by_piece_rank_and_decode_lossily():
+    adapter = SmoltokenAdapter()
+    adapter.load([(98, 99), (97, 98), (257, 99)])
+    assert adapter.encode("abc") == [258]
+    assert adapter.decode([228, 189]) == "\ufffd"
+
+
+def test_ties_follow_neither_ids_nor_order_of_appearance():
+    """BPE-TRAIN-TIE: (a, c) beats (a, b) whichever document comes first, but (a, b) beats (c, d)."""
+    assert SmoltokenAdapter().train(["abab", "acac"], 1) == [(97, 99)]
+    assert SmoltokenAdapter().train(["acac", "abab"], 1) == [(97, 99)]
+    assert SmoltokenAdapter().train(["cdcd", "abab"], 1) == [(97, 98)]
