@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.adapters.thirdparty import ADAPTERS, LIBRARIES
+from conformance.adapters.thirdparty import ADAPTERS, LIBRARIES, NPM_ADAPTERS, npm_installed
 from conformance.matrix.render import parse_failures
 from conformance.results.outcomes import Outcome
 from conformance.running.suite import RunConfig, open_subject, run_suite, select
@@ -58,6 +58,17 @@ FAILURES = [
     ("bpetokenizer", "ids-validation", "BPE-INPUT-IDS", "minbpe"),
     ("bpetokenizer", "failed-call-keeps-model", "BPE-INPUT-DOCS", "minbpe"),
 ]
+def _installed_spec(implementation: str) -> str:
+    """The ``--impl`` spec of a library of the matrix; the test is skipped where the library is absent."""
+    if implementation in NPM_ADAPTERS:
+        spec, package = NPM_ADAPTERS[implementation]
+        if not npm_installed(package):
+            pytest.skip(f"{package} is not installed (tox -e impl-{implementation})")
+        return spec
+    pytest.importorskip(LIBRARIES[implementation])
+    return ADAPTERS[implementation]
+
+
 # A crash (the library killed its host process) counts as failing the check's own clause.
 FAILING = (Outcome.FAIL, Outcome.CRASH, Outcome.ERROR)
 
@@ -67,8 +78,7 @@ FAILING = (Outcome.FAIL, Outcome.CRASH, Outcome.ERROR)
 )
 def test_matrix_failure_reproduces(implementation, check, clause, profile) -> None:
     """What ``bpe-conformance run --impl <adapter> --profile <p> --check <check> --seed 0`` does."""
-    pytest.importorskip(LIBRARIES[implementation])
-    config = RunConfig(impl=ADAPTERS[implementation], seed=SEED, profile=profile, patterns=(check,))
+    config = RunConfig(impl=_installed_spec(implementation), seed=SEED, profile=profile, patterns=(check,))
     subject = open_subject(config.impl, config.isolation_used, config.timeout)
     try:
         (result,) = run_suite(config, subject, select([check])).results
@@ -93,6 +103,11 @@ def test_every_library_with_a_failure_acknowledges_it_in_its_skip_file() -> None
         assert all("docs/findings.md" in line for line in entries)
 
 
-def test_the_matrix_covers_at_least_six_implementations() -> None:
+def test_the_matrix_covers_at_least_eighteen_real_implementations_two_of_them_from_npm() -> None:
+    """Issue 18: the reference and the Node.js fixture are ours; every other column is a real library."""
     header = next(line for line in MATRIX.read_text(encoding="utf-8").splitlines() if line.startswith("| check |"))
-    assert len(header.strip("|").split("|")) - 2 >= 6
+    columns = [cell.strip() for cell in header.strip("|").split("|")][2:]
+    real = [column for column in columns if column not in ("reference", "node-fixture")]
+    assert len(real) >= 18, real
+    assert set(real) <= set(ADAPTERS) | set(NPM_ADAPTERS)
+    assert len(set(real) & set(NPM_ADAPTERS)) >= 2
