@@ -45,7 +45,7 @@ def _exception_type(kind: str, ancestors: tuple[str, ...] = ()) -> type[Exceptio
         return found  # type: ignore[return-value]
     for ancestor in ancestors:
         base = getattr(builtins, ancestor, None)
-        if _takes_a_message(base):
+        if isinstance(base, type) and _takes_a_message(base):
             return type(kind, (base,), {})
     return type(kind, (Exception,), {})
 

@@ -7,7 +7,8 @@ a tiktoken rank file (base64 piece and rank per line: bytes at their own value, 
 tokens, so the conversion adds GPT-2's (a pattern and ``<|endoftext|>``-style specials); the adapter
 replaces them with its configuration, no split and no specials, through kitoken's own
 ``set_config``/``set_definition``, so nothing is pre-tokenized. The ids are the ranks, which are
-already ours. ``decode`` returns kitoken's bytes as text with U+FFFD for invalid UTF-8. Two rules with the same piece cannot be ranks, so ``load`` rejects them.
+already ours. ``decode`` returns kitoken's bytes as text with U+FFFD for invalid UTF-8. Two rules
+with the same piece cannot be ranks, so ``load`` rejects them.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ adapter has ``load``, ``encode`` and ``decode`` only, and it never fetches a hos
 single byte its own value as rank and rule ``r``'s piece the rank ``256 + r`` (the format of a
 ``.tiktoken`` file, which ``riptoken.load_tiktoken_bpe`` reads). The pattern matches the whole text,
 so nothing is pre-tokenized. Its ids are its ranks, which are already our ids. Two rules with the
-same piece cannot be expressed as ranks, so ``load`` rejects them.
+same piece cannot be expressed as ranks, so ``load`` rejects them. Unknown ids are skipped, as its
+``decode_bytes`` documents.
 """
 
 from __future__ import annotations
@@ -39,4 +40,6 @@ class RiptokenAdapter:
         return list(self._core.encode_ordinary(text))
 
     def decode(self, ids: list[int]) -> str:
-        return self._core.decode(ids)
+        # ``CoreBPE.decode`` is documented as exactly this (U+FFFD for invalid UTF-8, as tiktoken), and
+        # unlike ``decode_bytes`` it is missing from the package's type stubs.
+        return self._core.decode_bytes(ids).decode("utf-8", errors="replace")

@@ -37,7 +37,9 @@ def _vocab_json(rules: list[tuple[int, int]]) -> dict[str, dict[str, object]]:
             vocab[str(token_id)] = piece.decode("utf-8")
         except UnicodeDecodeError:
             vocab[str(token_id)] = piece.hex()
-    merges = {f"{first},{second}": FIRST_RULE_ID + rank for rank, (first, second) in enumerate(rules)}
+    merges: dict[str, object] = {
+        f"{first},{second}": FIRST_RULE_ID + rank for rank, (first, second) in enumerate(rules)
+    }
     return {"vocab": vocab, "merges": merges}
 
 

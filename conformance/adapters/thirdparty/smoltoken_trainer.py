@@ -3,10 +3,11 @@
 smoltoken (PyPI, Rust) ports tiktoken's ``_educational.py`` trainer. Configuration:
 ``BytePairTokenizer(name, pattern=r"[\\s\\S]+", special_tokens=set(), n_vocab=256 + max_merges)``
 and ``train(data=documents)``: a sequence of documents is trained as separate texts and the
-pattern keeps each whole, so there is no pre-tokenization and no counting across documents. Like its model it merges pairs seen once, encodes
-by piece rank (tiktoken's byte-pair merge) and decodes with ``errors="replace"``: of the named
-profiles ``bpeasy`` (rustbpe's training, tiktoken's encoding) is the closest; it differs in refusing
-lone surrogates, which only the validation checks' skip rule consults.
+pattern keeps each whole, so there is no pre-tokenization and no counting across documents. Like
+its model it merges pairs seen once, encodes by piece rank (tiktoken's byte-pair merge) and decodes
+with ``errors="replace"``: of the named profiles ``bpeasy`` (rustbpe's training, tiktoken's encoding)
+is the closest; it differs in refusing lone surrogates, which only the validation checks' skip rule
+consults.
 
 Mapping: the library's ids are tiktoken ranks, bytes at their value and merge ``r`` at ``256 + r``,
 which are our ids. Its only way out of a rank table is ``save(dir)`` (a ``.smtkn`` file of base64

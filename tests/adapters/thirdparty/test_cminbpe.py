@@ -25,7 +25,7 @@ def test_python_backend_trains_and_encodes_like_minbpe(documents, max_merges, te
 
 
 def test_c_backend_breaks_ties_otherwise_and_refuses_an_empty_text():
-    """The two backends of one library disagree (docs/findings.md F19)."""
+    """The two backends of one library disagree (docs/findings.md F22)."""
     assert CminbpeAdapter().train(["cdcdabab"], 1) == [(99, 100)]
     assert CminbpeCAdapter().train(["cdcdabab"], 1) == [(97, 98)]
     assert CminbpeAdapter().train([""], 1) == []

@@ -17,7 +17,7 @@ def test_agrees_with_rustbpe_where_no_byte_repeats():
 
 
 def test_runs_of_one_byte_learn_a_piece_no_count_supports():
-    """BPE-TRAIN-RECOUNT: after "aa" the run "aaaaaa" is three "aa"s, yet it learns "aaa" (docs/findings.md F17)."""
+    """BPE-TRAIN-RECOUNT: after "aa" the run "aaaaaa" is three "aa"s, yet it learns "aaa" (docs/findings.md F15)."""
     from fast_bpe_rs import BPE
 
     bpe = BPE(r"(?s).+")
@@ -27,6 +27,7 @@ def test_runs_of_one_byte_learn_a_piece_no_count_supports():
 
 
 def test_unknown_ids_are_dropped():
+    """BPE-DECODE-STRICT: docs/findings.md F16."""
     adapter = FastBpeRsAdapter()
     adapter.train(["abab"], 1)
     assert adapter.decode([97, 5000, 98]) == "ab"

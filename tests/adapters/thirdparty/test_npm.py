@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.adapters import load_implementation
-from conformance.adapters.thirdparty import NPM_ADAPTERS, npm_installed
+from conformance.adapters.thirdparty import NPM_ADAPTERS, NPM_DIRECTORY, npm_installed
 from conformance.errors import ImplementationRaised
 
 
@@ -13,7 +13,7 @@ from conformance.errors import ImplementationRaised
 def subject(request):
     spec, package = NPM_ADAPTERS[request.param]
     if not npm_installed(package):
-        pytest.skip(f"{package} is not installed (tox -e impl-{request.param}, or npm ci in conformance/adapters/thirdparty/npm)")
+        pytest.skip(f"{package} is not installed (tox -e impl-{request.param}, or npm ci in {NPM_DIRECTORY})")
     opened = load_implementation(spec)
     yield opened
     opened.close()

@@ -25,6 +25,6 @@ def test_trains_and_encodes_like_minbpe(documents, max_merges, text):
 
 
 def test_zero_merges_is_an_assertion():
-    """BPE-TRAIN-MAXMERGES: ``assert vocab_size > len(self.vocab)`` refuses 256 (docs/findings.md F21)."""
+    """BPE-TRAIN-MAXMERGES: ``assert vocab_size > len(self.vocab)`` refuses 256 (docs/findings.md F24)."""
     with pytest.raises(AssertionError):
         SmolbpeAdapter().train(["abab"], 0)

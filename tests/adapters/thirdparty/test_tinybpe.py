@@ -27,7 +27,7 @@ def test_trains_and_encodes_like_minbpe(documents, max_merges, text):
 
 
 def test_a_model_without_merges_cannot_encode():
-    """The trainer returns no merges for a text without pairs; its Tokenizer refuses them (docs/findings.md F18)."""
+    """The trainer returns no merges for a text without pairs; its Tokenizer refuses them (docs/findings.md F20)."""
     adapter = TinybpeAdapter()
     assert adapter.train(["a"], 3) == []
     with pytest.raises(ValueError, match="must not be empty"):
@@ -35,6 +35,7 @@ def test_a_model_without_merges_cannot_encode():
 
 
 def test_decode_of_a_str_runs_out_of_memory_and_unknown_ids_vanish():
+    """BPE-INPUT-IDS, BPE-VOCAB-SIZE: docs/findings.md F21."""
     adapter = TinybpeAdapter()
     adapter.load([(97, 98)])
     with pytest.raises(MemoryError):
