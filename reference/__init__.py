@@ -24,7 +24,14 @@ from reference.alphabet import (
 from reference.counting import count_pairs
 from reference.decoding import decode, decode_bytes
 from reference.encoding import encode, encode_bytes, encode_document, encode_lowest_rank_first
-from reference.encoding_trace import EncodeStep, EncodingTrace, check_order, reversed_ranks, trace_encoding
+from reference.encoding_trace import (
+    EncodeStep,
+    EncodingTrace,
+    check_order,
+    reversed_ranks,
+    trace_encoding,
+    unmade_ids,
+)
 from reference.pieces import build_pieces, piece_hex, piece_lengths
 from reference.replacement import replace_pair
 from reference.selection import select_pair, tied_pairs
@@ -92,5 +99,6 @@ __all__ = [
     "train",
     "train_sequences",
     "training_rounds",
+    "unmade_ids",
     "vocab_size",
 ]

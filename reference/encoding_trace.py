@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reference.alphabet import BEGIN_ID, END_ID, rule_id
+from reference.alphabet import BEGIN_ID, END_ID, FIRST_RULE_ID, rule_id
 from reference.decoding import decode_bytes_with_pieces, strict_utf8
 from reference.pieces import build_pieces
 from reference.replacement import replace_pair
 from reference.validation import check_rules, check_text
 
-__all__ = ["EncodeStep", "EncodingTrace", "check_order", "reversed_ranks", "trace_encoding"]
+__all__ = ["EncodeStep", "EncodingTrace", "check_order", "reversed_ranks", "trace_encoding", "unmade_ids"]
 
 Pair = tuple[int, int]
 
@@ -69,6 +69,17 @@ def reversed_ranks(count: int) -> list[int]:
     [2, 1, 0]
     """
     return list(range(count - 1, -1, -1))
+
+
+def unmade_ids(pair: Pair, order: list[int], rank: int) -> list[int]:
+    """The ids of ``pair`` (rule ``rank``'s) that no rule applied before it in ``order`` had made: while one is
+    missing the rule cannot match, whatever the text. In rank order there are none (BPE-RULE-REF).
+
+    >>> unmade_ids((258, 99), [1, 0], 1), unmade_ids((258, 99), [0, 1], 1), unmade_ids((97, 98), [1, 0], 0)
+    ([258], [], [])
+    """
+    made = {rule_id(earlier) for earlier in order[: order.index(rank)]}
+    return [part for part in pair if part >= FIRST_RULE_ID and part not in made]
 
 
 def check_order(order: list[int], count: int) -> list[int]:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference import check_order, encode, reversed_ranks, trace_encoding, train
+from reference import check_order, encode, reversed_ranks, trace_encoding, train, unmade_ids
 from tests.support.strategies_local import any_texts, rule_lists
 
 ABAC_RULES = [(97, 98), (97, 99)]
@@ -99,3 +99,14 @@ def test_any_order_decodes_to_the_text_and_rank_order_is_encode(rules: list[tupl
 def test_trained_rules_in_reverse_give_another_encoding() -> None:
     rules = train(["abcabc", "abcabc"], 32)
     assert trace_encoding("abcabc", rules).ids != trace_encoding("abcabc", rules, order=reversed_ranks(len(rules))).ids
+
+
+def test_unmade_ids_are_the_parts_no_rule_applied_before_had_made() -> None:
+    """BPE-RULE-REF: in rank order every id a rule names was made by an earlier rule; out of order it may not be."""
+    assert unmade_ids((258, 99), [1, 0], 1) == [258]
+    assert unmade_ids((258, 259), [2, 0, 1], 2) == [258, 259]
+    assert unmade_ids((258, 259), [0, 2, 1], 2) == [259]
+    assert unmade_ids((258, 259), [0, 1, 2], 2) == []
+    assert unmade_ids((97, 98), [1, 0], 0) == []
+    assert unmade_ids((257, 258), [0, 1], 1) == []  # ids below 258 are never made by a rule
+    assert unmade_ids((258, 258), [0, 1], 0) == [258, 258]

@@ -1,0 +1,172 @@
+"""How the teaching views write ids, pieces, counts and the reasons behind a round, the same in every view.
+
+A piece that is valid UTF-8 is written as a Python string literal; one that is not (part of a
+character: pairs are counted over bytes) is written as its hex bytes with :data:`PARTIAL_MARK`, which
+:data:`PARTIAL_NOTE` explains once per view.
+
+>>> piece_label(b"ab"), piece_label(b"\\xbd\\x8e"), piece_label(b"\\n")
+("'ab'", '<bd 8e>*', "'\\\\n'")
+>>> ids_text([258, 258], 40), ids_text(list(range(90)), 28)
+('[258, 258]', '[0, 1, 2, 3, 4, 5, … 90 ids]')
+>>> counts_text([((97, 98), 2), ((97, 99), 2)])
+'(97, 98)×2  (97, 99)×2'
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+
+from reference import RoundSummary, StopRound
+from reference.pieces import piece_hex
+from reference.trace import STOP_MAX_MERGES
+
+__all__ = [
+    "MAX_PAIRS_NAMED",
+    "PARTIAL_LABEL",
+    "PARTIAL_MARK",
+    "PARTIAL_NOTE",
+    "counts_text",
+    "fit",
+    "ids_text",
+    "is_text",
+    "labels_text",
+    "pair_text",
+    "piece_label",
+    "pieces_of",
+    "selection_reason",
+    "sequence_lines",
+    "stop_explanation",
+    "wrap",
+]
+
+PARTIAL_MARK = "*"
+# How a partial piece looks in any view's text: <bd 8e>*.
+PARTIAL_LABEL = re.compile(r"<[0-9a-f]{2}(?: [0-9a-f]{2})*>" + re.escape(PARTIAL_MARK))
+PARTIAL_NOTE = (
+    f"<..>{PARTIAL_MARK} a piece's bytes in hex: not valid UTF-8 on its own (pairs are counted over bytes, so a "
+    "piece can hold part of a character, BPE-RULE-PIECE); decoding it alone would invent U+FFFD, so it is "
+    "never shown as text. A document's ids together always decode."
+)
+MAX_PAIRS_NAMED = 8
+_ELLIPSIS = "…"
+
+
+def is_text(piece: bytes) -> bool:
+    """True when ``piece`` is valid UTF-8 on its own."""
+    try:
+        piece.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def piece_label(piece: bytes) -> str:
+    """The piece as a string literal, or as ``<hex>*`` when it is not valid UTF-8 on its own."""
+    if is_text(piece):
+        return repr(piece.decode("utf-8"))
+    return f"<{piece_hex(piece)}>{PARTIAL_MARK}"
+
+
+def pieces_of(ids: Sequence[int], pieces: Sequence[bytes]) -> list[bytes]:
+    """The piece of every id (``pieces`` indexed by id, as :func:`reference.build_pieces` makes them)."""
+    return [pieces[token] for token in ids]
+
+
+def pair_text(pair: tuple[int, int]) -> str:
+    """``(97, 98)``."""
+    return f"({pair[0]}, {pair[1]})"
+
+
+def fit(items: Sequence[str], width: int, opening: str = "", closing: str = "", separator: str = " ",
+        noun: str = "") -> str:
+    """``items`` joined and wrapped in ``opening``/``closing``, cut with a count of the whole when wider than
+    ``width`` (at least one item is always shown)."""
+    whole = opening + separator.join(items) + closing
+    if cell_len(whole) <= width or not items:
+        return whole
+    tail = f"{separator.rstrip()} {_ELLIPSIS} {len(items)} {noun}{closing}"
+    shown = [items[0]]
+    for item in items[1:]:
+        if cell_len(opening + separator.join([*shown, item]) + tail) > width:
+            break
+        shown.append(item)
+    return opening + separator.join(shown) + tail
+
+
+def ids_text(ids: Sequence[int], width: int) -> str:
+    """``[258, 258]``, or its start and the number of ids when wider than ``width``."""
+    return fit([str(token) for token in ids], width, "[", "]", ", ", "ids")
+
+
+def labels_text(pieces: Sequence[bytes], width: int) -> str:
+    """The pieces' labels side by side, or their start and how many when wider than ``width``."""
+    return fit([piece_label(piece) for piece in pieces], width, noun="pieces")
+
+
+def sequence_lines(prefix: str, ids: Sequence[int], pieces: Sequence[bytes], width: int,
+                   ids_column: int = 0) -> list[str]:
+    """One line ``prefix [ids]  'pieces'`` when it fits in ``width``, else the ids and, under them, the pieces."""
+    ids_part = ids_text(ids, max(width - len(prefix), 12))
+    labels = labels_text(pieces, width)
+    padded = ids_part.ljust(max(ids_column, len(ids_part)))
+    if len(prefix) + len(padded) + 2 + cell_len(labels) <= width:
+        return [f"{prefix}{padded}  {labels}".rstrip()]
+    indent = " " * len(prefix)
+    return [prefix + ids_part, indent + labels_text(pieces, max(width - len(indent), 12))]
+
+
+def counts_text(counts: Sequence[tuple[tuple[int, int], int]]) -> str:
+    """``(97, 98)×2  (97, 99)×2``: pairs with their counts, as a round saw them."""
+    return "  ".join(f"{pair_text(pair)}×{count}" for pair, count in counts)
+
+
+def _pairs_named(pairs: Sequence[tuple[int, int]]) -> str:
+    named = [pair_text(pair) for pair in pairs[:MAX_PAIRS_NAMED]]
+    more = len(pairs) - len(named)
+    if more:
+        return ", ".join(named) + f" and {more} more"
+    if len(named) == 2:
+        return " and ".join(named)
+    return ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def selection_reason(step: RoundSummary) -> str:
+    """Why the round's pair won: a tie broken by the smaller pair, or the highest count alone."""
+    if len(step.tie_candidates) > 1:
+        return (
+            f"{_pairs_named(step.tie_candidates)} tie at count {step.count}: the smallest pair, compared as "
+            f"integers, wins (BPE-TRAIN-TIE)"
+        )
+    if step.runner_up is None:
+        return f"the only pair counted, {step.count} times (BPE-TRAIN-GREEDY)"
+    pair, count = step.runner_up
+    return f"the highest count, {step.count}; the next best, {pair_text(pair)}, has {count} (BPE-TRAIN-GREEDY)"
+
+
+def stop_explanation(stop: StopRound) -> str:
+    """Why no further rule was made, in the words of BPE-TRAIN-STOP."""
+    if stop.rule == STOP_MAX_MERGES:
+        return (
+            f"{stop.rules_made} of max_merges {stop.max_merges} rules made, so training ends without counting "
+            f"again; the counts left are what a further round would have chosen from (BPE-TRAIN-STOP)"
+        )
+    if stop.best is None:
+        return "no pair left: every sequence is a single id or empty (BPE-TRAIN-STOP)"
+    pair, count = stop.best
+    return (
+        f"the best pair, {pair_text(pair)}, occurs {'once' if count == 1 else f'{count} times'}, below 2: merging "
+        f"a pair seen once spends an id to save one position (BPE-TRAIN-STOP)"
+    )
+
+
+def wrap(text: str, width: int, indent: str = "", subsequent: str | None = None) -> list[str]:
+    """``text`` wrapped to ``width`` columns, never breaking a word or a hyphenated id."""
+    return textwrap.wrap(
+        text, width=max(width, 20), initial_indent=indent,
+        subsequent_indent=indent if subsequent is None else subsequent,
+        break_long_words=False, break_on_hyphens=False,
+    ) or [indent]
