@@ -14,8 +14,8 @@ from reference import (
     format_trace,
     replace_every_window,
     replace_pair,
-    train_sequences,
     trace_training,
+    train_sequences,
 )
 from reference.trace import STOP_BELOW_MINIMUM, STOP_MAX_MERGES, STOP_NO_PAIR
 from tests.support.strategies_local import documents, max_merges
