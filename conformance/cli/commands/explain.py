@@ -65,26 +65,27 @@ def _show(console: Console, styled: RenderableType, plain: str) -> None:
         console.print(plain, end="", markup=False, highlight=False, soft_wrap=True, emoji=False)
 
 
+def _usage(errors: Console, message: str) -> int:
+    errors.print(f"explain: {message}", markup=False, highlight=False, soft_wrap=True)
+    return EXIT_USAGE
+
+
 def handle(args: argparse.Namespace, console: Console | None = None, errors: Console | None = None) -> int:
     """Print the clauses named by ``args.clauses`` (or every clause id with ``--list``); 2 on a bad name."""
     console = console or make_console()
     errors = errors or Console(stderr=True)
     if args.list and args.clauses:
-        errors.print("explain: give either clause ids or --list, not both", markup=False, highlight=False, soft_wrap=True)
-        return EXIT_USAGE
+        return _usage(errors, "give either clause ids or --list, not both")
     if args.list:
         clauses = list(load_clauses().values())
         _show(console, styled_listing(clauses), plain_listing(clauses))
         return EXIT_OK
     if not args.clauses:
-        errors.print("explain: give a clause id such as BPE-TRAIN-TIE, a glob such as 'BPE-TRAIN-*', or --list",
-                     markup=False, highlight=False, soft_wrap=True)
-        return EXIT_USAGE
+        return _usage(errors, "give a clause id such as BPE-TRAIN-TIE, a glob such as 'BPE-TRAIN-*', or --list")
     try:
         clauses = selected_clauses(args.clauses)
     except (TypeError, ValueError) as error:
-        errors.print(f"explain: {error}", markup=False, highlight=False, soft_wrap=True)
-        return EXIT_USAGE
+        return _usage(errors, str(error))
     for number, clause in enumerate(clauses):
         links = clause_links(clause.id)
         if number:
