@@ -9,11 +9,12 @@ gives, and that both decode to the text, so only the exact ids tell them apart.
 >>> wrong = trace_encoding("abc", rules, order=reversed_ranks(2))
 >>> print("\\n".join(line.text for line in encoding_lines(right, rules, width=70)))
 encode 'abc' with 2 rules, in rank order (BPE-ENCODE-ORDER)
-  bytes                  [97, 98, 99]  'a' 'b' 'c'
-  rule 0 (97, 98) → 258  [258, 99]     'ab' 'c'
-  rule 1 (258, 99) → 259 [259]         'abc'
+  bytes                   [97, 98, 99]  'a' 'b' 'c'
+  rule 0 (97, 98) → 258   [258, 99]     'ab' 'c'
+  rule 1 (258, 99) → 259  [259]         'abc'
   ids       [259]
-  document  [256, 259, 257]  (begin 256, the ids, end 257: BPE-ENCODE-BOUNDARY)
+  document  [256, 259, 257] (begin 256, the ids, end 257:
+            BPE-ENCODE-BOUNDARY)
   decode    'abc' = 'abc', the text again (BPE-ROUNDTRIP)
 """
 
@@ -30,6 +31,7 @@ from conformance.teaching.labels import (
     piece_label,
     pieces_of,
     sequence_lines,
+    short_repr,
     wrap,
 )
 from conformance.teaching.lines import EMPHASIS, HEADING, NOTE, Line
@@ -45,6 +47,9 @@ def _steps(trace: EncodingTrace, pieces: list[bytes], width: int) -> list[Line]:
     lines = []
     for label, ids in rows:
         prefix = f"  {label:<{label_width}}  "
+        if len(prefix) > width // 2:  # narrow: the label on its own line, the sequence under it
+            lines.append(Line(f"  {label}"))
+            prefix = "      "
         room = width - len(prefix)
         lines += [Line(text) for text in sequence_lines(prefix, ids, pieces_of(ids, pieces), width,
                                                         min(column, room // 2))]
@@ -55,19 +60,19 @@ def _decode_line(trace: EncodingTrace, pieces: list[bytes], width: int) -> list[
     joined = fit([piece_label(pieces[token]) for token in trace.ids], max(width - 40, 20), separator=" + ",
                  noun="pieces") or "''"
     same = "the text again" if trace.decoded == trace.text else "NOT the text"
-    return [Line(line) for line in wrap(f"decode    {joined} = {trace.decoded!r}, {same} (BPE-ROUNDTRIP)", width,
-                                        "  ", " " * 12)]
+    return [Line(line) for line in wrap(f"{joined} = {short_repr(trace.decoded)}, {same} (BPE-ROUNDTRIP)",
+                                        width, "  decode    ", " " * 12)]
 
 
 def _result_lines(trace: EncodingTrace, pieces: list[bytes], width: int) -> list[Line]:
     room = width - 12
     document = (
-        f"document  {ids_text(trace.document_ids, room)}  (begin {BEGIN_ID}, the ids, end {END_ID}: "
+        f"{ids_text(trace.document_ids, room)} (begin {BEGIN_ID}, the ids, end {END_ID}: "
         f"BPE-ENCODE-BOUNDARY)"
     )
     return [
         Line(f"  ids       {ids_text(trace.ids, room)}", EMPHASIS),
-        *(Line(line) for line in wrap(document, width, "  ", " " * 12)),
+        *(Line(line) for line in wrap(document, width, "  document  ", " " * 12)),
         *_decode_line(trace, pieces, width),
     ]
 
@@ -97,7 +102,7 @@ def _comparison(right: EncodingTrace, wrong: EncodingTrace, rules: Sequence[tupl
     missed = sorted({step.rank for step in right.steps} - {step.rank for step in wrong.steps})
     text = (
         f"{ids_text(wrong.ids, width)}, not the canonical {ids_text(right.ids, width)}; both decode to "
-        f"{right.text!r}, so a round trip cannot tell them apart: the exact ids are the contract "
+        f"{short_repr(right.text)}, so a round trip cannot tell them apart: the exact ids are the contract "
         f"(BPE-ENCODE-ORDER)."
     )
     if missed:
@@ -111,8 +116,8 @@ def encoding_lines(trace: EncodingTrace, rules: Sequence[tuple[int, int]], *, wr
                    width: int = 100) -> list[Line]:
     """Encoding step by step, the result, the decode; and, with ``wrong``, the same rules out of rank order."""
     pieces = build_pieces(list(rules))
-    lines = [Line(f"encode {trace.text!r} with {plural(len(rules), 'rule')}, in rank order (BPE-ENCODE-ORDER)",
-                  HEADING)]
+    heading = f"encode {short_repr(trace.text)} with {plural(len(rules), 'rule')}, in rank order (BPE-ENCODE-ORDER)"
+    lines = [Line(line, HEADING) for line in wrap(heading, width, "", "  ")]
     lines += _steps(trace, pieces, width)
     lines += _skipped_note(trace, len(rules), width)
     lines += _result_lines(trace, pieces, width)
@@ -120,7 +125,9 @@ def encoding_lines(trace: EncodingTrace, rules: Sequence[tuple[int, int]], *, wr
         order = ", ".join(str(rank) for rank in wrong.order[:12]) + (", …" if len(wrong.order) > 12 else "")
         lines += [
             Line(""),
-            Line(f"the same rules out of rank order (ranks {order}), as an encoder that lost the order would", HEADING),
+            *(Line(line, HEADING) for line in wrap(
+                f"the same rules out of rank order (ranks {order}), as an encoder that lost the order would", width,
+                "", "  ")),
             *_steps(wrong, pieces, width),
             *_result_lines(wrong, pieces, width),
             *_comparison(trace, wrong, rules, width),

@@ -15,7 +15,6 @@ character: pairs are counted over bytes) is written as its hex bytes with :data:
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Sequence
 
 from rich.cells import cell_len
@@ -25,6 +24,7 @@ from reference.pieces import piece_hex
 from reference.trace import STOP_MAX_MERGES
 
 __all__ = [
+    "MAX_LABEL_CELLS",
     "MAX_PAIRS_NAMED",
     "PARTIAL_LABEL",
     "PARTIAL_MARK",
@@ -39,8 +39,10 @@ __all__ = [
     "pieces_of",
     "selection_reason",
     "sequence_lines",
+    "short_repr",
     "stop_explanation",
     "wrap",
+    "wrap_items",
 ]
 
 PARTIAL_MARK = "*"
@@ -53,6 +55,11 @@ PARTIAL_NOTE = (
 )
 MAX_PAIRS_NAMED = 8
 _ELLIPSIS = "…"
+# A piece or text wider than this many columns is cut in the middle of prose and in rows of pieces.
+MAX_LABEL_CELLS = 32
+# Pairs stay whole when prose is wrapped: "(116, 260)" is never split after its comma.
+_PAIR = re.compile(r"\((\d+), (\d+)\)")
+_KEPT_SPACE = "\ue000"  # one column wide, not whitespace, never in a view's text
 
 
 def is_text(piece: bytes) -> bool:
@@ -64,11 +71,34 @@ def is_text(piece: bytes) -> bool:
     return True
 
 
-def piece_label(piece: bytes) -> str:
-    """The piece as a string literal, or as ``<hex>*`` when it is not valid UTF-8 on its own."""
+def short_repr(text: str, limit: int = MAX_LABEL_CELLS) -> str:
+    """``repr(text)``, or when wider than ``limit`` columns its start, ``…'`` and the length in characters.
+
+    >>> short_repr("ab"), short_repr("abcdefghijklmnopqrstuvwxyz", 24)
+    ("'ab'", "'abcde…' (26 characters)")
+    """
+    whole = repr(text)
+    if cell_len(whole) <= limit:
+        return whole
+    suffix = f" ({len(text)} characters)"
+    kept = ""
+    for character in text:
+        if cell_len(repr(kept + character)) + 1 + len(suffix) > limit:
+            break
+        kept += character
+    quoted = repr(kept)
+    return quoted[:-1] + _ELLIPSIS + quoted[-1] + suffix
+
+
+def piece_label(piece: bytes, limit: int = MAX_LABEL_CELLS) -> str:
+    """The piece as a string literal, or as ``<hex>*`` when it is not valid UTF-8 on its own; a piece wider than
+    ``limit`` columns is cut, saying how long it is."""
     if is_text(piece):
-        return repr(piece.decode("utf-8"))
-    return f"<{piece_hex(piece)}>{PARTIAL_MARK}"
+        return short_repr(piece.decode("utf-8"), limit)
+    shown = piece_hex(piece[: max((limit - 4) // 3, 1)])
+    if len(shown) < len(piece_hex(piece)):
+        return f"<{shown} {_ELLIPSIS}>{PARTIAL_MARK} ({len(piece)} bytes)"
+    return f"<{shown}>{PARTIAL_MARK}"
 
 
 def pieces_of(ids: Sequence[int], pieces: Sequence[bytes]) -> list[bytes]:
@@ -164,9 +194,33 @@ def stop_explanation(stop: StopRound) -> str:
 
 
 def wrap(text: str, width: int, indent: str = "", subsequent: str | None = None) -> list[str]:
-    """``text`` wrapped to ``width`` columns, never breaking a word or a hyphenated id."""
-    return textwrap.wrap(
-        text, width=max(width, 20), initial_indent=indent,
-        subsequent_indent=indent if subsequent is None else subsequent,
-        break_long_words=False, break_on_hyphens=False,
-    ) or [indent]
+    """``text`` wrapped to ``width`` terminal columns (a CJK character takes two), never breaking a word, a
+    hyphenated id or a pair.
+
+    >>> wrap("then merge (116, 260) now", 20)
+    ['then merge', '(116, 260) now']
+    """
+    words = _PAIR.sub(lambda match: f"({match[1]},{_KEPT_SPACE}{match[2]})", text).split()
+    lines = wrap_items(words, width, indent, indent if subsequent is None else subsequent, separator=" ")
+    return [line.replace(_KEPT_SPACE, " ") for line in lines]
+
+
+def wrap_items(items: Sequence[str], width: int, indent: str, subsequent: str, separator: str = "  ") -> list[str]:
+    """``items`` on as few lines as fit ``width`` columns, never splitting one (a line holds at least one).
+
+    >>> wrap_items(["(97, 98)×2", "(97, 99)×2", "(98, 97)×1"], 26, "  ", "  ")
+    ['  (97, 98)×2  (97, 99)×2', '  (98, 97)×1']
+    """
+    width = max(width, 20)
+    lines: list[str] = []
+    current, filled = indent, False
+    for item in items:
+        joined = current + separator + item if filled else current + item
+        if filled and cell_len(joined) > width:
+            lines.append(current)
+            current = subsequent + item
+        else:
+            current = joined
+        filled = True
+    lines.append(current)
+    return lines

@@ -2,8 +2,8 @@
 
 >>> from reference import trace_training
 >>> documents = ["abab", "acac"]
->>> lines = [line.text for line in training_lines(documents, trace_training(documents, 32), width=60)]
->>> print("\\n".join(lines[:12]))
+>>> lines = [line.text for line in training_lines(documents, trace_training(documents, 32), width=72)]
+>>> print("\\n".join(lines[:13]))
 2 documents, 8 bytes, max_merges 32 (the reference, strict profile)
 <BLANKLINE>
 start: each document is its UTF-8 bytes, one id per byte
@@ -12,10 +12,11 @@ start: each document is its UTF-8 bytes, one id per byte
 <BLANKLINE>
 round 0: merge (97, 98) into 258 = 'ab'
   counts   (97, 98)×2  (97, 99)×2  (98, 97)×1  (99, 97)×1
-  chosen   (97, 98) and (97, 99) tie at count 2: the smallest
-           pair, compared as integers, wins (BPE-TRAIN-TIE)
+  chosen   (97, 98) and (97, 99) tie at count 2: the smallest pair,
+           compared as integers, wins (BPE-TRAIN-TIE)
   replaced 2 times: length 8 -> 6
   doc 0  [258, 258]        'ab' 'ab'
+  doc 1  [97, 99, 97, 99]  'a' 'c' 'a' 'c'
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from conformance.reports.common import plural
 from conformance.teaching.labels import (
     PARTIAL_LABEL,
     PARTIAL_NOTE,
-    counts_text,
     fit,
     ids_text,
     is_text,
@@ -35,12 +35,13 @@ from conformance.teaching.labels import (
     pieces_of,
     selection_reason,
     sequence_lines,
+    short_repr,
     stop_explanation,
     wrap,
+    wrap_items,
 )
 from conformance.teaching.lines import BLANK, EMPHASIS, HEADING, NOTE, Line
 from reference import RoundSummary, StopRound, TrainingTrace, build_pieces, vocab_size
-from reference.pieces import piece_hex
 from reference.trace import STOP_MAX_MERGES
 
 __all__ = ["DEFAULT_MAX_DOCS", "LABEL", "footnote_lines", "training_lines"]
@@ -69,6 +70,16 @@ def _labelled(label: str, text: str, width: int, style: str = "") -> list[Line]:
     return [Line(line, style) for line in wrap(text, width, first, " " * len(first))]
 
 
+def _counts(counts: Sequence[tuple[tuple[int, int], int]], width: int) -> list[Line]:
+    first = LABEL.format("counts")
+    items = [f"{pair_text(pair)}×{count}" for pair, count in counts]
+    return [Line(line) for line in wrap_items(items, width, first, " " * len(first))]
+
+
+def _heading(text: str, width: int) -> list[Line]:
+    return [Line(line, HEADING) for line in wrap(text, width, "", "  ")]
+
+
 def _piece_text(piece: bytes) -> str:
     label = piece_label(piece)
     return label if is_text(piece) else f"{label} (hex)"
@@ -76,10 +87,10 @@ def _piece_text(piece: bytes) -> str:
 
 def _round_lines(step: RoundSummary, documents: Sequence[str], pieces: list[bytes], width: int,
                  show_counts: bool) -> list[Line]:
-    lines = [Line(f"round {step.rank}: merge {pair_text(step.pair)} into {step.new_id} = {_piece_text(step.piece)}",
-                  HEADING)]
+    lines = _heading(f"round {step.rank}: merge {pair_text(step.pair)} into {step.new_id} = {_piece_text(step.piece)}",
+                     width)
     if show_counts:
-        lines += _labelled("counts", counts_text(step.top_counts), width)
+        lines += _counts(step.top_counts, width)
     lines += _labelled("chosen", selection_reason(step), width)
     replaced = f"replaced {plural(step.replacements, 'time')}: length {step.length_before} -> {step.length_after}"
     if step.replacements != step.count:
@@ -92,14 +103,14 @@ def _round_lines(step: RoundSummary, documents: Sequence[str], pieces: list[byte
     if step.overlap is not None:
         overlap = step.overlap
         wrong = overlap.every_window_bytes
-        shown = repr(wrong.decode("utf-8")) if is_text(wrong) else f"<{piece_hex(wrong)}>"
+        shown = short_repr(wrong.decode("utf-8")) if is_text(wrong) else piece_label(wrong)
         lines += [
             Line(line, EMPHASIS)
             for line in wrap(
                 f"why {ids_text(overlap.replaced, width)} and not {ids_text(overlap.every_window, width)} in doc "
                 f"{overlap.document}: consuming every counted window would use an id twice, and "
                 f"{ids_text(overlap.every_window, width)} decodes to {shown} ({len(wrong)} bytes), not "
-                f"{documents[overlap.document]!r}",
+                f"{short_repr(documents[overlap.document])}",
                 width, "  ", "  ",
             )
         ]
@@ -113,11 +124,12 @@ def _stop_lines(stop: StopRound, documents: Sequence[str], pieces: list[bytes], 
         if stop.rule == STOP_MAX_MERGES
         else f"round {stop.rules_made}: no rule made, training stops"
     )
-    lines = [Line(heading, HEADING)]
+    lines = _heading(heading, width)
     if show_counts and stop.top_counts:
-        lines += _labelled("counts", counts_text(stop.top_counts), width)
+        lines += _counts(stop.top_counts, width)
     lines += _labelled("why", stop_explanation(stop), width)
-    lines.append(Line("  final sequences: what encode gives for each training document", NOTE))
+    lines += [Line(line, NOTE) for line in wrap("final sequences: what encode gives for each training document",
+                                                  width, "  ", "  ")]
     lines += _documents_block(stop.sequences, len(documents), pieces, width)
     return lines
 
@@ -130,10 +142,10 @@ def training_lines(documents: Sequence[str], trace: TrainingTrace, *, max_merges
     merges = trace.stop.max_merges if max_merges is None else max_merges
     total = sum(len(document.encode("utf-8")) for document in documents)
     lines = [
-        Line(f"{plural(len(documents), 'document')}, {plural(total, 'byte')}, max_merges {merges} "
-             f"(the reference, strict profile)", HEADING),
+        *_heading(f"{plural(len(documents), 'document')}, {plural(total, 'byte')}, max_merges {merges} "
+                  f"(the reference, strict profile)", width),
         BLANK,
-        Line("start: each document is its UTF-8 bytes, one id per byte", HEADING),
+        *_heading("start: each document is its UTF-8 bytes, one id per byte", width),
         *_documents_block(trace.start, len(documents), pieces, width),
     ]
     for step in trace.rounds:
@@ -142,7 +154,7 @@ def training_lines(documents: Sequence[str], trace: TrainingTrace, *, max_merges
     made = f"rules made: {len(rules)} (vocabulary size {vocab_size(rules)})"
     if rules:
         made += ": " + fit([pair_text(pair) for pair in rules], max(width - len(made) - 2, 20), noun="rules")
-    lines += [BLANK, Line(made)]
+    lines += [BLANK, Line(f"stopped: {trace.stop_reason}"), *(Line(line) for line in wrap(made, width, "", "  "))]
     return lines
 
 
