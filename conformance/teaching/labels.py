@@ -47,7 +47,7 @@ __all__ = [
 
 PARTIAL_MARK = "*"
 # How a partial piece looks in any view's text: <bd 8e>*.
-PARTIAL_LABEL = re.compile(r"<[0-9a-f]{2}(?: [0-9a-f]{2})*>" + re.escape(PARTIAL_MARK))
+PARTIAL_LABEL = re.compile(r"<[0-9a-f]{2}(?: [0-9a-f]{2})*(?: …)?>" + re.escape(PARTIAL_MARK))
 PARTIAL_NOTE = (
     f"<..>{PARTIAL_MARK} a piece's bytes in hex: not valid UTF-8 on its own (pairs are counted over bytes, so a "
     "piece can hold part of a character, BPE-RULE-PIECE); decoding it alone would invent U+FFFD, so it is "
@@ -95,10 +95,12 @@ def piece_label(piece: bytes, limit: int = MAX_LABEL_CELLS) -> str:
     ``limit`` columns is cut, saying how long it is."""
     if is_text(piece):
         return short_repr(piece.decode("utf-8"), limit)
-    shown = piece_hex(piece[: max((limit - 4) // 3, 1)])
-    if len(shown) < len(piece_hex(piece)):
-        return f"<{shown} {_ELLIPSIS}>{PARTIAL_MARK} ({len(piece)} bytes)"
-    return f"<{shown}>{PARTIAL_MARK}"
+    whole = f"<{piece_hex(piece)}>{PARTIAL_MARK}"
+    if len(whole) <= limit:
+        return whole
+    suffix = f" ({len(piece)} bytes)"
+    kept = max((limit - len(suffix) - len(f"< {_ELLIPSIS}>{PARTIAL_MARK}") + 1) // 3, 1)
+    return f"<{piece_hex(piece[:kept])} {_ELLIPSIS}>{PARTIAL_MARK}{suffix}"
 
 
 def pieces_of(ids: Sequence[int], pieces: Sequence[bytes]) -> list[bytes]:

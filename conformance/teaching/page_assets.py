@@ -83,6 +83,7 @@ SCRIPT = """
     for (var k = 0; k < states.length; k++) { states[k].hidden = k !== current; }
     var state = states[current];
     slider.value = String(current);
+    slider.setAttribute("value", String(current));
     previous.disabled = current === 0;
     next.disabled = current === states.length - 1;
     position.textContent = state.getAttribute("data-title") + " (" + (current + 1) + " of " + states.length + ")";
