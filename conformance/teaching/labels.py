@@ -174,7 +174,7 @@ def selection_reason(step: RoundSummary) -> str:
             f"integers, wins (BPE-TRAIN-TIE)"
         )
     if step.runner_up is None:
-        return f"the only pair counted, {step.count} times (BPE-TRAIN-GREEDY)"
+        return f"the only pair counted; it occurs {step.count} times (BPE-TRAIN-GREEDY)"
     pair, count = step.runner_up
     return f"the highest count, {step.count}; the next best, {pair_text(pair)}, has {count} (BPE-TRAIN-GREEDY)"
 
@@ -183,8 +183,9 @@ def stop_explanation(stop: StopRound) -> str:
     """Why no further rule was made, in the words of BPE-TRAIN-STOP."""
     if stop.rule == STOP_MAX_MERGES:
         return (
-            f"{stop.rules_made} of max_merges {stop.max_merges} rules made, so training ends without counting "
-            f"again; the counts left are what a further round would have chosen from (BPE-TRAIN-STOP)"
+            f"{stop.rules_made} rule{'' if stop.rules_made == 1 else 's'} made, all that max_merges "
+            f"{stop.max_merges} allows, so training ends without counting again; the counts left are what a further "
+            f"round would have chosen from (BPE-TRAIN-STOP)"
         )
     if stop.best is None:
         return "no pair left: every sequence is a single id or empty (BPE-TRAIN-STOP)"

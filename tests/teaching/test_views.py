@@ -90,7 +90,8 @@ def test_the_winner_is_explained_by_a_tie_by_the_highest_count_or_as_the_only_pa
     [
         (["a", "b"], 8, ("no pair left",)),
         (["abab", "acac"], 32, ("(258, 258)", "occurs once", "below 2")),
-        (["abab", "acac"], 1, ("1 of max_merges 1 rules made",)),
+        (["abab", "acac"], 1, ("1 rule made, all that max_merges 1 allows",)),
+        (["abab", "acac"], 0, ("0 rules made, all that max_merges 0 allows",)),
     ],
 )
 def test_the_stop_is_explained_by_the_rule_that_applied(documents: list[str], max_merges: int,
