@@ -25,6 +25,7 @@ from conformance.teaching.labels import (
     pair_text,
     piece_label,
     selection_reason,
+    short_repr,
     stop_explanation,
 )
 from conformance.teaching.page_assets import SCRIPT, STYLE
@@ -146,11 +147,11 @@ def _round(step: RoundSummary, documents: Sequence[str], pieces: list[bytes]) ->
     ]
     if step.overlap is not None:
         wrong = step.overlap.every_window_bytes
-        shown = repr(wrong.decode("utf-8")) if is_text(wrong) else wrong.hex(" ")
+        shown = short_repr(wrong.decode("utf-8")) if is_text(wrong) else piece_label(wrong)
         body.append(
             f'<p class="contrast">Not {_e(step.overlap.every_window)}: consuming every counted window in document '
             f"{step.overlap.document} uses an id twice and decodes to {_e(shown)}, not "
-            f"{_e(repr(documents[step.overlap.document]))} (BPE-MERGE-SCAN).</p>"
+            f"{_e(short_repr(documents[step.overlap.document]))} (BPE-MERGE-SCAN).</p>"
         )
     return _state(f"round-{step.rank}", title, "".join(body))
 
@@ -179,21 +180,21 @@ def _encoding(number: int, trace: EncodingTrace, pieces: list[bytes], wrong: Enc
             rows.append(_row(f"rule {step.rank} {pair_text(step.pair)} → {step.new_id}", step.sequence_after,
                              pieces, fresh))
         rows.append(_row("document", encoding.document_ids, pieces))
-        decoded = f"decodes to {encoding.decoded!r}"
+        decoded = f"decodes to {short_repr(encoding.decoded)}"
         return (f'<div class="encoding">{"".join(rows)}</div>'
                 f'<p class="result mono">ids {_e(encoding.ids)} · {_e(decoded)}</p>')
 
-    body = [f"<h2>Encode {_e(repr(trace.text))}: the rules in rank order</h2>", steps(trace)]
+    body = [f"<h2>Encode {_e(short_repr(trace.text))}: the rules in rank order</h2>", steps(trace)]
     if wrong is not None:
         body += [f"<h3>The same rules out of rank order (ranks {_e(wrong.order)})</h3>", steps(wrong)]
         verdict = (
             "The same ids: for this text the order makes no difference."
             if wrong.ids == trace.ids
-            else f"{wrong.ids}, not the canonical {trace.ids}: both decode to {trace.text!r}, so a round trip "
-            f"cannot tell them apart; the exact ids are the contract (BPE-ENCODE-ORDER)."
+            else f"{wrong.ids}, not the canonical {trace.ids}: both decode to {short_repr(trace.text)}, so a round "
+            f"trip cannot tell them apart; the exact ids are the contract (BPE-ENCODE-ORDER)."
         )
         body.append(f'<p class="contrast">{_e(verdict)}</p>')
-    return _state(f"encode-{number}", f"encode {trace.text!r}", "".join(body))
+    return _state(f"encode-{number}", f"encode {short_repr(trace.text)}", "".join(body))
 
 
 def _start(trace: TrainingTrace, documents: Sequence[str], pieces: list[bytes]) -> str:
