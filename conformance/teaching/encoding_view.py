@@ -24,9 +24,9 @@ from collections.abc import Sequence
 
 from conformance.reports.common import plural
 from conformance.teaching.labels import (
-    MAX_PAIRS_NAMED,
     fit,
     ids_text,
+    order_comparison,
     pair_text,
     piece_label,
     pieces_of,
@@ -35,7 +35,7 @@ from conformance.teaching.labels import (
     wrap,
 )
 from conformance.teaching.lines import EMPHASIS, HEADING, NOTE, Line
-from reference import BEGIN_ID, END_ID, EncodingTrace, build_pieces, unmade_ids
+from reference import BEGIN_ID, END_ID, EncodingTrace, build_pieces
 
 __all__ = ["encoding_lines"]
 
@@ -87,29 +87,10 @@ def _skipped_note(trace: EncodingTrace, rule_count: int, width: int) -> list[Lin
     return [Line(line, NOTE) for line in wrap(text, width, "  ", "  ")]
 
 
-def _why_nothing(rank: int, rules: Sequence[tuple[int, int]], wrong: EncodingTrace) -> str:
-    unmade = unmade_ids(rules[rank], wrong.order, rank)
-    if unmade:
-        return f"rule {rank} {pair_text(rules[rank])} names {', '.join(map(str, unmade))}, which no rule had made yet"
-    return f"rule {rank} {pair_text(rules[rank])} found its ids already merged otherwise by the rules applied before it"
-
-
 def _comparison(right: EncodingTrace, wrong: EncodingTrace, rules: Sequence[tuple[int, int]],
                 width: int) -> list[Line]:
-    if wrong.ids == right.ids:
-        text = f"the same ids, {ids_text(right.ids, width)}: for this text the order of these rules makes no difference"
-        return [Line(line) for line in wrap(text, width, "  ", "  ")]
-    missed = sorted({step.rank for step in right.steps} - {step.rank for step in wrong.steps})
-    text = (
-        f"{ids_text(wrong.ids, width)}, not the canonical {ids_text(right.ids, width)}; both decode to "
-        f"{short_repr(right.text)}, so a round trip cannot tell them apart: the exact ids are the contract "
-        f"(BPE-ENCODE-ORDER)."
-    )
-    if missed:
-        reasons = "; ".join(_why_nothing(rank, rules, wrong) for rank in missed[:MAX_PAIRS_NAMED])
-        more = f" ({len(missed) - MAX_PAIRS_NAMED} more)" if len(missed) > MAX_PAIRS_NAMED else ""
-        text += f" Out of order, rules that matched in rank order match nothing: {reasons}{more}."
-    return [Line(line, EMPHASIS) for line in wrap(text, width, "  ", "  ")]
+    style = "" if wrong.ids == right.ids else EMPHASIS
+    return [Line(line, style) for line in wrap(order_comparison(right, wrong, rules, width), width, "  ", "  ")]
 
 
 def encoding_lines(trace: EncodingTrace, rules: Sequence[tuple[int, int]], *, wrong: EncodingTrace | None = None,

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 
-from reference import RoundSummary, StopRound
+from reference import EncodingTrace, RoundSummary, StopRound, unmade_ids
 from reference.pieces import piece_hex
 from reference.trace import STOP_MAX_MERGES
 
@@ -34,6 +34,7 @@ __all__ = [
     "ids_text",
     "is_text",
     "labels_text",
+    "order_comparison",
     "pair_text",
     "piece_label",
     "pieces_of",
@@ -194,6 +195,32 @@ def stop_explanation(stop: StopRound) -> str:
         f"the best pair, {pair_text(pair)}, occurs {'once' if count == 1 else f'{count} times'}, below 2: merging "
         f"a pair seen once spends an id to save one position (BPE-TRAIN-STOP)"
     )
+
+
+def _why_nothing(rank: int, rules: Sequence[tuple[int, int]], wrong: EncodingTrace) -> str:
+    unmade = unmade_ids(rules[rank], wrong.order, rank)
+    if unmade:
+        return f"rule {rank} {pair_text(rules[rank])} names {', '.join(map(str, unmade))}, which no rule had made yet"
+    return f"rule {rank} {pair_text(rules[rank])} found its ids already merged otherwise by the rules applied before it"
+
+
+def order_comparison(right: EncodingTrace, wrong: EncodingTrace, rules: Sequence[tuple[int, int]],
+                     width: int = 100) -> str:
+    """What applying the rules out of rank order changed: nothing for this text, or other ids that decode the same,
+    with the reason each rule that matched in rank order matched nothing (BPE-ENCODE-ORDER)."""
+    if wrong.ids == right.ids:
+        return f"the same ids, {ids_text(right.ids, width)}: for this text the order of these rules makes no difference"
+    missed = sorted({step.rank for step in right.steps} - {step.rank for step in wrong.steps})
+    text = (
+        f"{ids_text(wrong.ids, width)}, not the canonical {ids_text(right.ids, width)}; both decode to "
+        f"{short_repr(right.text)}, so a round trip cannot tell them apart: the exact ids are the contract "
+        f"(BPE-ENCODE-ORDER)."
+    )
+    if missed:
+        reasons = "; ".join(_why_nothing(rank, rules, wrong) for rank in missed[:MAX_PAIRS_NAMED])
+        more = f" ({len(missed) - MAX_PAIRS_NAMED} more)" if len(missed) > MAX_PAIRS_NAMED else ""
+        text += f" Out of order, rules that matched in rank order match nothing: {reasons}{more}."
+    return text
 
 
 def wrap(text: str, width: int, indent: str = "", subsequent: str | None = None) -> list[str]:

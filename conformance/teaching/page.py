@@ -1,6 +1,6 @@
 """The visual walk-through: a training trace (and encodings) as one self-contained HTML page.
 
-Every state is a ``<section class="state">`` with an id a URL fragment can name: ``start``,
+Every state is a ``<section class="state">`` with a name a URL fragment can give: ``start``,
 ``round-0``, ``round-1``, …, ``stop``, then ``encode-0``, ``encode-1``, … Each round shows the counts
 table (the winner and the tied pairs marked) and every kept document as two rows of token boxes:
 before the round, with the replaced pairs highlighted where they are replaced, and after it, with the
@@ -8,7 +8,7 @@ new ids highlighted. Nothing is loaded from anywhere: style and script are inlin
 
 >>> from reference import trace_training
 >>> page = render_page(["abab", "acac"], trace_training(["abab", "acac"], 32))
->>> page.startswith("<!DOCTYPE html>"), 'id="round-1"' in page, "http" in page
+>>> page.startswith("<!DOCTYPE html>"), 'data-state="round-1"' in page, "http" in page
 (True, True, False)
 """
 
@@ -22,6 +22,7 @@ from conformance.reports.common import plural
 from conformance.teaching.labels import (
     PARTIAL_NOTE,
     is_text,
+    order_comparison,
     pair_text,
     piece_label,
     selection_reason,
@@ -128,7 +129,9 @@ def _counts_table(counts: Sequence[tuple[Pair, int]], pieces: list[bytes], winne
 
 
 def _state(state_id: str, title: str, body: str) -> str:
-    return f'<section class="state" id="{_e(state_id)}" data-title="{_e(title)}">{body}</section>'
+    # The fragment names the state through data-state, not id: an id would make the browser scroll to the
+    # section before the script has hidden the others, and the page would open half-way down.
+    return f'<section class="state" data-state="{_e(state_id)}" data-title="{_e(title)}">{body}</section>'
 
 
 def _round(step: RoundSummary, documents: Sequence[str], pieces: list[bytes]) -> str:
@@ -172,7 +175,8 @@ def _stop(trace: TrainingTrace, documents: Sequence[str], pieces: list[bytes]) -
     return _state("stop", f"round {stop.rules_made}: stop", "".join(body))
 
 
-def _encoding(number: int, trace: EncodingTrace, pieces: list[bytes], wrong: EncodingTrace | None) -> str:
+def _encoding(number: int, trace: EncodingTrace, pieces: list[bytes], wrong: EncodingTrace | None,
+              rules: Sequence[Pair]) -> str:
     def steps(encoding: EncodingTrace) -> str:
         rows = [_row("bytes", encoding.start, pieces)]
         for step in encoding.steps:
@@ -187,12 +191,7 @@ def _encoding(number: int, trace: EncodingTrace, pieces: list[bytes], wrong: Enc
     body = [f"<h2>Encode {_e(short_repr(trace.text))}: the rules in rank order</h2>", steps(trace)]
     if wrong is not None:
         body += [f"<h3>The same rules out of rank order (ranks {_e(wrong.order)})</h3>", steps(wrong)]
-        verdict = (
-            "The same ids: for this text the order makes no difference."
-            if wrong.ids == trace.ids
-            else f"{wrong.ids}, not the canonical {trace.ids}: both decode to {short_repr(trace.text)}, so a round "
-            f"trip cannot tell them apart; the exact ids are the contract (BPE-ENCODE-ORDER)."
-        )
+        verdict = order_comparison(trace, wrong, rules, width=400)
         body.append(f'<p class="contrast">{_e(verdict)}</p>')
     return _state(f"encode-{number}", f"encode {short_repr(trace.text)}", "".join(body))
 
@@ -220,7 +219,7 @@ def render_page(documents: Sequence[str], trace: TrainingTrace | None,
     if trace is not None:
         states += [_start(trace, documents, pieces), *(_round(step, documents, pieces) for step in trace.rounds),
                    _stop(trace, documents, pieces)]
-    states += [_encoding(number, right, pieces, wrong) for number, (right, wrong) in enumerate(encodings)]
+    states += [_encoding(number, right, pieces, wrong, learned) for number, (right, wrong) in enumerate(encodings)]
     if title is not None:
         heading = title
     elif trace is not None:

@@ -75,21 +75,22 @@ SCRIPT = """
   var current = 0;
   slider.max = String(states.length - 1);
   function indexOf(id) {
-    for (var k = 0; k < states.length; k++) { if (states[k].id === id) { return k; } }
+    for (var k = 0; k < states.length; k++) { if (states[k].getAttribute("data-state") === id) { return k; } }
     return -1;
   }
   function show(index, remember) {
     current = Math.max(0, Math.min(states.length - 1, index));
     for (var k = 0; k < states.length; k++) { states[k].hidden = k !== current; }
     var state = states[current];
+    var name = state.getAttribute("data-state");
     slider.value = String(current);
     slider.setAttribute("value", String(current));
     previous.disabled = current === 0;
     next.disabled = current === states.length - 1;
     position.textContent = state.getAttribute("data-title") + " (" + (current + 1) + " of " + states.length + ")";
-    document.body.setAttribute("data-current", state.id);
-    if (remember && location.hash !== "#" + state.id) {
-      try { history.replaceState(null, "", "#" + state.id); } catch (error) { location.hash = state.id; }
+    document.body.setAttribute("data-current", name);
+    if (remember && location.hash !== "#" + name) {
+      try { history.replaceState(null, "", "#" + name); } catch (error) { location.hash = name; }
     }
   }
   function fromFragment() {
@@ -105,9 +106,7 @@ SCRIPT = """
     if (event.key === "ArrowLeft") { show(current - 1, true); }
     if (event.key === "ArrowRight") { show(current + 1, true); }
   });
-  window.addEventListener("hashchange", function () { show(fromFragment(), false); window.scrollTo(0, 0); });
+  window.addEventListener("hashchange", function () { show(fromFragment(), false); });
   show(fromFragment(), false);
-  // The browser scrolls to the fragment's section before the others are hidden; start at the top instead.
-  window.addEventListener("load", function () { window.scrollTo(0, 0); });
 })();
 """

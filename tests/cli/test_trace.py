@@ -178,7 +178,7 @@ def test_html_writes_one_self_contained_page(capsys: pytest.CaptureFixture[str],
     out = run(capsys, *ABAB_ACAC, "--encode", "abac", "--wrong-order", "--html", str(page))
     assert out.rstrip().endswith(f"wrote {page}")
     text = page.read_text(encoding="utf-8")
-    ids = re.findall(r'<section class="state" id="([^"]+)"', text)
+    ids = re.findall(r'<section class="state" data-state="([^"]+)"', text)
     assert ids == ["start", "round-0", "round-1", "stop", "encode-0"]
     assert not re.search(r"(?:src|href)=|https?:|@import|url\(", text)
 
@@ -187,7 +187,7 @@ def test_html_with_rules_shows_only_the_encodings(capsys: pytest.CaptureFixture[
     rules, page = tmp_path / "tokenizer.json", tmp_path / "trace.html"
     rules.write_text(dumps(train(["abc", "abc"], 32)), encoding="utf-8")
     run(capsys, "--rules", str(rules), "--encode", "abc", "--html", str(page))
-    assert re.findall(r'<section class="state" id="([^"]+)"', page.read_text(encoding="utf-8")) == ["encode-0"]
+    assert re.findall(r'<section class="state" data-state="([^"]+)"', page.read_text(encoding="utf-8")) == ["encode-0"]
 
 
 def test_documents_from_a_file_and_from_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

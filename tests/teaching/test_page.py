@@ -18,7 +18,7 @@ from reference import reversed_ranks, trace_encoding, trace_training
 from tests.support.browser import chromium_path, render_dom, requires_chromium, screenshot
 
 ABAB_ACAC = ["abab", "acac"]
-_SECTION = re.compile(r'<section class="state" id="(?P<id>[^"]+)"(?P<attributes>[^>]*)>(?P<body>.*?)</section>', re.S)
+_SECTION = re.compile(r'<section class="state" data-state="(?P<id>[^"]+)"(?P<attributes>[^>]*)>(?P<body>.*?)</section>', re.S)
 _ROW = re.compile(r'<div class="row" data-row="(?P<label>[^"]+)">(?P<body>.*?)</div>', re.S)
 
 
@@ -74,7 +74,17 @@ def test_the_stop_and_the_encoding_states() -> None:
     encoding = states["encode-0"][1]
     assert ("document", [256, 258, 259, 257]) in rows(encoding)
     assert "ids [258, 259] · decodes to &#x27;abac&#x27;" in encoding
-    assert "The same ids" in encoding  # these two rules do not depend on each other
+    assert "the same ids, [258, 259]" in encoding  # these two rules do not depend on each other
+
+
+def test_an_encoding_out_of_rank_order_shows_its_ids_and_why_they_differ() -> None:
+    rules = [(97, 98), (258, 99)]
+    page = render_page([], None, [(trace_encoding("abc", rules), trace_encoding("abc", rules, order=[1, 0]))],
+                       rules=rules)
+    encoding = sections(page)["encode-0"][1]
+    assert [ids for label, ids in rows(encoding) if label == "document"] == [[256, 259, 257], [256, 258, 99, 257]]
+    assert "[258, 99], not the canonical [259]" in encoding
+    assert "rule 1 (258, 99) names 258, which no rule had made yet" in encoding
 
 
 def test_an_overlapping_round_says_why_not_every_window() -> None:
