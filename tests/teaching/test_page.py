@@ -18,7 +18,9 @@ from reference import reversed_ranks, trace_encoding, trace_training
 from tests.support.browser import chromium_path, render_dom, requires_chromium, screenshot
 
 ABAB_ACAC = ["abab", "acac"]
-_SECTION = re.compile(r'<section class="state" data-state="(?P<id>[^"]+)"(?P<attributes>[^>]*)>(?P<body>.*?)</section>', re.S)
+_SECTION = re.compile(
+    r'<section class="state" data-state="(?P<id>[^"]+)"(?P<attributes>[^>]*)>(?P<body>.*?)</section>', re.S
+)
 _ROW = re.compile(r'<div class="row" data-row="(?P<label>[^"]+)">(?P<body>.*?)</div>', re.S)
 
 
