@@ -25,6 +25,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"checks"}),
     frozenset({"running"}),
     frozenset({"reports", "zoo", "matrix"}),
+    frozenset({"fuzzing"}),
     frozenset({"plugin", "cli"}),
     frozenset({"__main__"}),
 )

@@ -37,6 +37,8 @@ __all__ = [
     "DEFAULT_REDIS_PORT",
     "KEY_PREFIX",
     "DatabaseLocation",
+    "DatabaseUnavailable",
+    "GuardedDatabase",
     "cache_directory",
     "default_directory",
     "open_database",
@@ -60,6 +62,63 @@ class DatabaseLocation:
     host: str | None = None
     port: int | None = None
     db: int = 0
+
+
+class DatabaseUnavailable(HarnessError):
+    """The example database failed while in use (the Redis server went away, the disk filled up).
+
+    A harness error, never a verdict: the runner lets it through instead of blaming the implementation.
+    """
+
+
+class GuardedDatabase(ExampleDatabase):
+    """``database`` with every failure of its own turned into :class:`DatabaseUnavailable` naming ``text``."""
+
+    def __init__(self, database: ExampleDatabase, text: str) -> None:
+        super().__init__()
+        self.database = database
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"GuardedDatabase({self.database!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GuardedDatabase) and self.database == other.database
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def _failed(self, error: Exception) -> DatabaseUnavailable:
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return DatabaseUnavailable(f"the example database {self.text} failed: {detail}")
+
+    def fetch(self, key: bytes) -> list[bytes]:
+        """Every value saved under ``key`` (read at once, so a failure surfaces here)."""
+        try:
+            return list(self.database.fetch(key))
+        except Exception as error:
+            raise self._failed(error) from error
+
+    def save(self, key: bytes, value: bytes) -> None:
+        """Save ``value`` under ``key``."""
+        try:
+            self.database.save(key, value)
+        except Exception as error:
+            raise self._failed(error) from error
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        """Delete ``value`` from ``key``."""
+        try:
+            self.database.delete(key, value)
+        except Exception as error:
+            raise self._failed(error) from error
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        """Move ``value`` from ``src`` to ``dest``."""
+        try:
+            self.database.move(src, dest, value)
+        except Exception as error:
+            raise self._failed(error) from error
 
 
 class _Unusable(Exception):
@@ -159,15 +218,17 @@ def open_database(text: str | None, option: str = "--database") -> ExampleDataba
     """The example database ``text`` names (a directory is created when missing), or None without one.
 
     Given one, hypothesis replays the failures saved there before it generates anything new. A Redis
-    server is asked for a ``PING`` first, so an unreachable one is a one-line error, not a run of errors.
+    server is asked for a ``PING`` first, so an unreachable one is a one-line error, not a run of errors;
+    one that fails later raises :class:`DatabaseUnavailable` (:class:`GuardedDatabase`).
     """
     if text is None:
         return None
     location = parse_location(text, option)
     try:
-        return _open_redis(location) if location.kind == "redis" else _open_directory(location)
+        database = _open_redis(location) if location.kind == "redis" else _open_directory(location)
     except _Unusable as problem:
         raise HarnessError(f"{option} {text}: {problem}") from None
+    return GuardedDatabase(database, text)
 
 
 def cache_directory(environ: Mapping[str, str] | None = None) -> Path:

@@ -30,9 +30,9 @@ from conformance.checks.base import Check
 from conformance.dialects.context import known_profile, with_profile
 from conformance.errors import HarnessError
 from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from conformance.running.database import open_database
 from conformance.running.runner import run_checks
 from conformance.running.skipfile import SkipPlan, load_skip_file
-from conformance.running.database import open_database
 from conformance.settings import HYPOTHESIS_VERSION, PROFILES, active_profile_name
 
 __all__ = [

@@ -20,8 +20,8 @@ from conformance.adapters.python import InProcessSubject
 from conformance.checks.base import Check
 from conformance.errors import Violation
 from conformance.results.outcomes import Outcome
-from conformance.running.runner import run_check
 from conformance.running.database import open_database
+from conformance.running.runner import run_check
 from tests import ROOT
 
 _IMPL = "tests.support.broken_for_checks:LargestTiedPair"
