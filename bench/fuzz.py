@@ -126,10 +126,22 @@ def categorize(stats: pstats.Stats, depth: int = 6) -> dict[str, float]:
 def profile_worker(args: argparse.Namespace) -> dict[str, float]:
     """One worker's loop under cProfile for ``--seconds``; prints the split and the top functions."""
     sys.path.insert(0, str(REPO))
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    from conformance.fuzzing.campaign import hypothesis_storage, warm_hypothesis_storage
     from conformance.fuzzing.worker import WorkerConfig, fuzz
     from conformance.running import suite
 
-    checks = suite.select(tuple(args.check))
+    # As a worker does: hypothesis's files in the campaign's storage (--cold: a fresh one, as every worker had
+    # before the storage was shared).
+    storage = Path(tempfile.mkdtemp(prefix="bench-fuzz-cold-")) if args.cold else hypothesis_storage()
+    if not args.cold:
+        warm_hypothesis_storage(storage)
+    set_hypothesis_home_dir(storage)
+
+    # The fixed-case checks (known-answer vectors, argument tables) run once per campaign, not per round:
+    # left out here, so the profile shows the steady state of a long campaign.
+    checks = [check for check in suite.select(tuple(args.check)) if check.strategy is not None]
     isolation = args.isolation or suite.RunConfig(impl=args.impl).isolation_used
     config = WorkerConfig(worker=0, workers=1, generation=0, seconds=args.seconds, campaign_seed=args.seed,
                           checks=tuple(check.name for check in checks), impl=args.impl, isolation=isolation)
@@ -165,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", default="20s", help="each campaign's --duration (throughput)")
     parser.add_argument("--repeats", type=int, default=2, help="pairs of --jobs 1/--jobs 2 runs (throughput)")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long the profiled worker runs (profile)")
+    parser.add_argument("--cold", action="store_true", help="profile with an empty hypothesis storage (profile)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--top", type=int, default=20)
     parser.add_argument("--json", type=Path, help="write the measurements here")

@@ -27,7 +27,12 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from hypothesis import find, settings
+from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from conformance.adapters import host_environment
 from conformance.adapters.child import RunningProcess, describe_exit, kill_process_group, spawn, stderr_tail
@@ -36,7 +41,8 @@ from conformance.checks.base import Check
 from conformance.fuzzing.findings import Finding, FindingBook
 from conformance.fuzzing.messages import decode_event, result_from_record
 from conformance.fuzzing.worker import WorkerConfig
-from conformance.settings import HYPOTHESIS_VERSION
+from conformance.running.database import cache_directory
+from conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
 
 __all__ = [
     "MAX_RESTARTS",
@@ -48,12 +54,15 @@ __all__ = [
     "CampaignInterrupted",
     "CampaignResult",
     "CheckTally",
+    "hypothesis_storage",
+    "warm_hypothesis_storage",
 ]
 
 SHRINK_GRACE_SECONDS = 30.0
 STOP_GRACE_SECONDS = 5.0
 MAX_RESTARTS = 3
 WORKER_VARIABLE = "BPE_CONFORMANCE_FUZZ_WORKER"
+STORAGE_VARIABLE = "HYPOTHESIS_STORAGE_DIRECTORY"
 _POLL_SECONDS = 0.05
 _TICK_SECONDS = 0.25
 _EVENT_LINE_BYTES = 64 * 1024 * 1024
@@ -128,6 +137,31 @@ class CampaignResult:
         return 2 if self.error else 0
 
 
+def hypothesis_storage() -> Path:
+    """Where workers keep hypothesis's own files: ``$HYPOTHESIS_STORAGE_DIRECTORY``, else the user's cache dir.
+
+    Shared by every worker and campaign, so hypothesis's Unicode tables (seconds of CPU to compute) are
+    computed once per machine, not once per worker process as in a fresh temporary directory.
+    """
+    chosen = os.environ.get(STORAGE_VARIABLE)
+    return Path(chosen) if chosen else cache_directory() / "hypothesis"
+
+
+def warm_hypothesis_storage(directory: Path) -> None:
+    """Have hypothesis compute (or load) its UTF-8 character tables into ``directory`` now; best effort.
+
+    Done once by the coordinator before the clock starts, so the workers only load them.
+    """
+    previous = keep_storage_out_of_cwd()  # this process's own storage, restored after
+    set_hypothesis_home_dir(directory)
+    try:
+        find(st.characters(codec="utf-8"), lambda character: True, settings=settings(database=None))
+    except Exception:  # a read-only cache dir: each worker computes its own tables, as before
+        pass
+    finally:
+        set_hypothesis_home_dir(previous)
+
+
 class CampaignInterrupted(KeyboardInterrupt):
     """The campaign was stopped by a signal; ``result`` is everything up to then."""
 
@@ -191,6 +225,7 @@ class Campaign:
         self.started_at = ""
         self.stop_reason = "deadline"
         self.error: str | None = None
+        self.storage = hypothesis_storage()
         self._cpu_before = 0.0
 
     # -- what the display reads
@@ -222,7 +257,7 @@ class Campaign:
             database=self.config.database, parent=os.getpid(),
         )
         slot.tag = slot.tag or new_tag()
-        environment = {**host_environment(), WORKER_VARIABLE: slot.tag}
+        environment = {**host_environment(), WORKER_VARIABLE: slot.tag, STORAGE_VARIABLE: str(self.storage)}
         argv = [sys.executable, "-m", "conformance.fuzzing.worker", config.to_json()]
         slot.process = spawn(argv, None, environment, _EVENT_LINE_BYTES, _STDERR_BYTES)
         slot.started, slot.finished, slot.stopped = time.monotonic(), False, False
@@ -373,6 +408,7 @@ class Campaign:
 
     def run(self) -> CampaignResult:
         """Run the campaign to its end; :class:`CampaignInterrupted` on a signal, with the result so far."""
+        warm_hypothesis_storage(self.storage)
         self.started = time.monotonic()
         self.deadline = self.started + self.config.seconds
         self.started_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")

@@ -64,9 +64,13 @@ def wait_for(predicate, seconds: float) -> bool:
 
 
 class Harness:
-    """``python -m conformance ...`` from ``directory`` with its own cache dir, hypothesis storage and marker."""
+    """``python -m conformance ...`` from ``directory`` with its own cache dir and marker.
 
-    def __init__(self, directory: Path) -> None:
+    ``storage`` is hypothesis's storage for every command: shared by the tests of a session, so its Unicode
+    tables are computed once, as they are once per machine for a user.
+    """
+
+    def __init__(self, directory: Path, storage: Path) -> None:
         self.directory = directory
         self.marker = uuid.uuid4().hex
         self.cache = directory / "cache"
@@ -76,6 +80,7 @@ class Harness:
             "XDG_CACHE_HOME": str(self.cache),
             "COLUMNS": "200",
             "BPE_HYPOTHESIS_PROFILE": "dev",
+            "HYPOTHESIS_STORAGE_DIRECTORY": str(storage),
             MARKER_VARIABLE: self.marker,
         }
         self.environment.pop("CI", None)

@@ -34,8 +34,8 @@ def _reproduce_words(line: str) -> list[str]:
     return words[1:]
 
 
-def test_a_campaign_finds_a_zoo_member_saves_it_and_run_replays_it_in_seconds(tmp_path):
-    harness = Harness(tmp_path)
+def test_a_campaign_finds_a_zoo_member_saves_it_and_run_replays_it_in_seconds(make_harness, tmp_path):
+    harness = make_harness()
     fuzzed = harness.run("fuzz", "--impl", ZOO_MEMBER, "--isolation", "inprocess", "--check", "tie-break",
                          "--duration", "4s", "--jobs", "2", "--seed", "5", "--database", "db", "--json", "fuzz.json")
     assert fuzzed.returncode == 1, fuzzed.stderr
@@ -75,8 +75,8 @@ def subprocess_pytest(harness: Harness, *words: str):
                           text=True, timeout=240)
 
 
-def test_the_default_database_is_a_directory_per_implementation_under_the_cache_dir(tmp_path):
-    harness = Harness(tmp_path)
+def test_the_default_database_is_a_directory_per_implementation_under_the_cache_dir(make_harness, tmp_path):
+    harness = make_harness()
     completed = harness.run("fuzz", "--check", "tie-break", "--duration", "2s", "--jobs", "1", "--json", "s.json")
     assert completed.returncode == 0, completed.stderr
     database = validate_summary(tmp_path / "s.json")["config"]["database"]
@@ -87,8 +87,8 @@ def test_the_default_database_is_a_directory_per_implementation_under_the_cache_
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_a_signal_stops_every_process_keeps_the_database_and_prints_the_summary(tmp_path, signum, code):
-    harness = Harness(tmp_path)
+def test_a_signal_stops_every_process_keeps_the_database_and_prints_the_summary(make_harness, tmp_path, signum, code):
+    harness = make_harness()
     campaign = harness.start("fuzz", "--impl", ZOO_MEMBER, "--check", "tie-break", "--check", "round-trip",
                              "--duration", "2m", "--jobs", "2", "--seed", "3", "--database", "db", "--json", "s.json")
     # The coordinator, two workers and their two implementation processes.
@@ -106,8 +106,8 @@ def test_a_signal_stops_every_process_keeps_the_database_and_prints_the_summary(
     assert replayed.returncode == 1, replayed.stderr
 
 
-def test_a_worker_killed_by_its_implementation_is_restarted_then_given_up(tmp_path):
-    harness = Harness(tmp_path)
+def test_a_worker_killed_by_its_implementation_is_restarted_then_given_up(make_harness, tmp_path):
+    harness = make_harness()
     completed = harness.run("fuzz", "--impl", "tests.support.fuzz_subjects:KillsItsProcessOnTrain",
                             "--isolation", "inprocess", "--check", "tie-break", "--duration", "60s", "--jobs", "1",
                             "--json", "s.json")
@@ -121,8 +121,8 @@ def test_a_worker_killed_by_its_implementation_is_restarted_then_given_up(tmp_pa
     assert harness.leftovers() == []
 
 
-def test_a_hung_implementation_is_a_timeout_and_max_failures_ends_the_campaign(tmp_path):
-    harness = Harness(tmp_path)
+def test_a_hung_implementation_is_a_timeout_and_max_failures_ends_the_campaign(make_harness, tmp_path):
+    harness = make_harness()
     impl = f"cmd:{sys.executable} {HOSTILE / 'hang_in_train.py'}"
     completed = harness.run("fuzz", "--impl", impl, "--timeout", "0.5", "--check", "tie-break", "--duration", "2m",
                             "--jobs", "1", "--max-failures", "1", "--json", "s.json",

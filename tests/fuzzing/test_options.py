@@ -5,6 +5,8 @@ Also the pure parts of a campaign: durations, database locations, the schedule a
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -111,7 +113,7 @@ def test_every_check_keeps_running_and_a_failing_one_rests_at_most_max_rest_cycl
         schedule.record(name, failed=name == failing)
     assert set(seen) == set(names)
     gaps = [index for index, name in enumerate(seen) if name == failing]
-    assert all(later - earlier <= len(names) * (MAX_REST + 1) for earlier, later in zip(gaps, gaps[1:]))
+    assert all(later - earlier <= len(names) * (MAX_REST + 1) for earlier, later in itertools.pairwise(gaps))
 
 
 def test_budgets_grow_then_level_off():
@@ -129,3 +131,13 @@ def test_a_failure_is_distinct_by_check_outcome_clause_and_inputs():
                 result(inputs={"text": "ba"})]
     assert all(book.add(variant, 0, 0, 0.0) is not None for variant in variants)
     assert book.add(result(), 1, 5, 1.0) is None and book.findings[0].times_found == 2
+
+
+def test_workers_share_hypothesis_storage_under_the_cache_dir_unless_told_otherwise(tmp_path, monkeypatch):
+    from conformance.fuzzing.campaign import hypothesis_storage
+
+    monkeypatch.delenv("HYPOTHESIS_STORAGE_DIRECTORY", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert hypothesis_storage() == tmp_path / "bpe-conformance" / "hypothesis"
+    monkeypatch.setenv("HYPOTHESIS_STORAGE_DIRECTORY", str(tmp_path / "mine"))
+    assert hypothesis_storage() == tmp_path / "mine"

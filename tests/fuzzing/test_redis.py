@@ -14,7 +14,7 @@ import time
 import pytest
 
 from conformance.running.database import KEY_PREFIX
-from tests.fuzzing.helpers import Harness, validate_summary
+from tests.fuzzing.helpers import validate_summary
 from tests.support.fuzz_subjects import LONG_TEXT_BYTES
 from tests.support.redis_server import running_redis
 
@@ -39,11 +39,9 @@ def _keys(server, db: int) -> list[bytes]:
     return sorted(server.client(db).keys("*"))
 
 
-def test_a_campaign_saves_to_redis_and_run_replays_it_in_seconds(tmp_path, redis_server):
+def test_a_campaign_saves_to_redis_and_run_replays_it_in_seconds(make_harness, tmp_path, redis_server):
     url = redis_server.url(1)
-    fuzzer, runner = Harness(tmp_path / "fuzzer"), Harness(tmp_path / "runner")
-    fuzzer.directory.mkdir()
-    runner.directory.mkdir()
+    fuzzer, runner = make_harness("fuzzer"), make_harness("runner")
     fuzzed = fuzzer.run("fuzz", "--impl", ZOO_MEMBER, "--isolation", "inprocess", "--check", "tie-break",
                         "--duration", "60s", "--max-failures", "1", "--jobs", "1", "--seed", "11",
                         "--database", url, "--json", "fuzz.json")
@@ -65,14 +63,12 @@ def test_a_campaign_saves_to_redis_and_run_replays_it_in_seconds(tmp_path, redis
     assert fuzzer.leftovers() == [] and runner.leftovers() == []
 
 
-def test_two_campaigns_with_different_seeds_share_one_redis_database(tmp_path, redis_server):
+def test_two_campaigns_with_different_seeds_share_one_redis_database(make_harness, tmp_path, redis_server):
     """Machine A fuzzes round-trip, machine B encode-trained, at once, into one Redis database; a third
     machine's ``run`` fails each check with exactly the counterexample the other found, although the same
     run without the database passes: only the shared database could have given it those failures."""
     url = redis_server.url(3)
-    machines = {name: Harness(tmp_path / name) for name in ("a", "b", "c")}
-    for machine in machines.values():
-        machine.directory.mkdir()
+    machines = {name: make_harness(name) for name in ("a", "b", "c")}
     campaigns = {
         check: machines[name].start("fuzz", "--impl", RARE_BUG, "--isolation", "inprocess", "--check", check,
                                     "--duration", "150s", "--max-failures", "1", "--jobs", "1", "--seed", seed,
@@ -80,7 +76,7 @@ def test_two_campaigns_with_different_seeds_share_one_redis_database(tmp_path, r
         for name, check, seed in (("a", "round-trip", "1"), ("b", "encode-trained", "2"))
     }
     findings = {}
-    for (check, campaign), name in zip(campaigns.items(), ("a", "b")):
+    for (check, campaign), name in zip(campaigns.items(), ("a", "b"), strict=True):
         _, stderr = campaign.communicate(timeout=240)
         assert campaign.returncode == 1, stderr
         found = validate_summary(machines[name].directory / "fuzz.json")["failures"]
