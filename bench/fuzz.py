@@ -154,7 +154,7 @@ def profile_worker(args: argparse.Namespace) -> dict[str, float]:
 
     profiler = cProfile.Profile()
     try:
-        profiler.runcall(fuzz, config, subject, checks, emit)
+        profiler.runcall(fuzz, config, subject, checks, emit, None)
     finally:
         subject.close()
     stats = pstats.Stats(profiler)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from hypothesis import Phase, settings
+from hypothesis.database import ExampleDatabase
 
 from conformance.adapters.host import take_protocol_streams
 from conformance.adapters.signals import handled_signals
@@ -140,9 +141,14 @@ def _round_settings(base: settings, round_of_check: int) -> settings:
     return settings(base, max_examples=examples_for_round(base.max_examples, round_of_check), phases=phases)
 
 
-def fuzz(config: WorkerConfig, subject: Subject, checks: list[Check], emit: Callable[..., None]) -> str:
+def fuzz(
+    config: WorkerConfig,
+    subject: Subject,
+    checks: list[Check],
+    emit: Callable[..., None],
+    database: ExampleDatabase | None = None,
+) -> str:
     """Run rounds until the deadline; returns why the worker stopped (``deadline`` or ``exhausted``)."""
-    database = open_database(config.database)
     base = suite.base_settings(config.effort)
     by_name = {check.name: check for check in checks}
     searched = [check.name for check in checks if check.strategy is not None]
@@ -208,8 +214,14 @@ def run_worker(config: WorkerConfig, events: IO[bytes]) -> int:
         emit("fatal", worker=config.worker, message=str(error))
         return EXIT_FATAL
     try:
+        database = open_database(config.database)
+    except HarnessError as error:  # the server went away since the coordinator reached it
+        subject.close()
+        emit("fatal", worker=config.worker, message=str(error), database=True)
+        return EXIT_FATAL
+    try:
         emit("ready", worker=config.worker, generation=config.generation, pid=os.getpid())
-        reason = fuzz(config, subject, checks, emit)
+        reason = fuzz(config, subject, checks, emit, database)
         emit("done", worker=config.worker, reason=reason)
     except KeyboardInterrupt:  # SIGTERM/SIGINT/SIGHUP from the coordinator, or the coordinator died
         emit("done", worker=config.worker, reason="signal")

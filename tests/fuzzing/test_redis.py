@@ -14,7 +14,7 @@ import time
 import pytest
 
 from conformance.running.database import KEY_PREFIX
-from tests.fuzzing.helpers import validate_summary
+from tests.fuzzing.helpers import validate_summary, wait_for
 from tests.support.fuzz_subjects import LONG_TEXT_BYTES
 from tests.support.redis_server import running_redis
 
@@ -96,3 +96,21 @@ def test_two_campaigns_with_different_seeds_share_one_redis_database(make_harnes
     for result in results:
         assert result["counterexample"]["inputs"] in findings[result["check"]]
     assert all(machine.leftovers() == [] for machine in machines.values())
+
+
+@pytest.mark.slow  # the client retries a lost server for seconds before giving up: tox -e fuzz-redis runs it
+def test_a_redis_server_lost_mid_campaign_ends_it_with_a_harness_error_not_a_verdict(make_harness, redis_server):
+    harness = make_harness()
+    campaign = harness.start("fuzz", "--impl", ZOO_MEMBER, "--isolation", "inprocess", "--check", "tie-break",
+                             "--duration", "90s", "--jobs", "1", "--database", redis_server.url(2), "--json", "s.json")
+    assert wait_for(lambda: bool(_keys(redis_server, 2)), 60)  # a failure has been saved: the worker is at work
+    redis_server.kill()
+    stdout, stderr = campaign.communicate(timeout=120)
+    summary = validate_summary(harness.directory / "s.json")
+    assert summary["summary"]["stop_reason"] == "database-failed", stdout[-2000:]
+    assert f"the example database {redis_server.url(2)} failed" in summary["summary"]["error"]
+    # A failure found and saved before the server went is still a failure; nothing else is blamed on the
+    # implementation: every failure reported is the zoo member's tie-break bug.
+    assert campaign.returncode == (1 if summary["failures"] else 2), stderr
+    assert all(failure["outcome"] == "fail" for failure in summary["failures"])
+    assert harness.leftovers() == []

@@ -24,10 +24,17 @@ _START_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class RedisServer:
-    """A running server: where it listens, and the URL of one of its numbered databases."""
+    """A running server: where it listens, the URL of one of its numbered databases, and its process."""
 
     host: str
     port: int
+    process: subprocess.Popen[bytes] | None = None
+
+    def kill(self) -> None:
+        """Stop the server at once (SIGKILL), as a crash or a lost network would."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
 
     def url(self, db: int = 0) -> str:
         """``redis://HOST:PORT/DB``."""
@@ -74,7 +81,7 @@ def running_redis(directory: Path) -> Iterator[RedisServer]:
     log = (directory / "redis.log").open("wb")
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=directory)
     try:
-        started = RedisServer("127.0.0.1", port)
+        started = RedisServer("127.0.0.1", port, server)
         deadline = time.monotonic() + _START_SECONDS
         while True:
             try:
@@ -88,7 +95,8 @@ def running_redis(directory: Path) -> Iterator[RedisServer]:
                 time.sleep(0.05)
         yield started
     finally:
-        server.terminate()
+        if server.poll() is None:
+            server.terminate()
         try:
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:

@@ -23,7 +23,7 @@ from conformance.fuzzing.durations import parse_duration
 from conformance.fuzzing.report import write_summary
 from conformance.reports.terminal import make_console
 from conformance.running import suite
-from conformance.running.database import default_directory, open_database
+from conformance.running.database import default_directory, open_database, parse_location
 from conformance.running.suite import HARNESS_NAME, ISOLATIONS
 from reference.profiles import PROFILES
 
@@ -136,11 +136,14 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
     if args.profile is not None and args.profile not in PROFILES:
         raise HarnessError(f"--profile: unknown profile {args.profile!r}; choose one of: {', '.join(PROFILES)}")
     database = args.database if args.database is not None else str(default_directory(args.impl))
-    open_database(database)  # a bad directory or an unreachable Redis fails now, before any worker starts
+    parse_location(database)  # a malformed --database fails before anything starts
     checks = suite.at_level(suite.select(tuple(args.check)), args.level)
     if not checks:
         raise HarnessError(f"no checks selected (--level {args.level} leaves none of those chosen)")
     implementation, skipped = _fuzzable(args, checks)
+    # Only an implementation that loads gets a database: a directory is created, a Redis server asked for PING;
+    # an unreachable one fails here, before any worker starts.
+    open_database(database)
     fuzzed = [check for check in checks if check.name not in skipped]
     if not fuzzed:
         reasons = "; ".join(sorted(set(skipped.values())))

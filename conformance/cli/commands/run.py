@@ -26,7 +26,7 @@ from conformance.reports.markdown import write_markdown
 from conformance.reports.terminal import live_view, make_console, render_header, render_summary
 from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from conformance.running import suite
-from conformance.running.database import open_database
+from conformance.running.database import parse_location
 from conformance.running.suite import HARNESS_NAME, ISOLATIONS, RunConfig
 from reference.profiles import PROFILES
 
@@ -162,7 +162,8 @@ def handle(args: argparse.Namespace) -> int:
     if config.profile is not None and config.profile not in PROFILES:
         raise HarnessError(f"--profile: unknown profile {config.profile!r}; choose one of: {', '.join(PROFILES)}")
     reports = _report_paths(args)
-    open_database(config.database)  # a bad directory or an unreachable Redis fails before anything starts
+    if config.database is not None:
+        parse_location(config.database)  # malformed: fails before anything starts (unreachable: when opened)
     checks = suite.at_level(suite.select(config.patterns), config.level)
     if not checks:
         raise HarnessError(f"no checks selected (--level {config.level} leaves none of those chosen)")
