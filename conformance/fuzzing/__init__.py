@@ -8,7 +8,8 @@ and growing example counts through the same runner as ``run``, so hypothesis shr
 saves it in the example database (:mod:`conformance.running.database`: a directory, or Redis for several
 machines) under the same key ``run`` and the pytest plugin replay from. Workers report over JSON lines
 (:mod:`~conformance.fuzzing.messages`); the coordinator keeps each distinct failure once
-(:mod:`~conformance.fuzzing.findings`), shows the campaign live (:mod:`~conformance.fuzzing.display`) and
+(:mod:`~conformance.fuzzing.findings`), records what it was asked and what it found
+(:mod:`~conformance.fuzzing.records`), shows the campaign live (:mod:`~conformance.fuzzing.display`) and
 writes the JSON summary (:mod:`~conformance.fuzzing.report`, ``specs/schema/fuzz.schema.json``).
 Durations such as ``90s``, ``10m``, ``2h`` are read by :mod:`~conformance.fuzzing.durations`.
 

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +40,10 @@ from conformance.adapters.process_tree import kill_orphans, new_tag
 from conformance.checks.base import Check
 from conformance.fuzzing.findings import Finding, FindingBook
 from conformance.fuzzing.messages import decode_event, result_from_record
+from conformance.fuzzing.records import CampaignConfig, CampaignInterrupted, CampaignResult, CheckTally
 from conformance.fuzzing.worker import WorkerConfig
 from conformance.running.database import cache_directory
-from conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
+from conformance.settings import keep_storage_out_of_cwd
 
 __all__ = [
     "MAX_RESTARTS",
@@ -50,10 +51,7 @@ __all__ = [
     "STOP_GRACE_SECONDS",
     "WORKER_VARIABLE",
     "Campaign",
-    "CampaignConfig",
-    "CampaignInterrupted",
-    "CampaignResult",
-    "CheckTally",
+    "Observer",
     "hypothesis_storage",
     "warm_hypothesis_storage",
 ]
@@ -67,74 +65,6 @@ _POLL_SECONDS = 0.05
 _TICK_SECONDS = 0.25
 _EVENT_LINE_BYTES = 64 * 1024 * 1024
 _STDERR_BYTES = 64 * 1024
-
-
-@dataclass(frozen=True)
-class CampaignConfig:
-    """What ``fuzz`` was asked to do; ``checks`` are those to fuzz, ``skipped`` those left out and why."""
-
-    impl: str | None
-    isolation: str
-    timeout: float
-    profile: str | None
-    level: str
-    patterns: tuple[str, ...]
-    checks: tuple[str, ...]
-    jobs: int
-    seconds: float
-    database: str
-    seed: int
-    max_failures: int | None = None
-    effort: str = "dev"
-    skipped: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class CheckTally:
-    """One check over the whole campaign: examples run, rounds ended, distinct failures."""
-
-    check: str
-    clause: str
-    level: str
-    examples: int = 0
-    rounds: int = 0
-    failures: int = 0
-
-
-@dataclass
-class CampaignResult:
-    """A finished (or interrupted) campaign."""
-
-    config: CampaignConfig
-    implementation: dict[str, Any]
-    started_at: str
-    seconds: float
-    stop_reason: str
-    tallies: list[CheckTally]
-    findings: list[Finding]
-    problems: list[str]
-    worker_restarts: int
-    cpu_seconds: float
-    harness_version: str
-    error: str | None = None
-    hypothesis_version: str = HYPOTHESIS_VERSION
-
-    @property
-    def examples(self) -> int:
-        """Examples run by every worker, shrink steps and replays included."""
-        return sum(tally.examples for tally in self.tallies)
-
-    @property
-    def examples_per_second(self) -> float:
-        """Examples per second of wall-clock time, over the whole campaign."""
-        return self.examples / self.seconds if self.seconds > 0 else 0.0
-
-    @property
-    def exit_code(self) -> int:
-        """1 when any distinct failure was found; else 2 when the campaign could not go on; else 0."""
-        if self.findings:
-            return 1
-        return 2 if self.error else 0
 
 
 def hypothesis_storage() -> Path:
@@ -160,15 +90,6 @@ def warm_hypothesis_storage(directory: Path) -> None:
         pass
     finally:
         set_hypothesis_home_dir(previous)
-
-
-class CampaignInterrupted(KeyboardInterrupt):
-    """The campaign was stopped by a signal; ``result`` is everything up to then."""
-
-    def __init__(self, result: CampaignResult, cause: KeyboardInterrupt) -> None:
-        super().__init__(str(cause))
-        self.result = result
-        self.signum = getattr(cause, "signum", signal.SIGINT)
 
 
 @dataclass

@@ -21,9 +21,10 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from conformance.fuzzing.campaign import Campaign, CampaignConfig, CampaignResult, CheckTally, Observer
+from conformance.fuzzing.campaign import Campaign, Observer
 from conformance.fuzzing.durations import format_duration
 from conformance.fuzzing.findings import Finding
+from conformance.fuzzing.records import CampaignConfig, CampaignResult, CheckTally
 from conformance.reports.common import hypothesis_note, plural, printable, render_value, run_command
 from conformance.reports.terminal import (
     OUTCOME_STYLES,

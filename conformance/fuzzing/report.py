@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conformance.fuzzing.campaign import CampaignResult
 from conformance.fuzzing.display import reproduce_line
+from conformance.fuzzing.records import CampaignResult
 from conformance.reports.common import JSON_MESSAGE_CHARS, capped_for_json, cut, to_json_safe
 from conformance.running.suite import HARNESS_NAME
 from conformance.spec.resources import spec_file

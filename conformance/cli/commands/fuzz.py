@@ -17,9 +17,10 @@ from conformance.checks.base import Check
 from conformance.cli.arguments import add_timeout_argument
 from conformance.errors import HarnessError
 from conformance.files import writable_path
-from conformance.fuzzing.campaign import Campaign, CampaignConfig, CampaignInterrupted
+from conformance.fuzzing.campaign import Campaign
 from conformance.fuzzing.display import campaign_header, campaign_view, render_campaign_summary
 from conformance.fuzzing.durations import parse_duration
+from conformance.fuzzing.records import CampaignConfig, CampaignInterrupted
 from conformance.fuzzing.report import write_summary
 from conformance.reports.terminal import make_console
 from conformance.running import suite
