@@ -6,6 +6,9 @@ Also the pure parts of a campaign: durations, database locations, the schedule a
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -18,6 +21,7 @@ from conformance.fuzzing.findings import FindingBook
 from conformance.fuzzing.schedule import MAX_REST, Schedule, examples_for_round
 from conformance.results.outcomes import CheckResult, Outcome
 from conformance.running.database import cache_directory, default_directory, open_database, parse_location
+from tests import ROOT
 from tests.support.redis_server import free_port
 
 
@@ -141,3 +145,13 @@ def test_workers_share_hypothesis_storage_under_the_cache_dir_unless_told_otherw
     assert hypothesis_storage() == tmp_path / "bpe-conformance" / "hypothesis"
     monkeypatch.setenv("HYPOTHESIS_STORAGE_DIRECTORY", str(tmp_path / "mine"))
     assert hypothesis_storage() == tmp_path / "mine"
+
+
+def test_the_plugin_names_a_bad_bpe_database_as_a_usage_error(tmp_path):
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "conformance.plugin", "-p", "no:cacheprovider", "--bpe-impl",
+         "reference", "--bpe-only", "--bpe-database", "ftp://host/x"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
+    )
+    assert completed.returncode == 4  # pytest's usage error
+    assert "--bpe-database ftp://host/x: unknown scheme 'ftp'" in completed.stderr + completed.stdout
