@@ -14,7 +14,7 @@ import os
 from typing import Any
 
 from conformance.checks.base import Check
-from conformance.cli.arguments import add_timeout_argument
+from conformance.cli.arguments import add_timeout_argument, whole_number_at_least
 from conformance.errors import HarnessError
 from conformance.files import writable_path
 from conformance.fuzzing.campaign import Campaign
@@ -28,7 +28,7 @@ from conformance.running.database import default_directory, open_database, parse
 from conformance.running.suite import HARNESS_NAME, ISOLATIONS
 from reference.profiles import PROFILES
 
-__all__ = ["default_jobs", "duration_argument", "handle", "positive_count", "register"]
+__all__ = ["campaign_config", "default_jobs", "duration_argument", "handle", "register"]
 
 DEFAULT_DURATION = "10m"
 
@@ -62,17 +62,6 @@ def duration_argument(text: str) -> float:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def positive_count(text: str) -> int:
-    """A positive integer (``--jobs``, ``--max-failures``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
-    return value
-
-
 def register(subparsers: Any) -> None:
     """Add the ``fuzz`` parser."""
     parser = subparsers.add_parser(
@@ -89,7 +78,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--duration", type=duration_argument, default=parse_duration(DEFAULT_DURATION),
                         metavar="DURATION", help=f"how long to fuzz: 90s, 10m, 2h (default {DEFAULT_DURATION})")
-    parser.add_argument("--jobs", type=positive_count, default=default_jobs(), metavar="N",
+    parser.add_argument("--jobs", type=whole_number_at_least(1), default=default_jobs(), metavar="N",
                         help=f"worker processes (default: the cores available, {default_jobs()} here)")
     parser.add_argument("--database", metavar="DIR|URL",
                         help="where failures are saved and replayed from: a directory or redis://HOST:PORT[/DB] "
@@ -102,7 +91,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--check", action="append", default=[], metavar="PATTERN",
                         help="fuzz only checks whose name or clause id matches (fnmatch-style; repeatable)")
     parser.add_argument("--json", metavar="PATH", help="write the JSON summary (specs/schema/fuzz.schema.json)")
-    parser.add_argument("--max-failures", type=positive_count, metavar="N",
+    parser.add_argument("--max-failures", type=whole_number_at_least(1), metavar="N",
                         help="stop after N distinct failures (default: run until the deadline)")
     parser.add_argument("--seed", type=int, metavar="N",
                         help="campaign seed; each round derives its own (default: a fresh one, printed)")
