@@ -40,7 +40,6 @@ from conformance.checks.base import Check
 from conformance.errors import HarnessError
 from conformance.fuzzing.messages import encode_event, result_record
 from conformance.fuzzing.schedule import Schedule, examples_for_round, round_seed, start_offset
-from conformance.results.outcomes import Outcome
 from conformance.running import suite
 from conformance.running.database import DatabaseUnavailable, open_database
 from conformance.running.runner import run_check
@@ -88,7 +87,7 @@ class CampaignDeadline(BaseException):
 
 @dataclass
 class RoundState:
-    """What the worker saw during one round: examples per check, and whether the round has failed yet."""
+    """The round in progress: its check, and whether it has failed yet (then it is shrinking)."""
 
     check: str
     failing: bool = False
@@ -170,7 +169,7 @@ def fuzz(
         emit("round", worker=config.worker, check=name, seed=seed, round=round_of_check,
              max_examples=round_settings.max_examples, examples=result.examples, outcome=result.outcome.value,
              seconds=result.seconds)
-        if failed and result.outcome is not Outcome.SKIP:
+        if failed:
             emit("finding", worker=config.worker, seed=seed, round=round_of_check, result=result_record(result))
         worker.report_progress(force=True)
         round_index += 1
