@@ -226,7 +226,8 @@ def render_campaign_summary(console: Console, result: CampaignResult, quiet: boo
             for piece in wrap_detail(f"not fuzzed: {name}: {printable(reason)}", console.width):
                 console.print(Text(piece, style="cyan"))
     if result.findings:
-        console.print()
+        if not quiet:
+            console.print()
         console.print(Text(f"Failures ({len(result.findings)})", style="bold red"))
         for finding in result.findings:
             _print_lines(console, _summary_of_finding(finding, result.config), OUTCOME_STYLES[finding.result.outcome])

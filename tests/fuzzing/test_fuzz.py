@@ -125,9 +125,13 @@ def test_a_hung_implementation_is_a_timeout_and_max_failures_ends_the_campaign(m
     harness = make_harness()
     impl = f"cmd:{sys.executable} {HOSTILE / 'hang_in_train.py'}"
     completed = harness.run("fuzz", "--impl", impl, "--timeout", "0.5", "--check", "tie-break", "--duration", "2m",
-                            "--jobs", "1", "--max-failures", "1", "--json", "s.json",
+                            "--jobs", "1", "--max-failures", "1", "--json", "s.json", "--quiet",
                             timeout=120)
     assert completed.returncode == 1, completed.stderr
+    # --quiet: no header, no table, no failure as found; the summary's failures and verdict only.
+    assert "database:" not in completed.stdout and "Fuzz campaign" not in completed.stdout
+    assert completed.stdout.startswith("Failures (") and "TIMEOUT tie-break [BPE-TRAIN-TIE]" in completed.stdout
+    assert "reproduce: bpe-conformance run --impl" in completed.stdout and "FAILED: " in completed.stdout
     summary = validate_summary(tmp_path / "s.json")
     assert summary["summary"]["stop_reason"] == "max-failures"
     assert summary["failures"][0]["outcome"] == "timeout"

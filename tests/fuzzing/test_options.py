@@ -155,3 +155,21 @@ def test_the_plugin_names_a_bad_bpe_database_as_a_usage_error(tmp_path):
     )
     assert completed.returncode == 4  # pytest's usage error
     assert "--bpe-database ftp://host/x: unknown scheme 'ftp'" in completed.stderr + completed.stdout
+
+
+def test_the_status_line_and_the_verdict_state_the_campaign_in_numbers():
+    from conformance.fuzzing.campaign import Campaign
+    from conformance.fuzzing.display import status_line, verdict
+    from conformance.fuzzing.records import CampaignConfig
+    from conformance.running import suite
+
+    checks = suite.select(["tie-break", "round-trip"])
+    config = CampaignConfig("m:T", "process", 10.0, None, "all", (), tuple(c.name for c in checks), 2, 600.0, "db", 7)
+    campaign = Campaign(config, checks, {"name": "tok"}, "0.1.0")
+    campaign.tallies["tie-break"].examples = 1234
+    line = status_line(campaign)
+    assert "1 234 examples" in line and "0 failures" in line and "left" in line and "0 workers" in line
+    result = campaign.result()
+    assert verdict(result).startswith("PASSED: no failure in ")
+    assert "1 234 examples" in verdict(result) and "2 checks, 2 workers" in verdict(result)
+    assert "seed 7" in verdict(result) and "stopped at the deadline" in verdict(result)
