@@ -133,7 +133,12 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
     implementation, skipped = _fuzzable(args, checks)
     # Only an implementation that loads gets a database: a directory is created, a Redis server asked for PING;
     # an unreachable one fails here, before any worker starts.
-    open_database(database)
+    try:
+        open_database(database)
+    except HarnessError as error:
+        if args.database is not None:
+            raise
+        raise HarnessError(f"{error} (the default database; choose another with --database)") from None
     fuzzed = [check for check in checks if check.name not in skipped]
     if not fuzzed:
         reasons = "; ".join(sorted(set(skipped.values())))
