@@ -8,6 +8,7 @@ marker may be alive.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import signal
 import sys
@@ -137,3 +138,26 @@ def test_a_hung_implementation_is_a_timeout_and_max_failures_ends_the_campaign(m
     assert summary["failures"][0]["outcome"] == "timeout"
     assert summary["summary"]["seconds"] < 60
     assert harness.leftovers() == []
+
+
+def test_a_worker_killed_from_outside_takes_its_implementation_with_it_and_is_restarted(make_harness):
+    harness = make_harness()
+    impl = f"cmd:{sys.executable} {HOSTILE / 'hang_in_train.py'}"  # blocked in train: never reads its stdin again
+    campaign = harness.start("fuzz", "--impl", impl, "--timeout", "60", "--check", "tie-break", "--duration", "2m",
+                             "--jobs", "1", "--json", "s.json")
+
+    def processes(word: str) -> list[int]:  # the coordinator's own command line names the implementation too
+        return [int(line.split()[0]) for line in harness.leftovers() if word in line and " fuzz " not in line]
+
+    assert wait_for(lambda: processes("conformance.fuzzing.worker") and processes("hang_in_train.py"), 60)
+    (worker,), (implementation,) = processes("conformance.fuzzing.worker"), processes("hang_in_train.py")
+    os.kill(worker, signal.SIGKILL)
+    # The orphaned implementation is killed at once; a new worker starts a new one.
+    assert wait_for(lambda: implementation not in processes("hang_in_train.py"), 20), harness.leftovers()
+    assert wait_for(lambda: bool(set(processes("conformance.fuzzing.worker")) - {worker}), 30)
+    campaign.send_signal(signal.SIGTERM)
+    stdout, stderr = campaign.communicate(timeout=60)
+    assert campaign.returncode == 143, stderr
+    problems = validate_summary(harness.directory / "s.json")["problems"]
+    assert any("worker 0 was killed by SIGKILL" in problem and "restarted" in problem for problem in problems)
+    assert wait_for(lambda: harness.leftovers() == [], 10), harness.leftovers()
