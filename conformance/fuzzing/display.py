@@ -63,6 +63,10 @@ def _grouped(number: int) -> str:
     return f"{number:,}".replace(",", " ")
 
 
+def _examples(count: int) -> str:
+    return f"{_grouped(count)} example{'' if count == 1 else 's'}"
+
+
 def _rate(examples: int, seconds: float) -> str:
     return f"{examples / seconds:,.1f}".replace(",", " ") if seconds > 0 else "0"
 
@@ -95,13 +99,17 @@ def campaign_header(implementation: dict[str, Any], config: CampaignConfig, harn
 
 
 def status_line(campaign: Campaign) -> str:
-    """``[0:01:30] 12 345 examples (137.2/s) · 1 failure · 8m 30s left · 2 workers``."""
+    """``[0:01:30] 12 345 examples (137.2/s) · 1 failure · 8m 30s left · 2 workers``.
+
+    Past the deadline, workers finish the round in progress: a failure being shrunk, or a call waiting
+    for its ``--timeout``.
+    """
     elapsed = campaign.elapsed()
     examples = campaign.examples()
     left = campaign.remaining()
-    when = f"{format_duration(left)} left" if left > 0 else "past the deadline: finishing the last shrinks"
+    when = f"{format_duration(left)} left" if left > 0 else "past the deadline: the workers end their last rounds"
     return (
-        f"[{datetime.timedelta(seconds=round(elapsed))}] {_grouped(examples)} examples ({_rate(examples, elapsed)}/s)"
+        f"[{datetime.timedelta(seconds=round(elapsed))}] {_examples(examples)} ({_rate(examples, elapsed)}/s)"
         f" · {plural(len(campaign.book.findings), 'failure')} · {when} · {plural(campaign.running_workers(), 'worker')}"
     )
 
@@ -198,7 +206,7 @@ def verdict(result: CampaignResult) -> str:
     elif not found and result.error:
         head = "ERROR: no failure found, but the campaign could not go on"
     return (
-        f"{head} in {format_duration(result.seconds)}: {_grouped(result.examples)} examples "
+        f"{head} in {format_duration(result.seconds)}: {_examples(result.examples)} "
         f"({_rate(result.examples, result.seconds)}/s) over {plural(len(result.tallies), 'check')}, "
         f"{plural(result.config.jobs, 'worker')}; {_STOP_REASONS.get(result.stop_reason, result.stop_reason)} "
         f"(implementation {result.implementation.get('name')}, seed {result.config.seed})"

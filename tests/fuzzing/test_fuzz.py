@@ -156,7 +156,7 @@ def test_a_worker_killed_from_outside_takes_its_implementation_with_it_and_is_re
     assert wait_for(lambda: implementation not in processes("hang_in_train.py"), 20), harness.leftovers()
     assert wait_for(lambda: bool(set(processes("conformance.fuzzing.worker")) - {worker}), 30)
     campaign.send_signal(signal.SIGTERM)
-    stdout, stderr = campaign.communicate(timeout=60)
+    _, stderr = campaign.communicate(timeout=60)
     assert campaign.returncode == 143, stderr
     problems = validate_summary(harness.directory / "s.json")["problems"]
     assert any("worker 0 was killed by SIGKILL" in problem and "restarted" in problem for problem in problems)
