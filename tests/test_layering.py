@@ -25,7 +25,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"checks"}),
     frozenset({"running"}),
     frozenset({"reports", "zoo", "matrix"}),
-    frozenset({"teaching"}),
+    frozenset({"teaching", "fuzzing"}),
     frozenset({"plugin", "cli"}),
     frozenset({"__main__"}),
 )

@@ -69,6 +69,20 @@ def test_the_plugin_runs_only_the_conformance_items_from_the_installed_wheel(ins
     assert "passed" in output and "failed" not in output
 
 
+def test_a_fuzz_campaign_runs_from_the_installed_wheel(installed, tmp_path):
+    # Its workers are `python -m conformance.fuzzing.worker` of the venv; its files go where it is told
+    # (XDG_CACHE_HOME: hypothesis's storage; --database, --json), none into the working directory.
+    venv, project, _ = installed
+    words = ["env", f"XDG_CACHE_HOME={tmp_path / 'cache'}", "bpe-conformance", "fuzz", "--impl", "mypkg:Tok",
+             "--check", "tie-break", "--duration", "3s", "--jobs", "2", "--database", str(tmp_path / "db"),
+             "--json", str(tmp_path / "fuzz.json")]
+    assert "PASSED: no failure" in _ok(venv, project, *words)
+    summary = json.loads((tmp_path / "fuzz.json").read_text(encoding="ascii"))
+    jsonschema.validate(summary, json.loads((ROOT / "specs" / "schema" / "fuzz.schema.json").read_text()))
+    assert summary["summary"]["examples"] > 0 and summary["config"]["jobs"] == 2
+    assert (tmp_path / "cache" / "bpe-conformance" / "hypothesis").is_dir()
+
+
 def test_nothing_is_left_in_the_working_directory(installed):
     venv, project, _ = installed
     _ok(venv, project, "bpe-conformance", "run", "--check", "tie-break")

@@ -25,6 +25,7 @@ from conformance.checks.base import Check
 from conformance.errors import CallAborted, ImplementationRaised, MalformedResult, Violation
 from conformance.results.advisories import collecting
 from conformance.results.outcomes import CheckResult, Outcome
+from conformance.running.database import DatabaseUnavailable
 
 __all__ = ["Attempt", "check_settings", "classify", "run_check", "run_checks"]
 
@@ -167,6 +168,8 @@ def _run_check(
     except CallAborted as aborted:
         subject.reset()
         return classify(check, aborted, attempt, started)
+    except DatabaseUnavailable:
+        raise  # the harness's own storage failed: no verdict on the implementation
     except Exception as error:
         return classify(check, error, attempt, started)
     return _result(check, Outcome.PASS, f"{attempt.examples} examples", attempt, started)

@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from conformance.cli.arguments import whole_number_at_least
 from conformance.errors import HarnessError
 from conformance.files import read_text_file, writable_path
 from conformance.reports.common import plural
@@ -40,23 +41,6 @@ DEFAULT_TOP = 5
 MIN_WIDTH = 40
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
-    return value
-
-
-def _width(text: str) -> int:
-    value = _non_negative(text)
-    if value < MIN_WIDTH:
-        raise argparse.ArgumentTypeError(f"must be at least {MIN_WIDTH} columns, got {value}")
-    return value
-
-
 def register(subparsers: Any) -> None:
     """Add the ``trace`` parser."""
     parser = subparsers.add_parser(
@@ -71,11 +55,11 @@ def register(subparsers: Any) -> None:
     sources.add_argument("--json-file", metavar="PATH", help="read documents from a JSON list of strings")
     sources.add_argument("--rules", metavar="FILE", help="encode with this tokenizer file's rules instead of training")
     parser.add_argument(
-        "--merges", type=_non_negative, default=DEFAULT_MERGES, metavar="N",
+        "--merges", type=whole_number_at_least(0), default=DEFAULT_MERGES, metavar="N",
         help=f"max_merges (default {DEFAULT_MERGES})",
     )
     parser.add_argument(
-        "--top", type=_non_negative, default=DEFAULT_TOP, metavar="K",
+        "--top", type=whole_number_at_least(0), default=DEFAULT_TOP, metavar="K",
         help=f"show each round's K highest pair counts; 0 hides them (default {DEFAULT_TOP})",
     )
     parser.add_argument("--encode", action="append", metavar="TEXT",
@@ -83,10 +67,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--wrong-order", action="store_true",
                         help="with --encode: also apply the rules last first, to show what rank order changes")
     parser.add_argument(
-        "--max-docs", type=_non_negative, default=DEFAULT_MAX_DOCS, metavar="N",
+        "--max-docs", type=whole_number_at_least(0), default=DEFAULT_MAX_DOCS, metavar="N",
         help=f"show the sequences of the first N documents (default {DEFAULT_MAX_DOCS})",
     )
-    parser.add_argument("--width", type=_width, metavar="COLUMNS",
+    parser.add_argument("--width", type=whole_number_at_least(MIN_WIDTH), metavar="COLUMNS",
                         help="fit the output to COLUMNS (default: the terminal's width, 100 in a pipe)")
     parser.add_argument("--html", metavar="PATH", help="also write the walk-through as one self-contained HTML page")
     parser.set_defaults(handler=handle)
