@@ -212,7 +212,7 @@ def test_documents_from_a_file_and_from_json(tmp_path: Path, capsys: pytest.Capt
         (["ab", "--html", "."], "--html .: is a directory"),
         (["ab", "--max-docs", "-1"], "argument --max-docs: must be non-negative, got -1"),
         (["ab", "--max-docs", "many"], "argument --max-docs: expected a whole number, got 'many'"),
-        (["ab", "--width", "12"], "argument --width: must be at least 40 columns, got 12"),
+        (["ab", "--width", "12"], "argument --width: must be at least 40, got 12"),
         (["ab", "--width", "wide"], "argument --width: expected a whole number, got 'wide'"),
         (["ab", "--merges", "-1"], "argument --merges: must be non-negative, got -1"),
         (["ab", "--file", "x.txt"], "give the documents either as arguments, or with --file, or with --json-file"),
