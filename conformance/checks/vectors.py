@@ -22,8 +22,8 @@ from conformance.adapters.subject import Subject
 from conformance.checks.base import ALGORITHM, INTERFACE, Check
 from conformance.checks.common import PROBE_RULES, Encoder, encoding_clause, subject_encoder, subject_retrainer
 from conformance.diagnosis import Retrain, first_divergence
-from conformance.dialects.context import bounded_answer, not_applicable, subject_profile
-from conformance.errors import HarnessError, Violation
+from conformance.dialects.context import bounded_answer, not_applicable, pairs_run_out, subject_profile
+from conformance.errors import HarnessError, ImplementationRaised, Violation
 from conformance.results.advisories import advise
 from conformance.vectors.files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors, profile_directory, profile_files
 from conformance.vectors.replay import Mismatch, replay_vector
@@ -36,17 +36,35 @@ __all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "vectors_inapplic
 _NEVER_REPORTED = NOT_IN_VECTORS | {"BPE-SER-JSON", "BPE-SER-DIGEST", "BPE-SER-LOAD"}
 
 
+def _runs_out_of_pairs(documents: list[str], max_merges: int, profile: Profile) -> bool:
+    """A valid request on which the profile's training stops because no pair is left; False for a bad call."""
+    try:
+        return pairs_run_out(list(documents), max_merges, profile)
+    except (TypeError, ValueError):
+        return False
+
+
 class _Contract:
-    """The subject as an object with ``train``, ``encode`` and ``decode``; errors keep their ``kind``."""
+    """The subject as an object with ``train``, ``encode`` and ``decode``; errors keep their ``kind``.
+
+    ``ran_out`` is set when ``train`` raised on valid documents where the profile runs out of pairs: a
+    defect the stop-rule check reports (BPE-TRAIN-STOP), after which the vector has nothing to judge.
+    """
 
     def __init__(self, subject: Subject) -> None:
         self._subject = subject
         self.out_of_bounds: Violation | None = None
+        self.ran_out = False
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
-        rules = self._subject.train(documents, max_merges)
+        profile = subject_profile(self._subject)
         try:
-            return bounded_answer(documents, max_merges, rules, subject_profile(self._subject))
+            rules = self._subject.train(documents, max_merges)
+        except ImplementationRaised:
+            self.ran_out = self.ran_out or _runs_out_of_pairs(documents, max_merges, profile)
+            raise
+        try:
+            return bounded_answer(documents, max_merges, rules, profile)
         except Violation as violation:  # the replay records any exception; the check reports this one
             self.out_of_bounds = violation
             raise
@@ -69,6 +87,7 @@ class _LoadOnlyContract:
     def __init__(self, subject: Subject) -> None:
         self._subject = subject
         self.out_of_bounds: Violation | None = None
+        self.ran_out = False
 
     def load(self, rules: list[tuple[int, int]]) -> None:
         self._subject.load(rules)
@@ -169,6 +188,8 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
     mismatches = replay_vector(lambda: contract, vector)
     if contract.out_of_bounds is not None:
         raise contract.out_of_bounds
+    if contract.ran_out:  # one defect, one failure: the stop-rule check's
+        return
     for mismatch in mismatches:
         if mismatch.skipped:
             continue

@@ -313,7 +313,15 @@ def _load_vector(case: corpora.LoadCase, profile: Profile) -> dict[str, Any]:
     }
     if _strict_numbering(profile):
         vector.update(digest=digest(rules), serialized=dumps(rules))
+    if _piece_rank_may_refuse(rules, profile):
+        vector["refusable"] = True
     return {"id": vector_id("load", vector_inputs("load", vector)), **vector}
+
+
+def _piece_rank_may_refuse(rules: Rules, profile: Profile) -> bool:
+    """A piece-rank encoder keeps one rank per piece, so it may refuse rules of which two make the same piece."""
+    pieces = profile_pieces(rules, profile)[profile.first_rule_id :]
+    return profile.encode_algorithm == "piece-rank" and len(set(pieces)) < len(pieces)
 
 
 def _error_raised(call: Any) -> str:
