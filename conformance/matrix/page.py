@@ -62,6 +62,7 @@ table.matrix thead th { position: sticky; top: 0; background: #fafafa; z-index: 
 table.matrix thead th small { display: block; font-weight: 400; color: #555; }
 table.matrix th.clause, table.matrix th.check { position: sticky; background: #fff; z-index: 1; text-align: left; }
 table.matrix th.clause { left: 0; min-width: 170px; font-weight: 400; color: #444; vertical-align: top; }
+table.matrix thead th.clause, table.matrix thead th.check { vertical-align: bottom; font-weight: 600; color: #1a1a1a; }
 table.matrix th.check { left: 170px; min-width: 210px; }
 table.matrix thead th.clause, table.matrix thead th.check { z-index: 3; background: #fafafa; }
 tr.level th { background: #f1f1f1; text-align: left; font-size: 13px; }
@@ -75,6 +76,7 @@ td.cell.selected { box-shadow: inset 0 0 0 2px #222; }
   overflow: auto; background: #fff; border: 1px solid #999; border-radius: 6px; padding: 12px 16px;
   box-shadow: 0 6px 24px rgba(0,0,0,.25); z-index: 10; }
 #detail h3 { margin: 0 0 6px; font-size: 16px; }
+#detail h4 { margin: 10px 0 4px; font-size: 14px; }
 #detail .close { float: right; font: inherit; cursor: pointer; }
 #detail pre, section.failure pre { background: #f6f6f6; padding: 6px 8px; overflow: auto; max-height: 220px;
   white-space: pre-wrap; word-break: break-word; }
@@ -113,7 +115,7 @@ _SCRIPT = """
     if (className) node.className = className;
     return node;
   }
-  function json(value) { return JSON.stringify(value, null, 1); }
+  function json(value) { return JSON.stringify(value); }
   function facts(pairs) {
     const list = element("dl", undefined, "facts");
     for (const [name, value] of pairs) {
@@ -155,8 +157,8 @@ _SCRIPT = """
       `(${check.level} level, ${check.clause})`);
     panel.append(verdict, facts([["declared run", cell.outcome], ["strict run", cell.strict_outcome],
                                  ["clause", cell.clause], ["message", cell.message]]));
-    if (cell.counterexample) panel.append(example("counterexample", cell.counterexample));
     if (cell.reproduce) panel.append(element("div", "reproduce"), element("pre", cell.reproduce, "reproduce"));
+    if (cell.counterexample) panel.append(example("counterexample", cell.counterexample));
     if (cell.strict) {
       panel.append(element("h4", "why it fails strict (the declared profile allows it)"),
                    facts([["clause", cell.strict.clause], ["message", cell.strict.message]]));
