@@ -216,4 +216,3 @@ def test_a_wide_matrix_stays_drawable(tmp_path: Path) -> None:
     dom = _Dom(render_dom(_write(tmp_path, document)))
     assert len([e for e in dom.select("th") if "data-impl" in e.attributes and e.shown]) == 40
     assert _dom_fail_keys(dom) == _fail_keys(document) and len(_fail_keys(document)) == 80
-    assert screenshot(tmp_path / "matrix.html", tmp_path / "wide.png").stat().st_size > 10_000
