@@ -446,3 +446,27 @@ def test_an_algorithm_bug_is_no_interface_deviation_of_the_invalid_vectors(
     found = _failures([item for vector in files["invalid.json"] for item in replay_vector(byte_only, vector)])
     assert not [item for item in found if item.operation.startswith("encode after rejected")]
     assert _failures([item for vector in files["load.json"] for item in replay_vector(byte_only, vector)])
+
+
+def test_a_set_up_that_trains_other_rules_or_fails_is_no_interface_deviation(
+    files: dict[str, list[dict[str, Any]]],
+) -> None:
+    """BPE-INPUT-*: the set-up is a valid call; its failures belong to the algorithm level, so they never fail an
+    invalid vector. Other trained rules are used as they are; a refused set-up skips the vector."""
+
+    class LargestTieWithoutLoad(Minimal):
+        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+            return self._tokenizer.load(_trainer(_largest_tie)(documents, max_merges))
+
+    class RefusesTheSetUp(Minimal):
+        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+            if isinstance(max_merges, int) and not isinstance(max_merges, bool) and max_merges >= 0:
+                raise RuntimeError("no")
+            return super().train(documents, max_merges)
+
+    invalid = files["invalid.json"]
+    assert _failures([item for vector in invalid for item in replay_vector(LargestTieWithoutLoad, vector)]) == []
+    refused = [item for vector in invalid for item in replay_vector(RefusesTheSetUp, vector)]
+    assert _failures(refused) == []
+    assert {item.vector_id for item in refused if item.operation == "setup: train"} == {v["id"] for v in invalid}
+    assert _failures(replay_vector(LargestTieWithoutLoad, files["training.json"][0]))  # the algorithm level's
