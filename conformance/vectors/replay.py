@@ -243,10 +243,10 @@ def _set_up(replay: _Replay, instance: Any) -> bool:
     Without load or train, the vector is skipped too.
     """
     setup = replay.vector["setup"]
+    arguments: tuple[Any, ...]
     if hasattr(instance, "load"):
-        operation, given, call, arguments = "setup: load", {"rules": setup["rules"]}, instance.load, (
-            list(map(tuple, setup["rules"])),
-        )
+        operation, given, call = "setup: load", {"rules": setup["rules"]}, instance.load
+        arguments = (list(map(tuple, setup["rules"])),)
     elif _optional(replay, instance, "train") is not None:
         given = {"documents": setup["documents"], "max_merges": setup["max_merges"]}
         operation, call, arguments = "setup: train", instance.train, (list(setup["documents"]), setup["max_merges"])
