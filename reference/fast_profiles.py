@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reference.alphabet import FIRST_RULE_ID, MIN_MERGE_COUNT
-from reference.dialects import train_profile
+from reference.alphabet import MIN_MERGE_COUNT
+from reference.dialects import renumbered, train_profile
 from reference.fast_training import fast_train
 from reference.profiles import Profile
 
@@ -40,14 +40,6 @@ def has_fast_engine(profile: Profile) -> bool:
     )
 
 
-def _renumbered(rules: Rules, first_rule_id: int) -> Rules:
-    # Moving every rule id by the same offset keeps the order of ids, so the tie-break is unchanged.
-    def moved(token_id: int) -> int:
-        return token_id if token_id < FIRST_RULE_ID else token_id - FIRST_RULE_ID + first_rule_id
-
-    return [(moved(first), moved(second)) for first, second in rules]
-
-
 def fast_train_profile(
     documents: list[str],
     max_merges: int,
@@ -63,7 +55,7 @@ def fast_train_profile(
     if profile.tie_break is None:
         raise ValueError(f"profile {profile.name!r} is encode-only: it has no training algorithm")
     if has_fast_engine(profile):
-        rules = _renumbered(fast_train(documents, max_merges, engine), profile.first_rule_id)
+        rules = renumbered(fast_train(documents, max_merges, engine), profile.first_rule_id)
     else:
         rules = train_profile(documents, max_merges, profile)
     if progress is not None:

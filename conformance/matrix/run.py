@@ -81,7 +81,11 @@ class Failure:
 
 @dataclass
 class RowResult:
-    """Both runs of one implementation, and its identified profile."""
+    """Both runs of one implementation, and its identified profile.
+
+    ``results`` holds every check's result of the two runs, under ``"declared"`` and ``"strict"``
+    (the pages show what each said); ``language`` is what the implementation declares.
+    """
 
     row: MatrixRow
     name: str
@@ -90,6 +94,8 @@ class RowResult:
     identified: str
     cells: dict[str, str] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
+    language: str = "python"
+    results: dict[str, dict[str, CheckResult]] = field(default_factory=dict)
 
 
 def cell(declared: str, strict: str) -> str:
@@ -177,6 +183,7 @@ def run_row(row: MatrixRow, seed: int, effort: str = "dev", timeout: float = 10.
         subject.close()
     report = identify_spec(row.spec)
     result = RowResult(row, info.name, info.version, declared, ", ".join(report.matches) or f"none ({report.closest})")
+    result.language, result.results = info.language, {"declared": runs[declared], "strict": runs["strict"]}
     for check in checks:
         own, strict = runs[declared][check.name], runs["strict"][check.name]
         result.cells[check.name] = cell(own.outcome.value, strict.outcome.value)

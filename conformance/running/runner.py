@@ -26,6 +26,7 @@ from conformance.errors import CallAborted, ImplementationRaised, MalformedResul
 from conformance.results.advisories import collecting
 from conformance.results.outcomes import CheckResult, Outcome
 from conformance.running.database import DatabaseUnavailable
+from reference.profiles import get_profile
 
 __all__ = ["Attempt", "check_settings", "classify", "run_check", "run_checks"]
 
@@ -157,12 +158,12 @@ def _run_check(
 ) -> CheckResult:
     started = time.monotonic()
     attempt = Attempt()
-    missing = sorted(check.requires - subject.info.capabilities)
+    missing = check.missing_capabilities(subject.info.capabilities)
     if missing:
         return _result(check, Outcome.SKIP, f"capability not declared: {', '.join(missing)}", attempt, started)
     try:
-        if check.cases is not None:
-            _run_cases(check, subject, attempt, check.cases())
+        if check.strategy is None:
+            _run_cases(check, subject, attempt, check.fixed_cases(get_profile(subject.info.profile)))
         else:
             _run_search(check, subject, attempt, base, seed, database)
     except CallAborted as aborted:
