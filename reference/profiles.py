@@ -25,6 +25,7 @@ __all__ = [
     "DECODE_POLICIES",
     "DOCUMENT_MODES",
     "ENCODE_ALGORITHMS",
+    "FLASHBPE",
     "HF_TOKENIZERS",
     "LARGEST_PAIR",
     "MINBPE",
@@ -162,6 +163,15 @@ RUSTBPE = Profile(
     first_rule_id=256,
     boundary_ids=False,
 )
+FLASHBPE = Profile(
+    name="flashbpe",
+    description="flashbpe (a rustbpe fork): heap of pair counts, pairs seen once merged, ids 256 + r, documents "
+    "separate, ties to the smallest pair in its own byte order (GPT-2's byte-level alphabet, as HF tokenizers).",
+    tie_break="smallest-hf-ids",
+    min_count=1,
+    first_rule_id=256,
+    boundary_ids=False,
+)
 BPEASY = Profile(
     name="bpeasy",
     description="bpeasy: trains like rustbpe (smallest pair, pairs seen once merged) and encodes through "
@@ -187,7 +197,7 @@ TIKTOKEN = Profile(
 
 PROFILES: dict[str, Profile] = {
     profile.name: profile
-    for profile in (STRICT, MINBPE, HF_TOKENIZERS, SUBWORD_NMT, LARGEST_PAIR, STRING_KEY, RUSTBPE, BPEASY, TIKTOKEN)
+    for profile in (STRICT, MINBPE, HF_TOKENIZERS, SUBWORD_NMT, LARGEST_PAIR, STRING_KEY, RUSTBPE, FLASHBPE, BPEASY, TIKTOKEN)
 }
 
 

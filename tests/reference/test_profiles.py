@@ -9,6 +9,7 @@ import pytest
 from reference.dialects import train_profile
 from reference.profiles import (
     BPEASY,
+    FLASHBPE,
     HF_TOKENIZERS,
     LARGEST_PAIR,
     MINBPE,
@@ -33,6 +34,7 @@ def test_profile_names_are_the_documented_ones():
         "largest-pair",
         "string-key",
         "rustbpe",
+        "flashbpe",
         "bpeasy",
         "tiktoken",
     ]
@@ -68,6 +70,7 @@ def test_no_profile_fails_when_pairs_run_out():
         (LARGEST_PAIR, "largest-ids", 2, "separate", "rank-order", "strict"),
         (STRING_KEY, "smallest-string-key", 2, "separate", "rank-order", "strict"),
         (RUSTBPE, "smallest-ids", 1, "separate", "rank-order", "strict"),
+        (FLASHBPE, "smallest-hf-ids", 1, "separate", "rank-order", "strict"),
         (BPEASY, "smallest-ids", 1, "separate", "piece-rank", "replace"),
         (TIKTOKEN, None, 2, "separate", "piece-rank", "replace"),
     ],

@@ -1,4 +1,4 @@
-"""``flashbpe.Tokenizer`` behind the plug-in contract (profile ``rustbpe``).
+"""``flashbpe.Tokenizer`` behind the plug-in contract (profile ``flashbpe``).
 
 flashbpe (PyPI) is a fork of karpathy/rustbpe reworked for streaming training. Configuration:
 ``train_from_iterator(iter(documents), vocab_size=256 + max_merges, pattern=r"[\\s\\S]+")``: each
@@ -29,7 +29,7 @@ class FlashbpeAdapter:
 
     name = "flashbpe"
     version = version("flashbpe")
-    profile = "rustbpe"
+    profile = "flashbpe"
     capabilities = frozenset({"train", "encode", "decode"})
 
     def __init__(self) -> None:
