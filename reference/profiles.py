@@ -37,6 +37,7 @@ __all__ = [
     "SURROGATE_POLICIES",
     "TIE_BREAKS",
     "TIKTOKEN",
+    "TINYBPE",
     "Profile",
     "check_profile",
     "get_profile",
@@ -122,6 +123,16 @@ MINBPE = Profile(
     documents="concatenated",
     decode_policy="replace",
 )
+TINYBPE = Profile(
+    name="tinybpe",
+    description="tinybpe (minbpe's algorithm in C): one concatenated text, first-seen pair wins ties, merges pairs "
+    "seen once, ids 256 + r; its Tokenizer.decode is bytes.decode('utf-8'), so invalid UTF-8 raises as in strict.",
+    tie_break="first-seen",
+    min_count=1,
+    first_rule_id=256,
+    boundary_ids=False,
+    documents="concatenated",
+)
 HF_TOKENIZERS = Profile(
     name="hf-tokenizers",
     description="Hugging Face tokenizers BpeTrainer (ByteLevel alphabet, min_frequency=2): ties to the smallest "
@@ -197,7 +208,7 @@ TIKTOKEN = Profile(
 
 PROFILES: dict[str, Profile] = {
     profile.name: profile
-    for profile in (STRICT, MINBPE, HF_TOKENIZERS, SUBWORD_NMT, LARGEST_PAIR, STRING_KEY, RUSTBPE, FLASHBPE, BPEASY, TIKTOKEN)
+    for profile in (STRICT, MINBPE, TINYBPE, HF_TOKENIZERS, SUBWORD_NMT, LARGEST_PAIR, STRING_KEY, RUSTBPE, FLASHBPE, BPEASY, TIKTOKEN)
 }
 
 

@@ -19,6 +19,7 @@ from reference.profiles import (
     STRING_KEY,
     SUBWORD_NMT,
     TIKTOKEN,
+    TINYBPE,
     Profile,
     check_profile,
     get_profile,
@@ -29,6 +30,7 @@ def test_profile_names_are_the_documented_ones():
     assert list(PROFILES) == [
         "strict",
         "minbpe",
+        "tinybpe",
         "hf-tokenizers",
         "subword-nmt",
         "largest-pair",
@@ -65,6 +67,7 @@ def test_no_profile_fails_when_pairs_run_out():
     ("profile", "tie_break", "min_count", "documents", "encode_algorithm", "decode_policy"),
     [
         (MINBPE, "first-seen", 1, "concatenated", "rank-order", "replace"),
+        (TINYBPE, "first-seen", 1, "concatenated", "rank-order", "strict"),
         (HF_TOKENIZERS, "smallest-hf-ids", 2, "separate", "rank-order", "skip-unknown"),
         (SUBWORD_NMT, "largest-pieces", 2, "separate", "rank-order", "strict"),
         (LARGEST_PAIR, "largest-ids", 2, "separate", "rank-order", "strict"),

@@ -1,4 +1,4 @@
-"""``tinybpe`` behind the plug-in contract (profile ``minbpe``).
+"""``tinybpe`` behind the plug-in contract (profile ``tinybpe``).
 
 tinybpe (PyPI, a C core) trains with ``Trainer(text)``: one text, as minbpe does, so the documents
 are joined with no separator and counting crosses their boundaries. ``Trainer.train(max_merges)``
@@ -30,7 +30,7 @@ class TinybpeAdapter:
 
     name = "tinybpe"
     version = tinybpe.__version__
-    profile = "minbpe"
+    profile = "tinybpe"
     capabilities = frozenset({"train", "load", "encode", "decode"})
 
     def __init__(self) -> None:
