@@ -1,0 +1,51 @@
+"""Corpora made of the standard library's own source, which every machine running the tests has.
+
+Files are taken in sorted order of their paths below the standard library (``site-packages``
+excluded, files that are not UTF-8 skipped), so a corpus is the same on every run of one Python.
+"""
+
+from __future__ import annotations
+
+import sysconfig
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+__all__ = ["stdlib_sources", "write_corpus"]
+
+
+def stdlib_sources() -> Iterator[tuple[str, str]]:
+    """``(relative path, text)`` of every standard-library ``.py`` file that is UTF-8, in sorted path order."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    paths = sorted(
+        (path for path in root.rglob("*.py") if "site-packages" not in path.relative_to(root).parts),
+        key=lambda path: path.relative_to(root).as_posix(),
+    )
+    for path in paths:
+        try:
+            yield path.relative_to(root).as_posix(), path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+
+
+def write_corpus(
+    directory: Path, budget: int, *, documents: int | None = None, keep: Callable[[str], bool] = lambda text: True
+) -> list[str]:
+    """Standard-library files ``keep`` accepts, written into ``directory`` one file each, in order, within ``budget`` bytes.
+
+    A file that would pass the budget is passed over; taking stops at ``documents`` files, or once nine
+    tenths of the budget are used. Files are named by their position, so the directory's sorted order is
+    the order they were taken in. Returns their texts in that order.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    texts: list[str] = []
+    total = 0
+    for _, text in stdlib_sources():
+        size = len(text.encode("utf-8"))
+        if not keep(text) or total + size > budget:
+            continue
+        (directory / f"{len(texts):04d}.py").write_bytes(text.encode("utf-8"))
+        texts.append(text)
+        total += size
+        if total >= budget * 0.9 or len(texts) == documents:
+            break
+    return texts
