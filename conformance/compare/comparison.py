@@ -15,7 +15,8 @@ its encoder is compared alone; one that cannot encodes with its own rules, and t
 >>> corpus = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False)
 >>> _ = corpus.write("".join(json.dumps({"text": text}) + "\\n" for text in ["abab", "acac", "abac"])); corpus.close()
 >>> subject = load_implementation("reference", isolation="inprocess")
->>> result = compare(subject, Request("reference", (corpus.name,), None, 32, STRICT))
+>>> documents = read_corpus([corpus.name], hold_back=True)
+>>> result = compare(subject, Request("reference", (corpus.name,), None, 32, STRICT), documents)
 >>> result.agree, result.corpus.training_documents, result.training.reference, result.encode.texts
 (True, 2, [(97, 98), (97, 99)], 1)
 """
@@ -23,7 +24,7 @@ its encoder is compared alone; one that cannot encodes with its own rules, and t
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,11 +45,14 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "HOLD_BACK_EVERY",
     "Comparison",
+    "Corpus",
     "CorpusSummary",
     "EncodeResult",
     "Request",
+    "check_texts",
     "compare",
     "held_back",
+    "read_corpus",
 ]
 
 Rules = list[tuple[int, int]]
@@ -164,25 +168,40 @@ def _utf8_size(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def _read_corpus(request: Request, observer: Observer) -> tuple[list[str], list[Document], CorpusSummary]:
-    observer.reading(disk_bytes(request.corpus))
+@dataclass(frozen=True)
+class Corpus:
+    """The documents to train on, those held back to encode, and how much was read."""
+
+    training: list[str]
+    held_back: list[Document]
+    summary: CorpusSummary
+
+
+def read_corpus(paths: Sequence[str], hold_back: bool, observer: Observer | None = None) -> Corpus:
+    """Every document of ``paths``; with ``hold_back``, every tenth kept apart to encode (:func:`held_back`)."""
+    observer = observer or Observer()
+    observer.reading(disk_bytes(paths))
     documents: list[Document] = []
     total = 0
-    for document in read_documents(request.corpus):
+    for document in read_documents(paths):
         size = _utf8_size(document.text)
         total += size
         documents.append(document)
         observer.document_read(size)
     if not documents:
-        raise HarnessError(f"--corpus {' '.join(request.corpus)}: the corpus holds no document")
-    hold = request.encode is None
-    training = [item.text for index, item in enumerate(documents) if not (hold and held_back(index, len(documents)))]
-    kept = [item for index, item in enumerate(documents) if hold and held_back(index, len(documents))]
+        raise HarnessError(f"--corpus {' '.join(paths)}: the corpus holds no document")
+    kept = [hold_back and held_back(index, len(documents)) for index in range(len(documents))]
+    training = [item.text for item, keep in zip(documents, kept, strict=True) if not keep]
+    held = [item for item, keep in zip(documents, kept, strict=True) if keep]
     training_bytes = sum(_utf8_size(text) for text in training)
     if training_bytes == 0:
-        raise HarnessError(f"--corpus {' '.join(request.corpus)}: the documents to train on hold no text")
-    summary = CorpusSummary(len(documents), total, len(training), training_bytes, len(kept))
-    return training, kept, summary
+        raise HarnessError(f"--corpus {' '.join(paths)}: the documents to train on hold no text")
+    return Corpus(training, held, CorpusSummary(len(documents), total, len(training), training_bytes, len(held)))
+
+
+def check_texts(paths: Sequence[str]) -> int:
+    """Read every ``--encode`` text once, keeping none, so a bad one is found before training; their bytes."""
+    return sum(_utf8_size(document.text) for document in read_documents(paths, "--encode"))
 
 
 def _difference(index: int, document: Document, expected: list[int], actual: list[int], pieces: list[bytes]) -> dict:
@@ -254,11 +273,11 @@ def _compare_encoding(
     return result
 
 
-def compare(subject: Subject, request: Request, observer: Observer | None = None) -> Comparison:
-    """Compare ``subject`` with the reference under ``request.profile`` as ``request`` asks."""
+def compare(subject: Subject, request: Request, corpus: Corpus, observer: Observer | None = None) -> Comparison:
+    """Compare ``subject`` with the reference under ``request.profile`` on ``corpus``, as ``request`` asks."""
     observer = observer or Observer()
     started = time.monotonic()
-    training_documents, held, summary = _read_corpus(request, observer)
+    training_documents, held, summary = corpus.training, corpus.held_back, corpus.summary
     observer.training(request.merges)
     trained = train_both(
         subject,

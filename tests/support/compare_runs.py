@@ -1,7 +1,8 @@
 """Running ``bpe-conformance compare`` from a test: its exit code, its JSON report (validated), what it printed.
 
 Also the first divergence computed without ``compare``: the literal reference and an implementation,
-both trained in the test's own process, first differ at :func:`independent_divergence`.
+both trained in the test's own process, first differ at :func:`independent_divergence`; and three
+implementations with one failure each.
 """
 
 from __future__ import annotations
@@ -16,8 +17,19 @@ import jsonschema
 
 from conformance.cli.main import main
 from conformance.compare.report import SCHEMA_PATH
+from reference import Tokenizer, encode
+from tests.support.tie_variants import LargestTies
 
-__all__ = ["CompareRun", "independent_divergence", "rerun", "run_compare", "signature"]
+__all__ = [
+    "CompareRun",
+    "LargestTiesWithoutLoad",
+    "RaisesInTrain",
+    "SkipsLastRule",
+    "independent_divergence",
+    "rerun",
+    "run_compare",
+    "signature",
+]
 
 Pair = tuple[int, int]
 
@@ -70,3 +82,31 @@ def independent_divergence(expected: list[Pair], actual: list[Pair]) -> tuple[in
         return None
     rank = min(len(expected), len(actual))
     return rank, (expected[rank] if rank < len(expected) else None), (actual[rank] if rank < len(actual) else None)
+
+
+# --- implementations the compare tests run ---
+
+
+class RaisesInTrain(Tokenizer):
+    """Raises on every train call: the ``error`` outcome."""
+
+    name = "raises-in-train"
+
+    def train(self, documents: list[str], max_merges: int) -> list[Pair]:
+        raise RuntimeError("ran out of scratch space")
+
+
+class SkipsLastRule(Tokenizer):
+    """Trains correctly, but its encoder never applies the last rule."""
+
+    name = "skips-last-rule"
+
+    def encode(self, text: str) -> list[int]:
+        return encode(text, self.rules[:-1])
+
+
+class LargestTiesWithoutLoad(LargestTies):
+    """Ties to the largest pair, and no ``load``: its own rules are all it can encode with."""
+
+    name = "largest-ties-without-load"
+    capabilities = frozenset({"train", "encode", "decode"})

@@ -18,13 +18,15 @@ something about both.
 
 from __future__ import annotations
 
+import itertools
+
 Pair = tuple[int, int]
 Rules = list[Pair]
 
 
 def _pair_counts(ids: list[int], counts: dict[Pair, int] | None = None) -> dict[Pair, int]:
     counts = {} if counts is None else counts
-    for pair in zip(ids, ids[1:]):  # noqa: B905 - one shorter by design
+    for pair in itertools.pairwise(ids):
         counts[pair] = counts.get(pair, 0) + 1
     return counts
 
@@ -115,3 +117,11 @@ class LargestPairStyle(_Dialect):
             rules.append(pair)
         self.load(rules)
         return rules
+
+
+class EncodeOnly(_Dialect):
+    """Loads rules and encodes with them, trains nothing (it does not declare ``train``)."""
+
+    name = "encode-only"
+    profile = "largest-pair"
+    capabilities = frozenset({"load", "encode", "decode"})

@@ -30,7 +30,7 @@ def stdlib_sources() -> Iterator[tuple[str, str]]:
 def write_corpus(
     directory: Path, budget: int, *, documents: int | None = None, keep: Callable[[str], bool] = lambda text: True
 ) -> list[str]:
-    """Standard-library files ``keep`` accepts, written into ``directory`` one file each, in order, within ``budget`` bytes.
+    """Standard-library files ``keep`` accepts, one file each in ``directory``, in order, within ``budget`` bytes.
 
     A file that would pass the budget is passed over; taking stops at ``documents`` files, or once nine
     tenths of the budget are used. Files are named by their position, so the directory's sorted order is

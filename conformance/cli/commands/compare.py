@@ -15,7 +15,14 @@ from rich.text import Text
 
 from conformance.adapters import ISOLATIONS, load_implementation
 from conformance.cli.arguments import positive_seconds
-from conformance.compare.comparison import DEFAULT_SHRINK_SECONDS, DEFAULT_TIMEOUT, Request, compare
+from conformance.compare.comparison import (
+    DEFAULT_SHRINK_SECONDS,
+    DEFAULT_TIMEOUT,
+    Request,
+    check_texts,
+    compare,
+    read_corpus,
+)
 from conformance.compare.corpus import corpus_files, write_jsonl
 from conformance.compare.progress import LiveDisplay, Observer
 from conformance.compare.report import build_report, exit_code, report_lines, verdict_line, write_report
@@ -134,21 +141,26 @@ def handle(args: argparse.Namespace) -> int:
         _known_or_usage(args.profile)
     _check_paths(args)
     console = make_console()
-    subject = judged_subject(load_implementation(args.impl.strip(), isolation=args.isolation, timeout=args.timeout),
-                             args.profile)
+    observer: Observer = LiveDisplay(console) if console.is_terminal and not args.quiet else Observer()
     try:
-        request = _request(args, subject.info.profile)
-        if request.profile.tie_break is None:
-            raise HarnessError(f"profile {request.profile.name!r} is encode-only: it has no training to compare")
-        if not subject.supports("train"):
-            raise HarnessError(f"{args.impl}: the implementation does not declare the train capability")
-        observer: Observer = LiveDisplay(console) if console.is_terminal and not args.quiet else Observer()
+        # Everything read (and every --encode text checked) first: a bad file must not cost a training run.
+        corpus = read_corpus(args.corpus, hold_back=args.encode is None, observer=observer)
+        if args.encode is not None:
+            check_texts(args.encode)
+        subject = judged_subject(
+            load_implementation(args.impl.strip(), isolation=args.isolation, timeout=args.timeout), args.profile
+        )
         try:
-            comparison = compare(subject, request, observer)
+            request = _request(args, subject.info.profile)
+            if request.profile.tie_break is None:
+                raise HarnessError(f"profile {request.profile.name!r} is encode-only: it has no training to compare")
+            if not subject.supports("train"):
+                raise HarnessError(f"{args.impl}: the implementation does not declare the train capability")
+            comparison = compare(subject, request, corpus, observer)
         finally:
-            observer.close()
+            subject.close()
     finally:
-        subject.close()
+        observer.close()
     if comparison.shrink is not None and args.shrink is not None:
         write_jsonl(comparison.shrink.documents, args.shrink)
     report = build_report(comparison)
