@@ -14,7 +14,22 @@ import argparse
 
 from conformance.adapters.subprocess import DEFAULT_TIMEOUT
 
-__all__ = ["add_timeout_argument", "positive_seconds"]
+__all__ = ["add_timeout_argument", "non_negative", "positive_seconds"]
+
+
+def non_negative(text: str) -> int:
+    """A count such as ``--merges``: a whole number, 0 or more.
+
+    >>> non_negative("32")
+    32
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
+    return value
 
 
 def positive_seconds(text: str) -> float:

@@ -79,7 +79,8 @@ def train_both(
     def train_implementation() -> None:
         started = time.monotonic()
         try:
-            outcome["rules"] = subject.train(documents, max_merges)
+            # A copy: an implementation in this process must not be able to change what the reference reads.
+            outcome["rules"] = subject.train(list(documents), max_merges)
         except (CallAborted, ImplementationRaised, MalformedResult) as error:
             outcome["failure"] = failure_of(error)
         except BaseException as error:  # the harness's own fault: re-raised in the calling thread

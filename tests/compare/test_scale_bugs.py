@@ -181,3 +181,21 @@ def test_the_scale_bugs_are_invisible_on_the_small_corpora_of_the_diagnosis():
         expected = LiteralTokenizer().train(list(corpus), FOLLOW_UP_MERGES)
         for bug in (scale_bugs.SixteenBitCounts, scale_bugs.StaleAfterMerges, scale_bugs.FirstBytesWindow):
             assert bug().train(list(corpus), FOLLOW_UP_MERGES) == expected, (bug.name, corpus)
+
+
+@pytest.fixture(scope="module")
+def megabyte_corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """About a megabyte of standard-library source, nothing added: the corpus of docs/compare.md's examples."""
+    directory = tmp_path_factory.mktemp("megabyte")
+    return directory, write_corpus(directory, 1_000_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "bug", [scale_bugs.SixteenBitCounts, scale_bugs.StaleAfterMerges, scale_bugs.FirstBytesWindow],
+    ids=lambda bug: bug.name,
+)
+def test_on_a_megabyte_of_real_source_each_bug_is_found_at_its_round(capsys, tmp_path, megabyte_corpus, bug):
+    """No run added: on a megabyte of source the pair of two spaces is counted far past 65 536 by itself."""
+    corpus, documents = megabyte_corpus
+    _found(capsys, tmp_path, corpus, documents, bug, 30)

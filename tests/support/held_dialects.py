@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import itertools
 
+from tests.support.seed_chapter import merge_pair
+
 Pair = tuple[int, int]
 Rules = list[Pair]
 
@@ -29,18 +31,6 @@ def _pair_counts(ids: list[int], counts: dict[Pair, int] | None = None) -> dict[
     for pair in itertools.pairwise(ids):
         counts[pair] = counts.get(pair, 0) + 1
     return counts
-
-
-def _merge(ids: list[int], pair: Pair, new_id: int) -> list[int]:
-    merged, position = [], 0
-    while position < len(ids):
-        if position + 1 < len(ids) and (ids[position], ids[position + 1]) == pair:
-            merged.append(new_id)
-            position += 2
-        else:
-            merged.append(ids[position])
-            position += 1
-    return merged
 
 
 class _Dialect:
@@ -65,7 +55,7 @@ class _Dialect:
     def encode(self, text: str) -> list[int]:
         ids = list(text.encode("utf-8"))
         for rank, pair in enumerate(self.rules):
-            ids = _merge(ids, pair, 256 + rank)
+            ids = merge_pair(ids, pair, 256 + rank)
         return ids
 
     def decode(self, ids: list[int]) -> str:
@@ -89,7 +79,7 @@ class MinbpeStyle(_Dialect):
             if not counts:
                 break
             pair = max(counts, key=counts.__getitem__)
-            ids = _merge(ids, pair, 256 + rank)
+            ids = merge_pair(ids, pair, 256 + rank)
             rules.append(pair)
         self.load(rules)
         return rules
@@ -113,7 +103,7 @@ class LargestPairStyle(_Dialect):
             count, pair = max((count, pair) for pair, count in counts.items())
             if count < 2:
                 break
-            sequences = [_merge(sequence, pair, 256 + rank) for sequence in sequences]
+            sequences = [merge_pair(sequence, pair, 256 + rank) for sequence in sequences]
             rules.append(pair)
         self.load(rules)
         return rules

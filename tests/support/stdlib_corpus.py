@@ -1,30 +1,18 @@
 """Corpora made of the standard library's own source, which every machine running the tests has.
 
-Files are taken in sorted order of their paths below the standard library (``site-packages``
-excluded, files that are not UTF-8 skipped), so a corpus is the same on every run of one Python.
+The files are the benchmark's ``code`` corpus (:func:`bench.corpora.stdlib_documents`): sorted by their
+paths below the standard library, ``site-packages`` excluded, files that are not UTF-8 skipped, so a
+corpus is the same on every run of one Python.
 """
 
 from __future__ import annotations
 
-import sysconfig
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["stdlib_sources", "write_corpus"]
+from bench.corpora import stdlib_documents
 
-
-def stdlib_sources() -> Iterator[tuple[str, str]]:
-    """``(relative path, text)`` of every standard-library ``.py`` file that is UTF-8, in sorted path order."""
-    root = Path(sysconfig.get_paths()["stdlib"])
-    paths = sorted(
-        (path for path in root.rglob("*.py") if "site-packages" not in path.relative_to(root).parts),
-        key=lambda path: path.relative_to(root).as_posix(),
-    )
-    for path in paths:
-        try:
-            yield path.relative_to(root).as_posix(), path.read_text(encoding="utf-8")
-        except (UnicodeDecodeError, OSError):
-            continue
+__all__ = ["write_corpus"]
 
 
 def write_corpus(
@@ -39,7 +27,7 @@ def write_corpus(
     directory.mkdir(parents=True, exist_ok=True)
     texts: list[str] = []
     total = 0
-    for _, text in stdlib_sources():
+    for text in stdlib_documents():
         size = len(text.encode("utf-8"))
         if not keep(text) or total + size > budget:
             continue

@@ -14,7 +14,7 @@ from typing import Any
 from rich.text import Text
 
 from conformance.adapters import ISOLATIONS, load_implementation
-from conformance.cli.arguments import positive_seconds
+from conformance.cli.arguments import non_negative, positive_seconds
 from conformance.compare.comparison import (
     DEFAULT_SHRINK_SECONDS,
     DEFAULT_TIMEOUT,
@@ -50,16 +50,6 @@ failed (raised, answered with the wrong type, timed out, crashed); 2 usage error
 undecodable file, an empty corpus, a bad .jsonl line, an unknown profile)."""
 
 
-def _merges(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of merges, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
-    return value
-
-
 def register(subparsers: Any) -> None:
     """Add the ``compare`` parser."""
     parser = subparsers.add_parser(
@@ -76,7 +66,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--corpus", required=True, action="append", metavar="PATH", help="documents to train on (repeatable)"
     )
-    parser.add_argument("--merges", required=True, type=_merges, metavar="N", help="max_merges for both")
+    parser.add_argument("--merges", required=True, type=non_negative, metavar="N", help="max_merges for both")
     parser.add_argument(
         "--profile", metavar="NAME",
         help="judge under this profile of specs/profiles.md instead of the one the implementation declares",

@@ -17,6 +17,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
+from conformance.cli.arguments import non_negative
 from conformance.errors import HarnessError
 from conformance.files import read_text_file
 from conformance.reports.common import plural
@@ -28,16 +29,6 @@ __all__ = ["DEFAULT_MERGES", "DEFAULT_TOP", "handle", "piece_text", "read_docume
 DEFAULT_MERGES = 32
 DEFAULT_TOP = 5
 MAX_TIES_SHOWN = 8
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
-    return value
 
 
 def register(subparsers: Any) -> None:
@@ -53,11 +44,11 @@ def register(subparsers: Any) -> None:
     sources.add_argument("--file", metavar="PATH", help="read documents from a UTF-8 text file, one per line")
     sources.add_argument("--json-file", metavar="PATH", help="read documents from a JSON list of strings")
     parser.add_argument(
-        "--merges", type=_non_negative, default=DEFAULT_MERGES, metavar="N",
+        "--merges", type=non_negative, default=DEFAULT_MERGES, metavar="N",
         help=f"max_merges (default {DEFAULT_MERGES})",
     )
     parser.add_argument(
-        "--top", type=_non_negative, default=DEFAULT_TOP, metavar="K",
+        "--top", type=non_negative, default=DEFAULT_TOP, metavar="K",
         help=f"show each round's K highest pair counts; 0 hides them (default {DEFAULT_TOP})",
     )
     parser.set_defaults(handler=handle)
