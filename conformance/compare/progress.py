@@ -90,24 +90,28 @@ class LiveDisplay(Observer):
         self._live = Live(Group(self._bytes, self._progress), console=console, transient=True)
         self._live.start()
 
-    def _finish_task(self, name: str) -> None:
-        task = self._tasks.get(name)
-        if task is not None:
-            progress = self._bytes if name in ("reading", "encoding") else self._progress
-            progress.update(task, completed=progress.tasks[task].total or progress.tasks[task].completed)
-            progress.stop_task(task)
+    def _stage(self, name: str, description: str, total: int | None, in_bytes: bool = False, note: str = "") -> None:
+        """Start a stage's line; the lines of the stages before it stop where they are."""
+        for progress in (self._bytes, self._progress):
+            for task in progress.tasks:
+                if not task.finished and task.total is not None:
+                    progress.update(task.id, completed=task.total)
+                progress.stop_task(task.id)
+        if in_bytes:
+            self._tasks[name] = self._bytes.add_task(description, total=total)
+        else:
+            self._tasks[name] = self._progress.add_task(description, total=total, note=note)
 
     def reading(self, total_bytes: int) -> None:
-        self._tasks["reading"] = self._bytes.add_task("reading the corpus", total=total_bytes)
+        self._stage("reading", "reading the corpus", total_bytes, in_bytes=True)
 
     def document_read(self, size: int) -> None:
         self._bytes.advance(self._tasks["reading"], size)
 
     def training(self, max_merges: int) -> None:
-        self._finish_task("reading")
-        self._tasks["reference"] = self._progress.add_task("reference: rules made", total=max_merges, note="")
+        self._stage("reference", "reference: rules made", max_merges)
         self._tasks["implementation"] = self._progress.add_task(
-            "implementation: training", total=None, note="(its own process)"
+            "implementation: training", total=None, note="(asked once, answers once)"
         )
 
     def reference_rounds(self, done: int) -> None:
@@ -118,24 +122,17 @@ class LiveDisplay(Observer):
         self._progress.update(task, total=1, completed=1, note="answered")
         self._progress.stop_task(task)
 
-    def judging(self, round_: int) -> None:
-        self._finish_task("reference")
-        self._tasks["judging"] = self._progress.add_task(
-            f"reference state at round {round_}", total=None, note="(counts, candidates, diagnosis)"
-        )
-
     def encoding(self, total_bytes: int | None) -> None:
-        self._finish_task("reference")
-        self._finish_task("judging")
-        self._tasks["encoding"] = self._bytes.add_task("encoding with both", total=total_bytes)
+        self._stage("encoding", "encoding with both", total_bytes, in_bytes=True)
 
     def text_encoded(self, size: int) -> None:
         self._bytes.advance(self._tasks["encoding"], size)
 
+    def judging(self, round_: int) -> None:
+        self._stage("judging", f"reference state at round {round_}", None, note="(counts, candidates, diagnosis)")
+
     def shrinking(self) -> None:
-        self._finish_task("encoding")
-        self._finish_task("judging")
-        self._tasks["shrinking"] = self._progress.add_task("shrinking: attempts", total=None, note="")
+        self._stage("shrinking", "shrinking: attempts", None)
 
     def shrink_attempt(self, attempts: int, documents: int, size: int) -> None:
         self._progress.update(

@@ -136,8 +136,8 @@ class Divergence:
 
 def _not_examined(corpus_bytes: int, rounds: int, budget: int) -> str:
     return (
-        f"not examined: the bug models retrain literally, and {corpus_bytes} bytes x {rounds} rounds is past "
-        f"the budget of {budget} (a smaller corpus with the same divergence, such as --shrink writes, is examined)"
+        f"not examined: the bug models retrain literally, and {corpus_bytes} bytes x {rounds} rounds is past their "
+        f"budget of {budget}; a corpus within it with the same divergence would be (--shrink looks for a smaller one)"
     )
 
 
