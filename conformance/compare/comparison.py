@@ -24,7 +24,7 @@ its encoder is compared alone; one that cannot encodes with its own rules, and t
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -255,13 +255,12 @@ def _compare_encoding(
     agreed = trained.implementation == trained.reference
     rules = "trained" if agreed else ("reference" if subject.supports("load") else "own")
     result = EncodeResult(source="held-back" if request.encode is None else "encode", rules=rules)
-    texts: Iterator[Document] | list[Document] = held if request.encode is None else read_documents(
-        request.encode, "--encode"
-    )
-    total = sum(_utf8_size(item.text) for item in held) if request.encode is None else disk_bytes(
-        request.encode, "--encode"
-    )
-    observer.encoding(total)
+    if request.encode is None:
+        texts: Iterable[Document] = held
+        observer.encoding(sum(_utf8_size(item.text) for item in held))
+    else:
+        texts = read_documents(request.encode, "--encode")  # one at a time, as they are encoded
+        observer.encoding(disk_bytes(request.encode, "--encode"))
     if rules == "reference":
         try:
             subject.load(list(trained.reference))
