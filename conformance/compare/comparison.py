@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from conformance.adapters.subject import Subject
@@ -124,7 +124,6 @@ class Comparison:
     encode: EncodeResult | None = None
     shrink: ShrinkResult | None = None
     seconds: float = 0.0
-    notes: list[str] = field(default_factory=list)
 
     @property
     def failure(self) -> Failure | None:
@@ -316,11 +315,13 @@ def compare(subject: Subject, request: Request, corpus: Corpus, observer: Observ
 
 def _implementation_record(subject: Subject, request: Request) -> dict[str, Any]:
     info = subject.info
+    declared = getattr(subject, "inner", subject).info.profile  # a --profile subject wraps the declared one
     return {
         "name": info.name,
         "version": info.version,
         "language": info.language,
         "profile": request.profile.name,
+        "declared_profile": declared,
         "capabilities": sorted(info.capabilities),
         "spec": request.impl,
         "isolation": request.isolation,

@@ -237,7 +237,10 @@ def report_lines(report: dict[str, Any]) -> list[str]:
         f"{HARNESS_NAME} {report['harness']['version']} compare",
         f"implementation: {implementation['name']} {implementation['version']} ({implementation['language']}), "
         f"{implementation['spec']}, {implementation['isolation']}",
-        f"profile: {report['profile']}",
+        f"profile: {report['profile']}" + (
+            "" if implementation["declared_profile"] == report["profile"]
+            else f" (--profile; the implementation declares {implementation['declared_profile']})"
+        ),
         f"corpus: {corpus['documents']} documents, {corpus['bytes']} bytes; trained on "
         f"{corpus['training_documents']} ({corpus['training_bytes']} bytes), {corpus['held_back']} held back to encode",
         f"training, max_merges {report['config']['merges']}: reference {training['reference_rules']} rules in "

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import io
 import json
+import signal
+import subprocess
 import sys
+import time
 
+import jsonschema
 import pytest
 from rich.console import Console
 
@@ -19,8 +23,10 @@ from conformance.compare import comparison as comparison_module
 from conformance.compare import training as training_module
 from conformance.compare.comparison import Request, compare, read_corpus
 from conformance.compare.progress import LiveDisplay, Observer
+from conformance.compare.report import SCHEMA_PATH
 from reference.profiles import STRICT
-from tests.adapters.test_hostile import HOSTILE, nothing_left_behind  # noqa: F401 - an autouse fixture
+from tests import ROOT
+from tests.adapters.test_hostile import ENV, HOSTILE, is_alive, nothing_left_behind  # noqa: F401 - autouse fixture
 from tests.support.compare_runs import (
     LargestTiesWithoutLoad,
     RaisesInTrain,
@@ -217,3 +223,33 @@ def test_held_back_documents_are_every_tenth():
     assert [index for index in range(30) if comparison_module.held_back(index, 30)] == [9, 19, 29]
     assert [index for index in range(9) if comparison_module.held_back(index, 9)] == [8]
     assert not comparison_module.held_back(0, 1)
+
+
+def test_a_signal_stops_the_comparison_and_the_implementation(tmp_path, corpus):
+    """SIGTERM while the implementation hangs (in encode, after training): exit 143, its process killed."""
+    path, _ = corpus
+    pid_file = tmp_path / "pid"
+    command = [sys.executable, "-m", "conformance", "compare", "--impl",
+               f"cmd:{sys.executable} {HOSTILE / 'writes_pid_then_hangs.py'}", "--corpus", str(path), "--merges", "10"]
+    harness = subprocess.Popen(command, env={**ENV, "HOSTILE_PID_FILE": str(pid_file)}, cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    implementation = int(pid_file.read_text())
+    harness.send_signal(signal.SIGTERM)
+    _, stderr = harness.communicate(timeout=30)
+    assert harness.returncode == 128 + signal.SIGTERM, stderr
+    assert not is_alive(implementation)
+    assert stderr.decode().strip().splitlines() == ["bpe-conformance: error: interrupted by SIGTERM"]
+
+
+def test_the_schema_refuses_a_report_that_breaks_it(capsys, tmp_path, corpus):
+    """The schema can fail: a report without its verdict, or with an exit code compare never gives."""
+    path, _ = corpus
+    report = run_compare(capsys, tmp_path, "--impl", "reference", "--corpus", str(path), "--merges", "5").report
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    for broken in ({**report, "exit_code": 2}, {key: value for key, value in report.items() if key != "agree"},
+                   {**report, "first_divergence": {"round": -1}}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(broken, schema)

@@ -104,10 +104,10 @@ def _shrunk(capsys, tmp_path: Path, corpus: Path, documents: list[str], bug: typ
     return report
 
 
-def test_a_16_bit_pair_counter_is_found_at_its_round(capsys, tmp_path, sixteen_bit_corpus):
+def test_a_16_bit_pair_counter_is_found_at_its_round_and_shrunk(capsys, tmp_path, sixteen_bit_corpus):
     """BPE-TRAIN-GREEDY: the pair of two spaces, counted 65 537 times, is the best pair; 16 bits see 1."""
     corpus, documents = sixteen_bit_corpus
-    report = _found(capsys, tmp_path, corpus, documents, scale_bugs.SixteenBitCounts, 8)
+    report = _shrunk(capsys, tmp_path, corpus, documents, scale_bugs.SixteenBitCounts, 8)
     divergence = report["first_divergence"]
     assert divergence["expected"] == {"pair": [32, 32], "count": WRAP + 1, "pieces": [" ", " "]}
     assert divergence["diagnosis"] == "pair not maximal" and divergence["clause"] == "BPE-TRAIN-GREEDY"
@@ -115,6 +115,7 @@ def test_a_16_bit_pair_counter_is_found_at_its_round(capsys, tmp_path, sixteen_b
     assert divergence["candidates"][0] == divergence["expected"]
     assert divergence["examined"] and not divergence["confirmed"]  # no bug model counts in 16 bits
     assert divergence["cause"] == "no known bug model explains these rules"
+    assert report["shrink"]["bytes"] > WRAP  # the pair must still be counted 65 536 times or more
 
 
 def test_counts_left_stale_after_merge_20_are_found_at_their_round_and_shrunk(capsys, tmp_path, source_corpus):
@@ -134,14 +135,6 @@ def test_a_count_window_of_the_first_bytes_is_found_at_its_round_and_shrunk(caps
     report = _shrunk(capsys, tmp_path, corpus, documents, scale_bugs.FirstBytesWindow, 20)
     assert report["shrink"]["bytes"] > scale_bugs.WINDOW_BYTES  # nothing shorter shows it
     assert not report["first_divergence"]["confirmed"]
-
-
-@pytest.mark.slow
-def test_a_16_bit_pair_counter_is_shrunk(capsys, tmp_path, sixteen_bit_corpus):
-    """Slow only because every attempt trains on the 65 537 windows the bug needs (about 15 s)."""
-    corpus, documents = sixteen_bit_corpus
-    report = _shrunk(capsys, tmp_path, corpus, documents, scale_bugs.SixteenBitCounts, 8)
-    assert report["shrink"]["bytes"] > WRAP  # the pair must still be counted 65 536 times or more
 
 
 @pytest.mark.parametrize(
@@ -167,6 +160,7 @@ def test_correct_implementations_agree_on_the_same_corpus(capsys, tmp_path, sour
     assert report is not None and report["agree"] and report["first_divergence"] is None
     assert report["training"]["agree"] and report["merges_compared"] == report["training"]["reference_rules"]
     assert report["corpus"]["held_back"] == len(documents) // 10 or report["corpus"]["held_back"] == 1
+    assert report["implementation"]["profile"] == (profile or report["implementation"]["declared_profile"])
     encode = report["encode"]
     assert encode["source"] == "held-back" and encode["rules"] == "trained" and encode["agree"]
     assert encode["texts"] == report["corpus"]["held_back"] and encode["differing"] == 0
