@@ -32,7 +32,7 @@ from conformance.adapters.subject import Subject
 from conformance.checks.common import subject_retrainer
 from conformance.compare.corpus import Document, disk_bytes, read_documents
 from conformance.compare.progress import Observer
-from conformance.compare.shrink import ShrinkResult, shrink_corpus, signature_of
+from conformance.compare.shrink import ShrinkResult, shrink_corpus
 from conformance.compare.state import Divergence, ReferenceEncoder, first_difference, judge_first_divergence
 from conformance.compare.training import Failure, Trained, failure_of, train_both
 from conformance.errors import CallAborted, HarnessError, ImplementationRaised, MalformedResult
@@ -305,7 +305,8 @@ def compare(subject: Subject, request: Request, corpus: Corpus, observer: Observ
                 training_documents,
                 request.merges,
                 request.profile,
-                signature_of(trained.reference, trained.implementation),
+                trained.reference,
+                trained.implementation,
                 seconds=request.shrink_seconds,
                 on_attempt=observer.shrink_attempt,
             )

@@ -22,10 +22,10 @@ The reference (strict) judged under ``largest-pair``, which breaks ties the othe
 >>> from reference.profiles import LARGEST_PAIR
 >>> subject = load_implementation("reference", isolation="inprocess")
 >>> corpus = ["the cat sat", "on the mat", "xyxy abab cdcd", "a hat"]
->>> target = signature_of(train_profile(corpus, 8, LARGEST_PAIR), subject.train(corpus, 8))
->>> target
+>>> expected, actual = train_profile(corpus, 8, LARGEST_PAIR), subject.train(corpus, 8)
+>>> signature_of(expected, actual)
 Signature(round=1, expected=(120, 121), actual=(32, 99))
->>> result = shrink_corpus(subject, corpus, 8, LARGEST_PAIR, target)
+>>> result = shrink_corpus(subject, corpus, 8, LARGEST_PAIR, expected, actual)
 >>> result.documents, result.merges, result.complete
 ([' catat', 'xyxy c', 'at'], 2, True)
 """
@@ -195,33 +195,33 @@ def shrink_corpus(
     documents: list[str],
     max_merges: int,
     profile: Profile,
-    target: Signature | None,
+    expected: Rules,
+    actual: Rules,
     *,
     seconds: float = 300.0,
     on_attempt: Callable[[int, int, int], None] | None = None,
 ) -> ShrinkResult | None:
-    """The smallest corpus found within ``seconds`` that reproduces ``target``; None when there is nothing to shrink.
+    """The smallest corpus found within ``seconds`` with the first divergence of ``actual`` from ``expected``.
 
-    ``documents`` and ``max_merges`` are the ones that produced ``target``.
+    ``expected`` and ``actual`` are the reference's and the implementation's rules for ``documents`` and
+    ``max_merges``; None when they agree (nothing to shrink). Out of time, the smallest corpus so far is
+    kept (at worst the whole one).
     """
+    target = signature_of(expected, actual)
     if target is None:
         return None
     started = time.monotonic()
     search = _Search(subject, profile, target, started + seconds, on_attempt)
-    merges = min(max_merges, target.round + 1)
-    complete = True
+    search.best = (list(documents), expected, actual)
+    merges, complete = max_merges, True
     try:
-        if merges != max_merges and not search.reproduces(documents, merges):
-            merges = max_merges
-        if search.best is None and not search.reproduces(documents, merges):
-            return None  # the implementation does not answer the same way twice: nothing to shrink
+        if target.round + 1 < max_merges and search.reproduces(documents, target.round + 1):
+            merges = target.round + 1
         kept = _drop_documents(search, list(documents), merges)
         _shorten_documents(search, kept, merges)
     except _OutOfTime:
         complete = False
-    if search.best is None:
-        return None
-    best, expected, actual = search.best
+    best, best_expected, best_actual = search.best
     retrain, _ = subject_retrainer(subject)
-    divergence = judge_first_divergence(best, merges, expected, actual, profile, retrain)
+    divergence = judge_first_divergence(best, merges, best_expected, best_actual, profile, retrain)
     return ShrinkResult(best, merges, search.attempts, complete, time.monotonic() - started, divergence)

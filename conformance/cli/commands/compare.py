@@ -137,10 +137,9 @@ def handle(args: argparse.Namespace) -> int:
         corpus = read_corpus(args.corpus, hold_back=args.encode is None, observer=observer)
         if args.encode is not None:
             check_texts(args.encode)
-        subject = judged_subject(
-            load_implementation(args.impl.strip(), isolation=args.isolation, timeout=args.timeout), args.profile
-        )
+        subject = load_implementation(args.impl.strip(), isolation=args.isolation, timeout=args.timeout)
         try:
+            subject = judged_subject(subject, args.profile)
             request = _request(args, subject.info.profile)
             if request.profile.tie_break is None:
                 raise HarnessError(f"profile {request.profile.name!r} is encode-only: it has no training to compare")
