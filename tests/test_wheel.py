@@ -60,6 +60,12 @@ def test_the_commands_run_from_the_installed_wheel(installed):
     assert "BPE-TRAIN-TIE" in _ok(venv, project, "bpe-conformance", "explain", "BPE-TRAIN-TIE")
     assert "strict" in _ok(venv, project, "bpe-conformance", "identify", "--impl", "mypkg:Tok")
     assert "(97, 98)" in _ok(venv, project, "bpe-conformance", "trace", "abab", "acac", "--merges", "32")
+    assert "AGREED" in _ok(venv, project, "bpe-conformance", "compare", "--impl", "mypkg:Tok", "--corpus",
+                           "pyproject.toml", "--corpus", "conformance-skips.txt", "--merges", "20", "--json",
+                           "compare.json")
+    compared = json.loads((project / "compare.json").read_text(encoding="utf-8"))
+    jsonschema.validate(compared, json.loads((ROOT / "specs" / "schema" / "compare.schema.json").read_text()))
+    (project / "compare.json").unlink()
 
 
 def test_the_plugin_runs_only_the_conformance_items_from_the_installed_wheel(installed):
