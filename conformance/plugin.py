@@ -23,6 +23,7 @@ import shlex
 from typing import Any
 
 import pytest
+from hypothesis.database import ExampleDatabase
 
 from conformance.adapters.subject import Subject
 from conformance.checks.base import Check
@@ -31,6 +32,7 @@ from conformance.reports.common import hypothesis_note
 from conformance.reports.terminal import failure_lines
 from conformance.results.outcomes import CheckResult, Outcome
 from conformance.running import suite
+from conformance.running.database import open_database
 from conformance.running.runner import run_checks
 from conformance.running.suite import DEFAULT_TIMEOUT, ISOLATIONS
 from conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
@@ -83,6 +85,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help=f"limit per call, process isolation only (default {DEFAULT_TIMEOUT:g})")
     group.addoption("--bpe-seed", type=int, default=0, metavar="N", help="hypothesis seed (default 0)")
     group.addoption("--bpe-thorough", action="store_true", help="many more examples per check (profile 'thorough')")
+    group.addoption("--bpe-database", metavar="DIR|URL", default=None,
+                    help="hypothesis's example database (a directory, or redis://HOST:PORT[/DB]): failures saved "
+                    "there, such as those a fuzz campaign found, are replayed first")
     group.addoption("--bpe-only", action="store_true",
                     help="collect only the conformance checks, none of the project's own tests")
 
@@ -101,6 +106,10 @@ def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
     if timeout != DEFAULT_TIMEOUT:
         extra_pytest += ["--bpe-timeout", f"{timeout:g}"]
         extra_cli += ["--timeout", f"{timeout:g}"]
+    database = config.getoption("bpe_database")
+    if database is not None:
+        extra_pytest += ["--bpe-database", database]
+        extra_cli += ["--database", database]
     pytest_words = ["pytest", "-p", "conformance.plugin", "--bpe-impl", impl, "--bpe-only", *extra_pytest,
                     "--bpe-check", check, "--bpe-seed", seed]
     cli_words = ["bpe-conformance", "run", "--impl", impl, *extra_cli, "--check", check, "--seed", seed]
@@ -116,6 +125,8 @@ class ConformanceSuite(pytest.Collector):
         self.checks = checks
         self._subject: Subject | None = None
         self.inapplicable: dict[str, str] = {}
+        # hypothesis's example database (--bpe-database): saved failures are replayed first.
+        self.database: ExampleDatabase | None = None
 
     def collect(self) -> list[pytest.Item]:
         """One :class:`ConformanceItem` per check."""
@@ -174,7 +185,8 @@ def run_item(item: ConformanceItem) -> None:
     assert isinstance(node, ConformanceSuite)
     effort = "thorough" if item.config.getoption("bpe_thorough") else suite.default_effort()
     base = suite.base_settings(effort)
-    (result,) = run_checks([item.check], node.subject(), base, item.config.getoption("bpe_seed"), node.inapplicable)
+    seed = item.config.getoption("bpe_seed")
+    (result,) = run_checks([item.check], node.subject(), base, seed, node.inapplicable, database=node.database)
     item.user_properties.append(("examples", result.examples))
     if result.outcome is Outcome.SKIP:
         pytest.skip(result.message)
@@ -202,7 +214,12 @@ def add_conformance_items(session: pytest.Session, config: pytest.Config, items:
         checks = suite.select(config.getoption("bpe_check"))
     except HarnessError as error:
         raise pytest.UsageError(f"--bpe-check: {error}") from None
+    try:
+        database = open_database(config.getoption("bpe_database"), "--bpe-database")
+    except HarnessError as error:
+        raise pytest.UsageError(str(error)) from None
     node = ConformanceSuite.from_parent(session, name=SUITE_NODE, nodeid=SUITE_NODE, checks=checks)
+    node.database = database
     try:
         node.open()
     except HarnessError as error:

@@ -11,7 +11,8 @@ True
 
 The harness writes nothing into the working directory unless asked: :func:`keep_storage_out_of_cwd` moves
 hypothesis's own files (its cache of constants read from local source files) to a temporary directory,
-and the example database is off unless :func:`example_database` is given a path (``run --database``).
+and the example database is off unless one is asked for (``run --database``,
+:mod:`conformance.running.database`).
 """
 
 from __future__ import annotations
@@ -25,14 +26,12 @@ import tempfile
 import hypothesis
 from hypothesis import HealthCheck, settings
 from hypothesis.configuration import set_hypothesis_home_dir
-from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 __all__ = [
     "HYPOTHESIS_VERSION",
     "PROFILES",
     "PROFILE_ENV_VAR",
     "active_profile_name",
-    "example_database",
     "keep_storage_out_of_cwd",
     "register_profiles",
 ]
@@ -97,11 +96,3 @@ def keep_storage_out_of_cwd() -> str | None:
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
     set_hypothesis_home_dir(directory)
     return directory
-
-
-def example_database(path: str | None) -> ExampleDatabase | None:
-    """The example database at ``path`` (created when missing), or None: no database unless asked for.
-
-    Given one, hypothesis replays the failures saved there before it generates anything new.
-    """
-    return None if path is None else DirectoryBasedExampleDatabase(path)

@@ -24,12 +24,28 @@ from reference.alphabet import (
 from reference.counting import count_pairs
 from reference.decoding import decode, decode_bytes
 from reference.encoding import encode, encode_bytes, encode_document, encode_lowest_rank_first
+from reference.encoding_trace import (
+    EncodeStep,
+    EncodingTrace,
+    check_order,
+    reversed_ranks,
+    trace_encoding,
+    unmade_ids,
+)
 from reference.pieces import build_pieces, piece_hex, piece_lengths
 from reference.replacement import replace_pair
 from reference.selection import select_pair, tied_pairs
 from reference.serialization import digest, digest_input, dumps, loads
 from reference.tokenizer import LiteralTokenizer, Tokenizer
-from reference.trace import RoundSummary, TrainingTrace, format_trace, trace_training
+from reference.trace import (
+    OverlapContrast,
+    RoundSummary,
+    StopRound,
+    TrainingTrace,
+    format_trace,
+    replace_every_window,
+    trace_training,
+)
 from reference.training import Round, TrainingResult, train, train_sequences, training_rounds
 from reference.validation import check_documents, check_ids, check_max_merges, check_rules, check_text
 
@@ -40,9 +56,13 @@ __all__ = [
     "END_ID",
     "FIRST_RULE_ID",
     "MIN_MERGE_COUNT",
+    "EncodeStep",
+    "EncodingTrace",
     "LiteralTokenizer",
+    "OverlapContrast",
     "Round",
     "RoundSummary",
+    "StopRound",
     "Tokenizer",
     "TrainingResult",
     "TrainingTrace",
@@ -50,6 +70,7 @@ __all__ = [
     "check_documents",
     "check_ids",
     "check_max_merges",
+    "check_order",
     "check_rules",
     "check_text",
     "count_pairs",
@@ -66,14 +87,18 @@ __all__ = [
     "loads",
     "piece_hex",
     "piece_lengths",
+    "replace_every_window",
     "replace_pair",
+    "reversed_ranks",
     "rule_id",
     "rule_rank",
     "select_pair",
     "tied_pairs",
+    "trace_encoding",
     "trace_training",
     "train",
     "train_sequences",
     "training_rounds",
+    "unmade_ids",
     "vocab_size",
 ]

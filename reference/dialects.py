@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
-from reference.alphabet import BYTE_COUNT
+from reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
 from reference.counting import count_pairs
 from reference.decoding import decode_bytes_with_pieces, strict_utf8
 from reference.profiles import STRICT, Profile
 from reference.replacement import replace_pair
+from reference.training import Round
 from reference.validation import check_documents, check_ids, check_max_merges, check_rules, check_text
 
 __all__ = [
@@ -46,7 +47,9 @@ __all__ = [
     "largest_pieces",
     "piece_rank_merge",
     "profile_pieces",
+    "profile_training_rounds",
     "rank_order_merge",
+    "renumbered",
     "select_profile_pair",
     "smallest_hf_ids",
     "smallest_ids",
@@ -142,6 +145,22 @@ def profile_pieces(rules: Rules, profile: Profile) -> list[bytes]:
     return pieces
 
 
+def renumbered(rules: Iterable[Pair], first_rule_id: int) -> Rules:
+    """Strict-numbered rules (rule ``r`` is ``258 + r``) moved so rule ``r`` is ``first_rule_id + r``.
+
+    Moving every rule id by the same offset keeps the order of ids, so a tie-break by ids is unchanged.
+
+    >>> renumbered([(97, 98), (258, 99)], 256)
+    [(97, 98), (256, 99)]
+    """
+    shift = first_rule_id - FIRST_RULE_ID
+    return [(_renumbered_id(first, shift), _renumbered_id(second, shift)) for first, second in rules]
+
+
+def _renumbered_id(token_id: int, shift: int) -> int:
+    return token_id if token_id < FIRST_RULE_ID else token_id + shift
+
+
 def check_profile_rules(rules: object, profile: Profile) -> Rules:
     """Rules valid in the profile's numbering: each part a byte or an earlier rule, never a boundary."""
     if profile.first_rule_id == STRICT.first_rule_id:
@@ -209,24 +228,39 @@ def select_profile_pair(counts: dict[Pair, int], pieces: list[bytes], profile: P
     return TIE_BREAK_FUNCTIONS[str(profile.tie_break)](tied, pieces)
 
 
-def train_profile(documents: list[str], max_merges: int, profile: Profile) -> Rules:
-    """Learn at most ``max_merges`` rules under ``profile``; rule ``r`` gets ``profile.first_rule_id + r``."""
+def profile_training_rounds(documents: list[str], max_merges: int, profile: Profile) -> Iterator[Round]:
+    """Yield one :class:`~reference.training.Round` per rule made under ``profile``.
+
+    Arguments are validated before the first round, so a bad call fails before yielding. Under a
+    ``concatenated`` profile the sequences are the one joined text (per chunk when it pre-tokenizes).
+
+    >>> from reference.profiles import MINBPE
+    >>> [(step.pair, step.count, step.new_id) for step in profile_training_rounds(["ab", "ab"], 8, MINBPE)]
+    [((97, 98), 2, 256), ((256, 256), 1, 257)]
+    """
     checked_max_merges = check_max_merges(max_merges)
     if profile.tie_break is None:
         raise ValueError(f"profile {profile.name!r} is encode-only: it has no training algorithm")
-    sequences = training_sequences(documents, profile)
-    rules: Rules = []
-    pieces = profile_pieces(rules, profile)
-    for rank in range(checked_max_merges):
+    return _profile_rounds(training_sequences(documents, profile), checked_max_merges, profile)
+
+
+def _profile_rounds(sequences: list[list[int]], max_merges: int, profile: Profile) -> Iterator[Round]:
+    pieces = profile_pieces([], profile)
+    for rank in range(max_merges):
         counts = count_pairs(sequences)
         pair = select_profile_pair(counts, pieces, profile)
         if pair is None:
-            break
+            return
         new_id = profile.first_rule_id + rank
-        sequences = [replace_pair(sequence, pair, new_id) for sequence in sequences]
-        rules.append(pair)
+        merged = [replace_pair(sequence, pair, new_id) for sequence in sequences]
+        yield Round(rank, counts, pair, counts[pair], new_id, sequences, merged)
+        sequences = merged
         pieces.append(pieces[pair[0]] + pieces[pair[1]])
-    return rules
+
+
+def train_profile(documents: list[str], max_merges: int, profile: Profile) -> Rules:
+    """Learn at most ``max_merges`` rules under ``profile``; rule ``r`` gets ``profile.first_rule_id + r``."""
+    return [step.pair for step in profile_training_rounds(documents, max_merges, profile)]
 
 
 # --- encoding ---

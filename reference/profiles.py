@@ -25,6 +25,7 @@ __all__ = [
     "DECODE_POLICIES",
     "DOCUMENT_MODES",
     "ENCODE_ALGORITHMS",
+    "FLASHBPE",
     "HF_TOKENIZERS",
     "LARGEST_PAIR",
     "MINBPE",
@@ -36,6 +37,7 @@ __all__ = [
     "SURROGATE_POLICIES",
     "TIE_BREAKS",
     "TIKTOKEN",
+    "TINYBPE",
     "Profile",
     "check_profile",
     "get_profile",
@@ -121,6 +123,16 @@ MINBPE = Profile(
     documents="concatenated",
     decode_policy="replace",
 )
+TINYBPE = Profile(
+    name="tinybpe",
+    description="tinybpe (minbpe's algorithm in C): one concatenated text, first-seen pair wins ties, merges pairs "
+    "seen once, ids 256 + r; its Tokenizer.decode is bytes.decode('utf-8'), so invalid UTF-8 raises as in strict.",
+    tie_break="first-seen",
+    min_count=1,
+    first_rule_id=256,
+    boundary_ids=False,
+    documents="concatenated",
+)
 HF_TOKENIZERS = Profile(
     name="hf-tokenizers",
     description="Hugging Face tokenizers BpeTrainer (ByteLevel alphabet, min_frequency=2): ties to the smallest "
@@ -162,6 +174,15 @@ RUSTBPE = Profile(
     first_rule_id=256,
     boundary_ids=False,
 )
+FLASHBPE = Profile(
+    name="flashbpe",
+    description="flashbpe (a rustbpe fork): heap of pair counts, pairs seen once merged, ids 256 + r, documents "
+    "separate, ties to the smallest pair in its own byte order (GPT-2's byte-level alphabet, as HF tokenizers).",
+    tie_break="smallest-hf-ids",
+    min_count=1,
+    first_rule_id=256,
+    boundary_ids=False,
+)
 BPEASY = Profile(
     name="bpeasy",
     description="bpeasy: trains like rustbpe (smallest pair, pairs seen once merged) and encodes through "
@@ -187,7 +208,10 @@ TIKTOKEN = Profile(
 
 PROFILES: dict[str, Profile] = {
     profile.name: profile
-    for profile in (STRICT, MINBPE, HF_TOKENIZERS, SUBWORD_NMT, LARGEST_PAIR, STRING_KEY, RUSTBPE, BPEASY, TIKTOKEN)
+    for profile in (
+        STRICT, MINBPE, TINYBPE, HF_TOKENIZERS, SUBWORD_NMT, LARGEST_PAIR, STRING_KEY, RUSTBPE, FLASHBPE, BPEASY,
+        TIKTOKEN,
+    )
 }
 
 

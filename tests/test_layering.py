@@ -24,7 +24,8 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"diagnosis"}),
     frozenset({"checks"}),
     frozenset({"running"}),
-    frozenset({"reports", "zoo", "matrix"}),
+    frozenset({"reports", "zoo", "matrix", "compare"}),
+    frozenset({"teaching", "fuzzing"}),
     frozenset({"plugin", "cli"}),
     frozenset({"__main__"}),
 )

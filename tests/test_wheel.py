@@ -60,6 +60,12 @@ def test_the_commands_run_from_the_installed_wheel(installed):
     assert "BPE-TRAIN-TIE" in _ok(venv, project, "bpe-conformance", "explain", "BPE-TRAIN-TIE")
     assert "strict" in _ok(venv, project, "bpe-conformance", "identify", "--impl", "mypkg:Tok")
     assert "(97, 98)" in _ok(venv, project, "bpe-conformance", "trace", "abab", "acac", "--merges", "32")
+    assert "AGREED" in _ok(venv, project, "bpe-conformance", "compare", "--impl", "mypkg:Tok", "--corpus",
+                           "pyproject.toml", "--corpus", "conformance-skips.txt", "--merges", "20", "--json",
+                           "compare.json")
+    compared = json.loads((project / "compare.json").read_text(encoding="utf-8"))
+    jsonschema.validate(compared, json.loads((ROOT / "specs" / "schema" / "compare.schema.json").read_text()))
+    (project / "compare.json").unlink()
 
 
 def test_the_plugin_runs_only_the_conformance_items_from_the_installed_wheel(installed):
@@ -67,6 +73,20 @@ def test_the_plugin_runs_only_the_conformance_items_from_the_installed_wheel(ins
     output = _ok(venv, project, "python", "-m", "pytest", "-p", "conformance.plugin", "--bpe-impl", "mypkg:Tok",
                  "--bpe-only", "-q", "-p", "no:cacheprovider")
     assert "passed" in output and "failed" not in output
+
+
+def test_a_fuzz_campaign_runs_from_the_installed_wheel(installed, tmp_path):
+    # Its workers are `python -m conformance.fuzzing.worker` of the venv; its files go where it is told
+    # (XDG_CACHE_HOME: hypothesis's storage; --database, --json), none into the working directory.
+    venv, project, _ = installed
+    words = ["env", f"XDG_CACHE_HOME={tmp_path / 'cache'}", "bpe-conformance", "fuzz", "--impl", "mypkg:Tok",
+             "--check", "tie-break", "--duration", "3s", "--jobs", "2", "--database", str(tmp_path / "db"),
+             "--json", str(tmp_path / "fuzz.json")]
+    assert "PASSED: no failure" in _ok(venv, project, *words)
+    summary = json.loads((tmp_path / "fuzz.json").read_text(encoding="ascii"))
+    jsonschema.validate(summary, json.loads((ROOT / "specs" / "schema" / "fuzz.schema.json").read_text()))
+    assert summary["summary"]["examples"] > 0 and summary["config"]["jobs"] == 2
+    assert (tmp_path / "cache" / "bpe-conformance" / "hypothesis").is_dir()
 
 
 def test_nothing_is_left_in_the_working_directory(installed):

@@ -38,6 +38,7 @@ __all__ = [
     "SHORTCUTS",
     "create_instance",
     "host_command",
+    "host_environment",
     "load_implementation",
     "resolve_factory",
     "split_spec",
@@ -123,7 +124,8 @@ def host_command(spec: str) -> list[str]:
     return [sys.executable, "-m", "conformance.adapters.host", spec]
 
 
-def _host_environment() -> dict[str, str]:
+def host_environment() -> dict[str, str]:
+    """The environment of a Python child of the harness: it imports what the harness imports, and the cwd."""
     # The child must import both the implementation (from the current directory) and this package,
     # and whatever the harness itself can import (a directory a test or the plugin put on sys.path).
     entries = [os.getcwd(), str(_PROJECT_ROOT)]
@@ -149,7 +151,7 @@ def _command_subject(spec: str, timeout: float) -> Subject:
 def _python_subject(spec: str, isolation: str, timeout: float) -> Subject:
     if isolation == "process":
         split_spec(spec)
-        return ProcessSubject(host_command(spec), timeout=timeout, env=_host_environment(), label=spec)
+        return ProcessSubject(host_command(spec), timeout=timeout, env=host_environment(), label=spec)
     factory = resolve_factory(spec)
     try:
         return InProcessSubject(factory, label=spec)

@@ -17,11 +17,36 @@ from conformance.errors import ImplementationRaised
 __all__ = ["SubjectContract", "contract_factory"]
 
 
-def _exception_type(kind: str) -> type[Exception]:
-    """The built-in exception named ``kind``, or a new Exception subclass of that name (``PanicException``)."""
+def _takes_a_message(found: object) -> bool:
+    if not (isinstance(found, type) and issubclass(found, Exception)):
+        return False
+    try:
+        found("message")
+    except TypeError:  # UnicodeEncodeError and its kin need five arguments
+        return False
+    return True
+
+
+def _exception_type(kind: str, ancestors: tuple[str, ...] = ()) -> type[Exception]:
+    """An exception class named ``kind`` that can be raised with one message, in ``kind``'s families.
+
+    The built-in of that name where it takes a message; otherwise a subclass of the nearest built-in
+    ancestor that does (``UnicodeEncodeError`` under ``UnicodeError``, so still a ``ValueError``), or of
+    ``Exception`` (``PanicException``).
+
+    >>> _exception_type("KeyError") is KeyError
+    True
+    >>> encode_error = _exception_type("UnicodeEncodeError", ("UnicodeError", "ValueError", "Exception"))
+    >>> encode_error.__name__, issubclass(encode_error, ValueError), str(encode_error("surrogates not allowed"))
+    ('UnicodeEncodeError', True, 'surrogates not allowed')
+    """
     found = getattr(builtins, kind, None)
-    if isinstance(found, type) and issubclass(found, Exception):
-        return found
+    if _takes_a_message(found):
+        return found  # type: ignore[return-value]
+    for ancestor in ancestors:
+        base = getattr(builtins, ancestor, None)
+        if isinstance(base, type) and _takes_a_message(base):
+            return type(kind, (base,), {})
     return type(kind, (Exception,), {})
 
 
@@ -49,7 +74,7 @@ class SubjectContract:
         try:
             return method(*args)
         except ImplementationRaised as raised:
-            raise _exception_type(raised.kind)(raised.message) from None
+            raise _exception_type(raised.kind, raised.ancestors)(raised.message) from None
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         return self._call(self._subject.train, documents, max_merges)

@@ -29,7 +29,9 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["TAG_VARIABLE", "become_subreaper", "descendants", "kill_tree", "new_tag", "tagged_children"]
+__all__ = [
+    "TAG_VARIABLE", "become_subreaper", "descendants", "kill_orphans", "kill_tree", "new_tag", "tagged_children",
+]
 
 TAG_VARIABLE = "BPE_CONFORMANCE_SUBJECT"
 _PR_SET_CHILD_SUBREAPER = 36
@@ -76,17 +78,31 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-def _has_tag(pid: int, tag: str) -> bool:
+def _has_tag(pid: int, tag: str, variable: str = TAG_VARIABLE) -> bool:
     try:
         environment = Path(f"/proc/{pid}/environ").read_bytes()
     except OSError:
         return False
-    return f"{TAG_VARIABLE}={tag}".encode() in environment.split(b"\0")
+    return f"{variable}={tag}".encode() in environment.split(b"\0")
 
 
-def tagged_children(tag: str) -> set[int]:
-    """Children of this process (orphans re-parented to it) that carry ``tag``."""
-    return {pid for pid in _children(os.getpid()) if _has_tag(pid, tag)}
+def tagged_children(tag: str, variable: str = TAG_VARIABLE) -> set[int]:
+    """Children of this process (orphans re-parented to it) whose environment sets ``variable`` to ``tag``."""
+    return {pid for pid in _children(os.getpid()) if _has_tag(pid, tag, variable)}
+
+
+def kill_orphans(tag: str, variable: str) -> set[int]:
+    """SIGKILL and reap every orphan re-parented to this process that carries ``variable=tag``, with its tree.
+
+    For what a process leaves behind when it dies without stopping its own children (a fuzz worker
+    killed while its implementation runs): they carry the variable it set. Returns the pids killed.
+    """
+    found = tagged_children(tag, variable)
+    for pid in found:
+        kill_tree(pid, tag)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+    return found
 
 
 def _reap(pids: set[int]) -> set[int]:

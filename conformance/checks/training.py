@@ -39,7 +39,6 @@ from conformance.inputs.strategies import (
     tie_corpora,
 )
 from reference import BOUNDARY_IDS, BYTE_COUNT
-from reference.decoding import decode_bytes_with_pieces
 from reference.profiles import Profile
 
 __all__ = ["TRAINING_CHECKS", "cross_document_inapplicable"]
@@ -73,6 +72,23 @@ def verify_rule_references(subject: Subject, example: dict[str, Any]) -> None:
                 )
 
 
+# Numberings an encoder may have used by mistake: rule ids counted from this far below or above the profile's.
+_NUMBERING_SHIFTS = (-2, -1, 1, 2)
+
+
+def _spelled(ids: list[int], rule_pieces: list[bytes], first: int) -> bytes | None:
+    """The bytes ``ids`` spell when rule r has id ``first + r``; None when an id names neither a byte nor a rule."""
+    spelled = []
+    for token in ids:
+        if 0 <= token < BYTE_COUNT:
+            spelled.append(bytes([token]))
+        elif first <= token < first + len(rule_pieces):
+            spelled.append(rule_pieces[token - first])
+        else:
+            return None
+    return b"".join(spelled)
+
+
 def _rule_id_problem(
     ids: list[int], rules: list[tuple[int, int]], text: str, profile: Profile
 ) -> tuple[str, str] | None:
@@ -81,15 +97,23 @@ def _rule_id_problem(
         if profile.boundary_ids and token in BOUNDARY_IDS:
             return "BPE-ENCODE-BOUNDARY", f"boundary id {token} at position {position} of a body encoding"
         if not 0 <= token < first + len(rules):
+            made = f"ids {first}-{first + len(rules) - 1}" if rules else "no id above the bytes"
+            return "BPE-RULE-ID", f"id {token} at position {position} names no rule: {len(rules)} rules create {made}"
+    rule_pieces = profile_pieces_of(rules, profile)[first:]
+    spelled = _spelled(ids, rule_pieces, first)
+    if spelled == text.encode():
+        return None
+    for shift in _NUMBERING_SHIFTS:
+        if first + shift >= BYTE_COUNT and _spelled(ids, rule_pieces, first + shift) == text.encode():
             return "BPE-RULE-ID", (
-                f"id {token} at position {position} names no rule: {len(rules)} rules create ids "
-                f"{first}-{first + len(rules) - 1}"
+                f"the ids spell the text only when read as {first + shift} + rank of the returned rules, "
+                f"not {first} + rank"
             )
-    if decode_bytes_with_pieces(ids, profile_pieces_of(rules, profile)) != text.encode():
-        return "BPE-RULE-ID", (
-            f"the ids, read as {first} + rank of the returned rules, spell other bytes than the text"
-        )
-    return None
+    # No numbering explains it: the encoding itself is wrong, whatever the rules are called.
+    return "BPE-ROUNDTRIP", (
+        f"the ids spell other bytes than the text ({(spelled or b'').hex()}, read as {first} + rank of the "
+        f"returned rules), and no numbering from {first - 2} to {first + 2} makes them spell it"
+    )
 
 
 def verify_rule_ids(subject: Subject, example: dict[str, Any]) -> None:
@@ -260,7 +284,7 @@ TRAINING_CHECKS = [
         verify=verify_rule_ids,
         strategy=_rule_id_examples,
         requires=frozenset({"train", "encode"}),
-        also=("BPE-ENCODE-BOUNDARY",),
+        also=("BPE-ENCODE-BOUNDARY", "BPE-ROUNDTRIP"),
         budget=0.5,
     ),
     Check(

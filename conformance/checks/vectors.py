@@ -1,9 +1,12 @@
-"""Replay of the known-answer vectors in ``specs/vectors/``, one case per vector.
+"""Replay of the known-answer vectors of the subject's profile, one case per vector.
 
-The vectors are replayed by :func:`conformance.vectors.replay.replay_vector` through a thin object with the
-plug-in contract that forwards to the subject. Operations the subject cannot offer (``dumps``,
-``decode_bytes``, ...) are skipped; any other mismatch is a violation of the clause it most likely
-breaks, chosen from what went wrong.
+A subject is judged by the vectors of the profile it is judged under (the one it declares, or
+``run --profile``'s): ``specs/vectors/*.json`` for strict, ``specs/vectors/<profile>/*.json`` for
+the others, never another profile's. The vectors are replayed by
+:func:`conformance.vectors.replay.replay_vector` through a thin object with the plug-in contract that
+forwards to the subject. Operations the subject cannot offer (``dumps``, ``decode_bytes``, ...) are
+skipped; any other mismatch is a violation of the clause it most likely breaks, chosen from what
+went wrong under the profile.
 
 >>> from conformance.adapters.python import InProcessSubject
 >>> from reference import Tokenizer
@@ -19,12 +22,13 @@ from conformance.adapters.subject import Subject
 from conformance.checks.base import ALGORITHM, INTERFACE, Check
 from conformance.checks.common import PROBE_RULES, Encoder, encoding_clause, subject_encoder, subject_retrainer
 from conformance.diagnosis import Retrain, first_divergence
-from conformance.dialects.context import bounded_answer, differing_parameters, is_strict, subject_profile
-from conformance.errors import Violation
+from conformance.dialects.context import bounded_answer, not_applicable, pairs_run_out, subject_profile
+from conformance.errors import HarnessError, ImplementationRaised, Violation
 from conformance.results.advisories import advise
-from conformance.vectors.files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors
+from conformance.vectors.files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors, profile_directory, profile_files
 from conformance.vectors.replay import Mismatch, replay_vector
-from reference.profiles import Profile
+from reference.dialects import renumbered
+from reference.profiles import STRICT, Profile
 
 __all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "vectors_inapplicable", "verify_vector"]
 
@@ -32,17 +36,35 @@ __all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "vectors_inapplic
 _NEVER_REPORTED = NOT_IN_VECTORS | {"BPE-SER-JSON", "BPE-SER-DIGEST", "BPE-SER-LOAD"}
 
 
+def _runs_out_of_pairs(documents: list[str], max_merges: int, profile: Profile) -> bool:
+    """A valid request on which the profile's training stops because no pair is left; False for a bad call."""
+    try:
+        return pairs_run_out(list(documents), max_merges, profile)
+    except (TypeError, ValueError):
+        return False
+
+
 class _Contract:
-    """The subject as an object with ``train``, ``encode`` and ``decode``; errors keep their ``kind``."""
+    """The subject as an object with ``train``, ``encode`` and ``decode``; errors keep their ``kind``.
+
+    ``ran_out`` is set when ``train`` raised on valid documents where the profile runs out of pairs: a
+    defect the stop-rule check reports (BPE-TRAIN-STOP), after which the vector has nothing to judge.
+    """
 
     def __init__(self, subject: Subject) -> None:
         self._subject = subject
         self.out_of_bounds: Violation | None = None
+        self.ran_out = False
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
-        rules = self._subject.train(documents, max_merges)
+        profile = subject_profile(self._subject)
         try:
-            return bounded_answer(documents, max_merges, rules, subject_profile(self._subject))
+            rules = self._subject.train(documents, max_merges)
+        except ImplementationRaised:
+            self.ran_out = self.ran_out or _runs_out_of_pairs(documents, max_merges, profile)
+            raise
+        try:
+            return bounded_answer(documents, max_merges, rules, profile)
         except Violation as violation:  # the replay records any exception; the check reports this one
             self.out_of_bounds = violation
             raise
@@ -59,14 +81,43 @@ class _ContractWithLoad(_Contract):
         self._subject.load(rules)
 
 
-@functools.lru_cache(maxsize=1)
-def _all_vectors() -> dict[str, list[dict[str, Any]]]:
-    return load_vectors()
+class _LoadOnlyContract:
+    """An encode-only subject (no ``train``): the replay sets its model up through ``load``."""
+
+    def __init__(self, subject: Subject) -> None:
+        self._subject = subject
+        self.out_of_bounds: Violation | None = None
+        self.ran_out = False
+
+    def load(self, rules: list[tuple[int, int]]) -> None:
+        self._subject.load(rules)
+
+    def encode(self, text: str) -> list[int]:
+        return self._subject.encode(text)
+
+    def decode(self, ids: list[int]) -> str:
+        return self._subject.decode(ids)
 
 
-def vector_cases(file_name: str) -> list[dict[str, Any]]:
-    """The vectors of one file (``training.json``, ``load.json`` or ``invalid.json``), in file order."""
-    return _all_vectors()[file_name]
+def _contract(subject: Subject) -> _Contract | _LoadOnlyContract:
+    if not subject.supports("train"):
+        return _LoadOnlyContract(subject)
+    return _ContractWithLoad(subject) if subject.supports("load") else _Contract(subject)
+
+
+@functools.cache
+def _profile_vectors(profile: str) -> dict[str, list[dict[str, Any]]]:
+    return load_vectors(profile=profile)
+
+
+@functools.cache
+def _by_id(profile: str) -> dict[str, dict[str, Any]]:
+    return {vector["id"]: vector for vectors in _profile_vectors(profile).values() for vector in vectors}
+
+
+def vector_cases(file_name: str, profile: str = STRICT.name) -> list[dict[str, Any]]:
+    """The vectors of one file (``training.json``, ``load.json`` or ``invalid.json``) of ``profile``, in file order."""
+    return _profile_vectors(profile)[file_name]
 
 
 def _is_rules(value: Any) -> bool:
@@ -84,8 +135,9 @@ def mismatch_clause(
     mismatch: Mismatch,
     retrain: Retrain | None = None,
     encode: Encoder | None = None,
+    profile: Profile = STRICT,
 ) -> str:
-    """The clause a mismatch most likely breaks.
+    """The clause a mismatch with a vector of ``profile`` most likely breaks under it.
 
     >>> vector = {"id": "train-x", "documents": ["abab", "acac"], "max_merges": 32, "clauses": ["BPE-TRAIN-TIE"]}
     >>> found = Mismatch("train-x", ("BPE-TRAIN-TIE",), "train", {}, [[97, 98], [97, 99]], [[97, 99], [97, 98]])
@@ -97,38 +149,47 @@ def mismatch_clause(
         return str(vector["clauses"][0])
     if mismatch.operation == "train" and _is_rules(mismatch.actual):
         actual = [(rule[0], rule[1]) for rule in mismatch.actual]
-        divergence = first_divergence(vector["documents"], vector["max_merges"], actual, retrain=retrain)
+        divergence = first_divergence(vector["documents"], vector["max_merges"], actual, profile, retrain)
         return "BPE-TRAIN-INPUT" if divergence is None else str(divergence["clause"])
     if mismatch.operation == "encode" and _is_ids(mismatch.actual):
         rules = [(rule[0], rule[1]) for rule in vector["rules"]]
         wrong = [(mismatch.input["text"], mismatch.actual)]
-        return encoding_clause(wrong, rules, encode=encode, probe_rules=PROBE_RULES)
+        probes = tuple(renumbered(probe, profile.first_rule_id) for probe in PROBE_RULES)
+        return encoding_clause(wrong, rules, profile, encode=encode, probe_rules=probes)
     by_operation = {"train": "BPE-TRAIN-INPUT", "load": "BPE-INPUT-RULES", "decode": "BPE-DECODE-CONCAT"}
     return by_operation.get(mismatch.operation, "BPE-ENCODE-ORDER")
 
 
-def vectors_inapplicable(profile: Profile) -> str | None:
-    """Why the known-answer vectors do not apply under ``profile``: they are strict's answers, ids included.
+def vectors_inapplicable(profile: Profile, file_name: str = "training.json") -> str | None:
+    """Why ``file_name``'s vectors do not apply under ``profile``: an encode-only profile has no training
+    vectors, and a profile whose files are missing has none at all. None when they apply.
 
-    >>> from reference.profiles import RUSTBPE
-    >>> print(vectors_inapplicable(RUSTBPE))  # doctest: +NORMALIZE_WHITESPACE
-    not applicable under profile rustbpe (min_count=1, first_rule_id=256, boundary_ids=False:
-    the vectors hold strict answers)
+    >>> from reference.profiles import RUSTBPE, TIKTOKEN
+    >>> print(vectors_inapplicable(RUSTBPE))
+    None
+    >>> print(vectors_inapplicable(TIKTOKEN))  # doctest: +NORMALIZE_WHITESPACE
+    not applicable under profile tiktoken (tie_break=None: an encode-only profile has no training vectors)
     """
-    if is_strict(profile):
-        return None
-    changed = ", ".join(differing_parameters(profile))
-    return f"not applicable under profile {profile.name} ({changed}: the vectors hold strict answers)"
+    if file_name not in profile_files(profile):
+        return not_applicable(profile, "tie_break", "an encode-only profile has no training vectors")
+    path = profile_directory(profile.name) / file_name
+    if not path.is_file():
+        return f"no known-answer vectors for profile {profile.name}: {path} is missing"
+    return None
 
 
 def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
-    """Replay one vector; the first mismatch that is not a skipped optional operation is a violation."""
-    if vectors_inapplicable(subject_profile(subject)) is not None:
-        return
-    contract = _ContractWithLoad(subject) if subject.supports("load") else _Contract(subject)
+    """Replay one vector of the subject's profile; the first mismatch that is not a skipped optional operation is a
+    violation. A vector of another profile is a harness error: no subject is judged by another profile's answers."""
+    profile = subject_profile(subject)
+    if _by_id(profile.name).get(vector["id"]) != vector:
+        raise HarnessError(f"vector {vector['id']} is not one of profile {profile.name}'s vectors")
+    contract = _contract(subject)
     mismatches = replay_vector(lambda: contract, vector)
     if contract.out_of_bounds is not None:
         raise contract.out_of_bounds
+    if contract.ran_out:  # one defect, one failure: the stop-rule check's
+        return
     for mismatch in mismatches:
         if mismatch.skipped:
             continue
@@ -138,25 +199,30 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
             continue
         # The subject holds other rules now (the replay loaded several); the encoder loads the vector's first.
         encode = subject_encoder(subject, []) if subject.supports("load") else None
+        retrain = subject_retrainer(subject)[0] if subject.supports("train") else None
         raise Violation(
-            mismatch_clause(vector, mismatch, subject_retrainer(subject)[0], encode),
-            f"vector {vector['id']} ({vector['description']}): {mismatch.operation} gave a different answer",
+            mismatch_clause(vector, mismatch, retrain, encode, profile),
+            f"vector {vector['id']} of profile {profile.name} ({vector['description']}): "
+            f"{mismatch.operation} gave a different answer",
             inputs={"vector": vector["id"], "operation": mismatch.operation, "input": mismatch.input},
             expected=mismatch.expected,
             actual=mismatch.actual,
         )
 
 
-def _vector_check(name: str, file_name: str, clause: str, summary: str, requires: set[str], level: str) -> Check:
+def _vector_check(
+    name: str, file_name: str, clause: str, summary: str, requires: set[str], level: str, requires_any: set[str]
+) -> Check:
     return Check(
         name=name,
         level=level,
         clause=clause,
         summary=summary,
         verify=verify_vector,
-        cases=lambda: vector_cases(file_name),
+        profile_cases=lambda profile: vector_cases(file_name, profile.name),
         requires=frozenset(requires),
-        inapplicable=vectors_inapplicable,
+        requires_any=frozenset(requires_any),
+        inapplicable=lambda profile: vectors_inapplicable(profile, file_name),
         also=tuple(other for other in CLAUSE_IDS if other not in _NEVER_REPORTED and other != clause),
     )
 
@@ -164,17 +230,17 @@ def _vector_check(name: str, file_name: str, clause: str, summary: str, requires
 VECTOR_CHECKS = [
     _vector_check(
         "vectors-training", "training.json", "BPE-TRAIN-GREEDY",
-        "known-answer training runs: exact rules, final sequences and encodings of held-out texts",
-        {"train", "encode", "decode"}, ALGORITHM,
+        "known-answer training runs of the profile: exact rules, final sequences and encodings of held-out texts",
+        {"train", "encode", "decode"}, ALGORITHM, set(),
     ),
     _vector_check(
         "vectors-load", "load.json", "BPE-ENCODE-ORDER",
-        "known-answer rule lists given to load (some no training makes): exact encodings and decodings",
-        {"load", "encode", "decode"}, ALGORITHM,
+        "known-answer rule lists of the profile given to load (some no training makes): exact encodings and decodings",
+        {"load", "encode", "decode"}, ALGORITHM, set(),
     ),
     _vector_check(
         "vectors-invalid", "invalid.json", "BPE-INPUT-DOCS",
-        "known-answer rejected calls: the error kind, and the model unchanged after",
-        {"train", "encode"}, INTERFACE,
+        "known-answer rejected calls of the profile: the error kind, and the model unchanged after",
+        {"encode"}, INTERFACE, {"train", "load"},
     ),
 ]

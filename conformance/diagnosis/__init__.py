@@ -62,6 +62,7 @@ from conformance.diagnosis.divergence import (
     Judgement,
     describe,
     first_divergence,
+    judge_round,
     judge_rounds,
 )
 from conformance.diagnosis.models import (
@@ -95,6 +96,7 @@ __all__ = [
     "describe",
     "first_divergence",
     "follow_up_inputs",
+    "judge_round",
     "judge_rounds",
     "model_cause",
     "model_rules",

@@ -107,13 +107,16 @@ def as_rules(answer: object) -> tuple[Pair, ...] | None:
 def cross_examine(
     candidates: list[int], profile: Profile, retrain: Retrain, documents: list[str], max_merges: int
 ) -> tuple[list[int], int]:
-    """The candidates whose rules equal the implementation's on every follow-up input that tests them.
+    """The candidates whose rules equal the implementation's on every follow-up input.
 
-    An input tests the candidates when one of them predicts other rules than the profile or than
-    another candidate; only those are put to the implementation. Returns the survivors and how many
+    Every input is put to the implementation: a candidate claims the implementation's rules on all
+    of them, also where it predicts the profile's own rules, so an answer that departs from the
+    profile there refutes it (an implementation a step away from a model, which drops only adjacent
+    repeats, say, is told apart this way). An input *tests* the candidates when one of them predicts
+    other rules than the profile or than another candidate; returns the survivors and how many such
     inputs were put.
     """
-    survivors, asked = list(candidates), 0
+    survivors, tested = list(candidates), 0
     for inputs, limit in follow_up_inputs(documents, max_merges):
         merges = _answerable_merges(inputs, limit, profile)
         own = _profile_rules(inputs, merges, profile)
@@ -123,15 +126,12 @@ def cross_examine(
         for index in survivors:
             rules = model_rules(index, tuple(inputs), merges, profile)
             predictions[index] = own if rules is None else rules
-        if set(predictions.values()) == {own}:
-            continue
         answer = as_rules(retrain(list(inputs), merges))
-        asked += 1
+        tested += set(predictions.values()) != {own}
         survivors = [index for index in survivors if predictions[index] == answer]
         if not survivors:
             break
-    return survivors, asked
-
+    return survivors, tested
 
 
 def rounds_before_a_tie(documents: list[str], max_merges: int, profile: Profile) -> int:

@@ -43,6 +43,7 @@ __all__ = [
     "Judgement",
     "describe",
     "first_divergence",
+    "judge_round",
     "judge_rounds",
 ]
 
@@ -167,7 +168,7 @@ def _kind(rank: int, max_merges: int, actual_count: int | None, best_count: int,
     return TIE_OTHER_WAY if actual_count == best_count else NOT_MAXIMAL
 
 
-def _judge(
+def judge_round(
     rules: list[Pair],
     rank: int,
     counts: Counts,
@@ -177,6 +178,11 @@ def _judge(
     explain: Callable[[], Explanation | None],
     without_ties: Callable[[], tuple[int, int] | None] = lambda: None,
 ) -> Judgement | None:
+    """Round ``rank`` of ``rules`` judged in its state (``counts``, and ``pieces`` by id); None when it is right.
+
+    ``explain()`` gives the bug models' explanation of the rules (or None) and ``without_ties()`` what the
+    implementation does on inputs cut before their first tie; each is called only for a divergent round.
+    """
     best = select_profile_pair(counts, pieces, profile)
     best_count = max(counts.values(), default=0)
     expected = best if rank < max_merges else None
@@ -228,7 +234,7 @@ def judge_rounds(
     explain = functools.cache(lambda: explanation_of(list(documents), limit, rules, profile, retrain))
     without_ties = functools.cache(lambda: tie_free_departures(profile, retrain))
     for rank in range(len(rules) + 1):
-        judgement = _judge(rules, rank, count_pairs(sequences), limit, pieces, profile, explain, without_ties)
+        judgement = judge_round(rules, rank, count_pairs(sequences), limit, pieces, profile, explain, without_ties)
         if judgement is not None:
             yield judgement
         if rank < len(rules):

@@ -151,13 +151,15 @@ def _documents_changed(transform: Callable[[list[str]], list[str]]) -> Model:
         rewritten = transform(list(documents))
         if rewritten == list(documents):
             return None  # the same input: no story about the input to tell
-        rules = _simulate(initial_sequences(rewritten, profile), rounds, profile)
-        own = _simulate(initial_sequences(list(documents), profile), rounds, profile)
-        if rules == own[: len(rules)]:
-            return None  # a prefix of the right rules is better told as stopping early
-        return rules
+        return _simulate(initial_sequences(rewritten, profile), rounds, profile)
 
+    _INPUT_REWRITES.append(train_with)
     return train_with
+
+
+# The models that rewrite the input: where they make only a prefix of the profile's rules, the
+# story of that counterexample is the stop rule's (reproducing_models), though they still predict it.
+_INPUT_REWRITES: list[Model] = []
 
 
 def _without_repeats(documents: list[str]) -> list[str]:
@@ -253,11 +255,15 @@ def reproducing_models(documents: list[str], max_merges: int, rules: list[Pair],
     >>> [MODELS[index][1] for index in reproducing_models(["xay", "xby", "xcy"], 32, [(121, 120)], STRICT)]
     ['documents joined before training']
     """
-    return [
-        index
-        for index in range(len(MODELS))
-        if model_rules(index, tuple(documents), max_merges, profile) == tuple(rules)
-    ]
+    wanted = tuple(rules)
+    given = tuple(documents)
+    found = [index for index in range(len(MODELS)) if model_rules(index, given, max_merges, profile) == wanted]
+    if any(MODELS[index][2] in _INPUT_REWRITES for index in found):
+        own = tuple(_simulate(initial_sequences(documents, profile), max_merges, profile))
+        if wanted == own[: len(wanted)]:
+            # A prefix of the right rules is better told as stopping early than as rewritten input.
+            found = [index for index in found if MODELS[index][2] not in _INPUT_REWRITES]
+    return found
 
 
 def checked_rules(rules: object) -> list[Pair]:

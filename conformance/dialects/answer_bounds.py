@@ -27,6 +27,8 @@ a cost still linear in the request.
 ('BPE-TRAIN-PIECE', 'train(documents, 32) returned rule 12 (269, 269)')
 >>> refused([(97, 98), (97, 98)], max_merges=1)
 ('BPE-TRAIN-STOP', 'train(documents, 1) returned 2 rules')
+>>> print(refused([], max_merges=-1))  # answering a bad call is the validation checks' finding
+None
 """
 
 from __future__ import annotations
@@ -93,7 +95,9 @@ def check_trained_answer(
     the checks judge those.
     """
     longest = longest_training_sequence(documents, profile)
-    if isinstance(max_merges, int) and not isinstance(max_merges, bool) and len(rules) > max_merges:
+    # A negative max_merges is a bad call: answering it at all is the validation checks' finding, not a bound.
+    bounded = isinstance(max_merges, int) and not isinstance(max_merges, bool) and max_merges >= 0
+    if bounded and len(rules) > max_merges:
         raise _violation(
             "BPE-TRAIN-STOP",
             f"train(documents, {max_merges}) returned {len(rules)} rules, more than max_merges ({max_merges}): "

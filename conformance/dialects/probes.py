@@ -13,12 +13,12 @@ observation like any other.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from reference.alphabet import FIRST_RULE_ID
-from reference.dialects import check_profile_rules, decode_profile, encode_profile, train_profile
+from reference.dialects import check_profile_rules, decode_profile, encode_profile, renumbered, train_profile
 from reference.profiles import Profile
 
 __all__ = [
@@ -272,16 +272,6 @@ class ProfileModel:
 
     def decode(self, ids: list[int]) -> str:
         return decode_profile(ids, self.rules, self.profile)
-
-
-def renumbered(rules: Iterable[tuple[int, int]], first_rule_id: int) -> list[tuple[int, int]]:
-    """Strict-numbered rules moved so rule ``r`` is ``first_rule_id + r``."""
-    shift = first_rule_id - FIRST_RULE_ID
-    return [(_renumbered_id(first, shift), _renumbered_id(second, shift)) for first, second in rules]
-
-
-def _renumbered_id(token_id: int, shift: int) -> int:
-    return token_id if token_id < FIRST_RULE_ID else token_id + shift
 
 
 def _call_sequence(instance: Any, probe: Probe, first_rule_id: int) -> Any:

@@ -1,5 +1,7 @@
 """``docs/matrix.md``: the matrix's table, the libraries not installed, and every failure with its reproduction.
 
+Rendered from the matrix document (:mod:`conformance.matrix.record`), like ``docs/matrix.html``.
+
 >>> sorted(parse_failures(FAILURES_HEADING + "\\n| hf | tie-break | BPE-TRAIN-TIE | strict | 0 |\\n"))
 [('hf', 'tie-break', 'BPE-TRAIN-TIE', 'strict', 0)]
 """
@@ -10,11 +12,19 @@ import json
 import re
 from typing import Any
 
-from conformance.checks.base import LEVELS, Check
-from conformance.matrix.run import RowResult, failure_command
-from conformance.running.suite import catalogue
+from conformance.checks.base import LEVELS
+from conformance.matrix.record import matrix_document
+from conformance.matrix.run import RowResult
 
-__all__ = ["FAILURES_HEADING", "level_tally", "parse_failures", "render_matrix"]
+__all__ = [
+    "FAILURES_HEADING",
+    "cell_values",
+    "failing_cells",
+    "level_tally",
+    "parse_failures",
+    "render_markdown",
+    "render_matrix",
+]
 
 FAILURES_HEADING = "## Failures under the declared profile"
 
@@ -37,68 +47,83 @@ def _compact(value: Any) -> str:
     return text if len(text) <= 400 else text[:400] + " ..."
 
 
-def level_tally(cells: dict[str, str], checks: list[Check], level: str) -> str:
-    """How many of one level's checks a row fails: ``"0 fail"``, ``"3 fail"``.
+def level_tally(cells: dict[str, str], levels: dict[str, str], level: str) -> str:
+    """How many of one level's checks a row fails: ``"0 fail"``, ``"3 fail"``; ``levels`` maps check to level.
 
-    >>> from conformance.checks.base import Check
-    >>> two = [Check("a", "X", "", print, cases=list), Check("b", "X", "", print, cases=list, level="interface")]
-    >>> level_tally({"a": "fail", "b": "fail"}, two, "algorithm")
+    >>> level_tally({"a": "fail", "b": "fail"}, {"a": "algorithm", "b": "interface"}, "algorithm")
     '1 fail'
-    >>> level_tally({"a": "pass", "b": "skip"}, two, "interface")
+    >>> level_tally({"a": "pass", "b": "skip"}, {"a": "algorithm", "b": "interface"}, "interface")
     '0 fail'
     """
-    failed = sum(1 for check in checks if check.level == level and cells[check.name] == "fail")
+    failed = sum(1 for name, value in cells.items() if value == "fail" and levels.get(name) == level)
     return f"{failed} fail"
 
 
-def _table(results: list[RowResult]) -> list[str]:
+def cell_values(implementation: dict[str, Any]) -> dict[str, str]:
+    """An implementation's cells of a matrix document, check name to ``pass``/``fail``/``dialect``/``skip``."""
+    return {name: record["cell"] for name, record in implementation["cells"].items()}
+
+
+def _table(document: dict[str, Any]) -> list[str]:
     """One table, the algorithm level first and the interface level after it, so neither hides the other."""
-    checks = catalogue()
-    header = ["check", "clause", *(result.row.label for result in results)]
+    rows, checks = document["implementations"], document["checks"]
+    levels = {check["name"]: check["level"] for check in checks}
+    header = ["check", "clause", *(row["label"] for row in rows)]
     lines = [
         "| " + " | ".join(header) + " |",
         "| " + " | ".join("---" for _ in header) + " |",
-        "| *version* | | " + " | ".join(result.version for result in results) + " |",
-        "| *declared profile* | | " + " | ".join(result.profile for result in results) + " |",
-        "| *identified as* | | " + " | ".join(result.identified for result in results) + " |",
+        "| *version* | | " + " | ".join(row["version"] for row in rows) + " |",
+        "| *declared profile* | | " + " | ".join(row["profile"] for row in rows) + " |",
+        "| *identified as* | | " + " | ".join(row["identified"] for row in rows) + " |",
     ]
     for level in LEVELS:
-        tallies = [level_tally(result.cells, checks, level) for result in results]
+        tallies = [level_tally(cell_values(row), levels, level) for row in rows]
         lines.append(f"| **{level} level** | | " + " | ".join(f"**{tally}**" for tally in tallies) + " |")
         for check in checks:
-            if check.level == level:
-                cells = [result.cells[check.name] for result in results]
-                lines.append(f"| {check.name} | {check.clause} | " + " | ".join(cells) + " |")
+            if check["level"] == level:
+                cells = [row["cells"][check["name"]]["cell"] for row in rows]
+                lines.append(f"| {check['name']} | {check['clause']} | " + " | ".join(cells) + " |")
     return lines
 
 
-def _failure_section(results: list[RowResult], seed: int) -> list[str]:
-    failures = [failure for result in results for failure in result.failures]
+def failing_cells(document: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, str], dict[str, Any]]]:
+    """``(implementation, check, cell)`` for every ``fail`` cell, in row order, then the suite's check order."""
+    return [
+        (row, check, row["cells"][check["name"]])
+        for row in document["implementations"]
+        for check in document["checks"]
+        if row["cells"].get(check["name"], {}).get("cell") == "fail"
+    ]
+
+
+def _failure_section(document: dict[str, Any]) -> list[str]:
+    failures, seed = failing_cells(document), document["seed"]
     lines = [FAILURES_HEADING, ""]
     if not failures:
         return [*lines, "None: every implementation passes every applicable check under its own profile.", ""]
     lines += ["| implementation | check | clause | profile | seed |", "| --- | --- | --- | --- | --- |"]
-    lines += [f"| {f.implementation} | {f.check} | {f.clause} | {f.profile} | {seed} |" for f in failures]
+    lines += [f"| {row['label']} | {check['name']} | {cell['clause']} | {row['profile']} | {seed} |"
+              for row, check, cell in failures]
     lines.append("")
-    for failure in failures:
-        example = failure.counterexample or {}
+    for row, check, cell in failures:
+        example = cell.get("counterexample") or {}
         lines += [
-            f"### {failure.implementation}: {failure.check} "
-            f"({failure.clause}, {failure.outcome}, {failure.level} level)",
+            f"### {row['label']}: {check['name']} ({cell['clause']}, {cell['outcome']}, {check['level']} level)",
             "",
-            _one_line(failure.message),
+            _one_line(cell["message"]),
             "",
             f"* inputs: `{_compact(example.get('inputs'))}`",
             f"* expected: `{_compact(example.get('expected'))}`",
             f"* actual: `{_compact(example.get('actual'))}`",
-            f"* reproduce: `{failure_command(failure, seed)}`",
+            f"* reproduce: `{cell['reproduce']}`",
             "",
         ]
     return lines
 
 
-def render_matrix(results: list[RowResult], missing: list[str], seed: int, effort: str) -> str:
-    """``docs/matrix.md``: the table, the skipped libraries and every failure with its reproduction."""
+def render_markdown(document: dict[str, Any]) -> str:
+    """``docs/matrix.md`` from a matrix document: the table, the skipped libraries, every failure."""
+    seed, effort, missing = document["seed"], document["effort"], document["not_installed"]
     lines = [
         "# Conformance matrix",
         "",
@@ -116,14 +141,19 @@ def render_matrix(results: list[RowResult], missing: list[str], seed: int, effor
         "each with its count of failing checks per implementation. Using the other of `ValueError`/`TypeError` "
         "is an advisory, never a `fail`.",
         "",
-        *_table(results),
+        *_table(document),
         "",
     ]
     if missing:
         lines += ["Not installed, so not in the table:", "", *(f"* {line}" for line in missing), ""]
-    text = "\n".join([*lines, *_failure_section(results, seed)]).rstrip() + "\n"
+    text = "\n".join([*lines, *_failure_section(document)]).rstrip() + "\n"
     # Counterexamples may hold lone surrogates, which UTF-8 cannot store: written as \udc80.
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def render_matrix(results: list[RowResult], missing: list[str], seed: int, effort: str) -> str:
+    """``docs/matrix.md`` for ``results``: :func:`render_markdown` of their :func:`matrix_document`."""
+    return render_markdown(matrix_document(results, missing, seed, effort))
 
 
 _FAILURE_ROW = re.compile(

@@ -23,7 +23,7 @@ from typing import Any
 from conformance.adapters import load_implementation, resolve_factory
 from conformance.adapters.python import InProcessSubject
 from conformance.adapters.subject import CAPABILITIES, ImplementationInfo, Subject
-from conformance.adapters.thirdparty import ADAPTERS, LIBRARIES
+from conformance.adapters.thirdparty import ADAPTERS, LIBRARIES, NPM_ADAPTERS, npm_installed
 from conformance.dialects.identify import identify_spec
 from conformance.errors import HarnessError
 from conformance.results.outcomes import CheckResult, Outcome
@@ -47,18 +47,20 @@ NODE_FIXTURE = "cmd:node tests/fixtures/node/bpe.mjs"
 
 @dataclass(frozen=True)
 class MatrixRow:
-    """One implementation of the matrix: its label, ``--impl`` spec and the module it needs (if any)."""
+    """One implementation of the matrix: its label, ``--impl`` spec and the module (or npm package) it needs."""
 
     label: str
     spec: str
     library: str | None = None
     isolation: str = "process"
+    npm_package: str | None = None
 
 
 ROWS: tuple[MatrixRow, ...] = (
     MatrixRow("reference", "reference:Tokenizer", isolation="inprocess"),
     MatrixRow("node-fixture", NODE_FIXTURE),
     *(MatrixRow(name, spec, LIBRARIES[name]) for name, spec in ADAPTERS.items()),
+    *(MatrixRow(name, spec, npm_package=package) for name, (spec, package) in NPM_ADAPTERS.items()),
 )
 
 
@@ -79,7 +81,11 @@ class Failure:
 
 @dataclass
 class RowResult:
-    """Both runs of one implementation, and its identified profile."""
+    """Both runs of one implementation, and its identified profile.
+
+    ``results`` holds every check's result of the two runs, under ``"declared"`` and ``"strict"``
+    (the pages show what each said); ``language`` is what the implementation declares.
+    """
 
     row: MatrixRow
     name: str
@@ -88,6 +94,8 @@ class RowResult:
     identified: str
     cells: dict[str, str] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
+    language: str = "python"
+    results: dict[str, dict[str, CheckResult]] = field(default_factory=dict)
 
 
 def cell(declared: str, strict: str) -> str:
@@ -175,6 +183,7 @@ def run_row(row: MatrixRow, seed: int, effort: str = "dev", timeout: float = 10.
         subject.close()
     report = identify_spec(row.spec)
     result = RowResult(row, info.name, info.version, declared, ", ".join(report.matches) or f"none ({report.closest})")
+    result.language, result.results = info.language, {"declared": runs[declared], "strict": runs["strict"]}
     for check in checks:
         own, strict = runs[declared][check.name], runs["strict"][check.name]
         result.cells[check.name] = cell(own.outcome.value, strict.outcome.value)
@@ -184,8 +193,17 @@ def run_row(row: MatrixRow, seed: int, effort: str = "dev", timeout: float = 10.
 
 
 def installed(row: MatrixRow) -> bool:
-    """Whether the library ``row`` needs can be imported here."""
+    """Whether the library ``row`` needs can be imported here (an npm package: installed beside its adapter)."""
+    if row.npm_package is not None:
+        return npm_installed(row.npm_package)
     return row.library is None or importlib.util.find_spec(row.library) is not None
+
+
+def install_hint(row: MatrixRow) -> str:
+    """How to install what ``row`` needs."""
+    if row.npm_package is not None:
+        return f"{row.npm_package} is not installed (tox -e impl-npm, or npm ci in conformance/adapters/thirdparty/npm)"
+    return f"{row.library} is not installed (pip install '.[impl-{row.label}]')"
 
 
 def run_matrix(
@@ -195,7 +213,7 @@ def run_matrix(
     results, missing = [], []
     for row in rows:
         if not installed(row):
-            line = f"{row.label}: skipped, {row.library} is not installed (pip install '.[impl-{row.label}]')"
+            line = f"{row.label}: skipped, {install_hint(row)}"
             missing.append(line)
             say(line)
             continue

@@ -14,7 +14,7 @@ import json
 import math
 import shlex
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from conformance.checks.base import LEVELS
@@ -41,6 +41,7 @@ __all__ = [
     "reproduce_command",
     "root_cause_lines",
     "root_causes",
+    "run_command",
     "shown_message",
     "to_json_safe",
     "total_advisories",
@@ -249,22 +250,36 @@ def _environment_prefix(effort: str) -> list[str]:
 
 def reproduce_command(suite: SuiteResult, check: str) -> str:
     """The one-line command that re-runs only ``check`` the way this run did."""
-    config = suite.config
-    words = [*_environment_prefix(suite.effort), "bpe-conformance", "run"]
+    return run_command(suite.config, suite.effort, check, suite.seed)
+
+
+def run_command(config: Mapping[str, Any], effort: str, check: str, seed: int | None) -> str:
+    """``bpe-conformance run`` with the options of ``config`` (a report's config) that decide ``check``'s verdict.
+
+    ``seed`` None leaves ``--seed`` out: a failure replayed from ``--database`` needs none.
+
+    >>> run_command({"impl": "m:T", "profile": "minbpe", "database": "redis://h:1/2"}, "dev", "tie-break", None)
+    'bpe-conformance run --impl m:T --profile minbpe --database redis://h:1/2 --check tie-break'
+    """
+    words = [*_environment_prefix(effort), "bpe-conformance", "run"]
     impl = config.get("impl")
     if impl is not None:
         words += ["--impl", impl]
     default_isolation = RunConfig(impl=impl).isolation_used
     if config.get("isolation", default_isolation) != default_isolation:
         words += ["--isolation", config["isolation"]]
-    if suite.effort == "thorough":
+    if effort == "thorough":
         words.append("--thorough")
     timeout = config.get("timeout")
     if impl is not None and timeout is not None and timeout != DEFAULT_TIMEOUT:
         words += ["--timeout", f"{timeout:g}"]
+    if config.get("profile") is not None:
+        words += ["--profile", config["profile"]]
     if config.get("database") is not None:
         words += ["--database", config["database"]]
-    words += ["--check", check, "--seed", str(suite.seed)]
+    words += ["--check", check]
+    if seed is not None:
+        words += ["--seed", str(seed)]
     return shlex.join(words)
 
 

@@ -33,7 +33,7 @@ SCHEMA_PATH = spec_file("schema", "report.schema.json")
 
 _CONFIG_KEYS = (
     "impl", "seed", "effort", "timeout", "isolation", "patterns", "level", "checks", "skip_file", "skipped",
-    "declared_clauses", "database",
+    "declared_clauses", "database", "profile",
 )
 
 

@@ -25,6 +25,8 @@ from conformance.checks.base import Check
 from conformance.errors import CallAborted, ImplementationRaised, MalformedResult, Violation
 from conformance.results.advisories import collecting
 from conformance.results.outcomes import CheckResult, Outcome
+from conformance.running.database import DatabaseUnavailable
+from reference.profiles import get_profile
 
 __all__ = ["Attempt", "check_settings", "classify", "run_check", "run_checks"]
 
@@ -156,17 +158,19 @@ def _run_check(
 ) -> CheckResult:
     started = time.monotonic()
     attempt = Attempt()
-    missing = sorted(check.requires - subject.info.capabilities)
+    missing = check.missing_capabilities(subject.info.capabilities)
     if missing:
         return _result(check, Outcome.SKIP, f"capability not declared: {', '.join(missing)}", attempt, started)
     try:
-        if check.cases is not None:
-            _run_cases(check, subject, attempt, check.cases())
+        if check.strategy is None:
+            _run_cases(check, subject, attempt, check.fixed_cases(get_profile(subject.info.profile)))
         else:
             _run_search(check, subject, attempt, base, seed, database)
     except CallAborted as aborted:
         subject.reset()
         return classify(check, aborted, attempt, started)
+    except DatabaseUnavailable:
+        raise  # the harness's own storage failed: no verdict on the implementation
     except Exception as error:
         return classify(check, error, attempt, started)
     return _result(check, Outcome.PASS, f"{attempt.examples} examples", attempt, started)

@@ -30,9 +30,10 @@ from conformance.checks.base import Check
 from conformance.dialects.context import known_profile, with_profile
 from conformance.errors import HarnessError
 from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from conformance.running.database import open_database
 from conformance.running.runner import run_checks
 from conformance.running.skipfile import SkipPlan, load_skip_file
-from conformance.settings import HYPOTHESIS_VERSION, PROFILES, active_profile_name, example_database
+from conformance.settings import HYPOTHESIS_VERSION, PROFILES, active_profile_name
 
 __all__ = [
     "BUNDLED_REFERENCE",
@@ -203,6 +204,7 @@ def _config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> d
         "skipped": dict(skips.checks),
         "declared_clauses": dict(skips.clauses),
         "database": config.database,
+        "profile": config.profile,
     }
 
 
@@ -238,7 +240,7 @@ def run_suite(
     subject = judged_subject(subject, config.profile)
     skipped = {**inapplicable_checks(checks, subject), **skips.checks}
     profile = base_settings(config.effort)
-    database = example_database(config.database)
+    database = open_database(config.database)
     started_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     started = time.monotonic()
     results: list[CheckResult] = []

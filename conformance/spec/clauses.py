@@ -19,6 +19,7 @@ ValueError: unknown clause id 'bpe-train-ties'; did you mean BPE-TRAIN-TIE or BP
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import functools
 import re
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ __all__ = [
     "CLAUSE_ID_PATTERN",
     "SPEC_PATH",
     "WHY_PREFIX",
+    "Block",
     "Clause",
     "Example",
     "SpecDocument",
@@ -38,6 +40,7 @@ __all__ = [
     "is_defined",
     "load_clauses",
     "load_document",
+    "matching_clauses",
     "parse_document",
     "suggest_clause_ids",
 ]
@@ -65,8 +68,22 @@ class Example:
 
 
 @dataclass(frozen=True)
+class Block:
+    """One part of a clause as the document orders it: a paragraph (``text``), the ``why`` paragraph, or an
+    ``example``, whose ``text`` is its source and ``example`` the example itself."""
+
+    kind: str
+    text: str
+    example: Example | None = None
+
+
+@dataclass(frozen=True)
 class Clause:
-    """One normative clause: the text under its ``### <id> — <title>`` heading, split into parts."""
+    """One normative clause: the text under its ``### <id> — <title>`` heading, split into parts.
+
+    ``text``, ``why`` and ``examples`` gather each kind of part; ``blocks`` keeps every part in
+    document order, so commentary written after an example is read after it.
+    """
 
     id: str
     title: str
@@ -74,6 +91,7 @@ class Clause:
     why: str
     examples: tuple[Example, ...]
     line: int
+    blocks: tuple[Block, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -118,6 +136,7 @@ class _SectionBuilder:
         self.paragraphs: list[str] = []
         self.why: list[str] = []
         self.examples: list[Example] = []
+        self.blocks: list[Block] = []
         self._lines: list[str] = []
 
     def add_line(self, line: str) -> None:
@@ -133,15 +152,20 @@ class _SectionBuilder:
         self._lines = []
         if paragraph.startswith(WHY_PREFIX):
             self.why.append(" ".join(paragraph[len(WHY_PREFIX) :].split()))
+            self.blocks.append(Block("why", self.why[-1]))
         else:
             self.paragraphs.append(paragraph)
+            self.blocks.append(Block("text", paragraph))
 
     def add_fence(self, language: str, body: list[str], first_line: int) -> None:
         self.end_paragraph()
         if language == _EXAMPLE_LANGUAGE:
-            self.examples.append(Example(self.name, first_line, "".join(line + "\n" for line in body)))
+            example = Example(self.name, first_line, "".join(line + "\n" for line in body))
+            self.examples.append(example)
+            self.blocks.append(Block("example", example.source, example))
         else:
             self.paragraphs.append("\n".join([_FENCE + language, *body, _FENCE]))
+            self.blocks.append(Block("text", self.paragraphs[-1]))
 
     def to_clause(self) -> Clause:
         self.end_paragraph()
@@ -156,6 +180,7 @@ class _SectionBuilder:
             why=self.why[0] if self.why else "",
             examples=tuple(self.examples),
             line=self.line,
+            blocks=tuple(self.blocks),
         )
 
 
@@ -296,3 +321,32 @@ def get_clause(clause_id: str) -> Clause:
         else "run `bpe-conformance explain --list` to see every clause id"
     )
     raise ValueError(f"unknown clause id {clause_id!r}; {hint}")
+
+
+def matching_clauses(pattern: str) -> list[Clause]:
+    """The clauses whose id matches ``pattern`` (any case; ``*``, ``?`` and ``[...]`` as in shell globs), in
+    document order; an id without wildcards is looked up like :func:`get_clause`, and a pattern that
+    matches nothing is a ValueError with close matches.
+
+    >>> [clause.id for clause in matching_clauses("bpe-decode-*")]
+    ['BPE-DECODE-CONCAT', 'BPE-DECODE-STRICT', 'BPE-DECODE-BYTES']
+    >>> matching_clauses("bpe-tran-*")
+    Traceback (most recent call last):
+    ...
+    ValueError: no clause id matches 'bpe-tran-*'; did you mean BPE-TRAIN-*?
+    """
+    wanted = _normalize(pattern)
+    if not any(character in wanted for character in "*?["):
+        return [get_clause(pattern)]
+    clauses = load_clauses()
+    found = [clause for clause_id, clause in clauses.items() if fnmatch.fnmatchcase(clause_id, wanted)]
+    if found:
+        return found
+    areas = list(dict.fromkeys(clause_id.rsplit("-", 1)[0] + "-*" for clause_id in clauses if clause_id.count("-") > 1))
+    suggestions = difflib.get_close_matches(wanted, areas, n=3, cutoff=0.8)
+    hint = (
+        f"did you mean {' or '.join(suggestions)}?"
+        if suggestions
+        else "run `bpe-conformance explain --list` to see every clause id"
+    )
+    raise ValueError(f"no clause id matches {pattern!r}; {hint}")

@@ -1,8 +1,9 @@
-"""Known-answer vectors: reading and validating the files, replaying them, and generating them.
+"""Known-answer vectors of every profile: reading and validating the files, replaying them, generating them.
 
-Owns :mod:`~conformance.vectors.files` (the committed files under ``specs/vectors``, schema-checked),
-:mod:`~conformance.vectors.replay` (replaying a vector against any implementation) and
-:mod:`~conformance.vectors.generate` (answers computed by the reference from
-:mod:`conformance.inputs.corpora`). Imports the spec resources, the inputs and the reference; the
-vector checks and the CLI import it.
+Owns :mod:`~conformance.vectors.files` (the committed files under ``specs/vectors`` for strict and
+``specs/vectors/<profile>`` for every other profile, schema-checked), :mod:`~conformance.vectors.replay`
+(replaying a vector against any implementation), :mod:`~conformance.vectors.generate` (answers computed
+by the reference, under each profile, from :mod:`conformance.inputs.corpora`) and
+:mod:`~conformance.vectors.output` (the files' exact text, written and checked byte for byte). Imports
+the spec resources, the inputs and the reference; the vector checks and the CLI import it.
 """

@@ -20,8 +20,8 @@ from conformance.adapters.python import InProcessSubject
 from conformance.checks.base import Check
 from conformance.errors import Violation
 from conformance.results.outcomes import Outcome
+from conformance.running.database import open_database
 from conformance.running.runner import run_check
-from conformance.settings import example_database
 from tests import ROOT
 
 _IMPL = "tests.support.broken_for_checks:LargestTiedPair"
@@ -83,7 +83,7 @@ def test_a_saved_failure_is_replayed_before_anything_new(tmp_path):
     # The first run finds and shrinks a failure to exactly 10**8. A second check that fails on that one
     # number only is caught from the database; a run without it never draws that number.
     subject = InProcessSubject(reference.Tokenizer)
-    database = example_database(str(tmp_path / "db"))
+    database = open_database(str(tmp_path / "db"))
     found = run_check(_threshold_check(lambda number: number >= 10**8), subject, settings(max_examples=60), 0,
                       database)
     assert found.outcome is Outcome.FAIL and found.counterexample["inputs"] == {"number": 10**8}

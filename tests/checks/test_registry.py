@@ -11,6 +11,7 @@ from conformance.adapters.subject import CAPABILITIES
 from conformance.checks import ALL_CHECKS, select_checks
 from conformance.checks.base import Check
 from conformance.spec.clauses import load_clauses
+from reference.profiles import MINBPE
 
 KEBAB_CASE = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
@@ -25,9 +26,14 @@ def test_a_check_needs_exactly_one_source_of_examples_and_a_positive_budget() ->
 
     assert make(cases=lambda: [1]).budget == 1.0
     assert make(strategy=lambda: None, budget=0.25).budget == 0.25
+    assert list(make(profile_cases=lambda profile: [profile.name]).fixed_cases(MINBPE)) == ["minbpe"]
+    assert list(make(cases=lambda: [1]).fixed_cases(MINBPE)) == [1]
+    one_source = "check 'demo' needs exactly one of strategy, cases or profile_cases"
     for fields, message in (
-        ({}, "check 'demo' needs exactly one of strategy or cases"),
-        ({"cases": lambda: [1], "strategy": lambda: None}, "check 'demo' needs exactly one of strategy or cases"),
+        ({}, one_source),
+        ({"cases": lambda: [1], "strategy": lambda: None}, one_source),
+        ({"cases": lambda: [1], "profile_cases": lambda profile: [1]}, one_source),
+        ({"strategy": lambda: None, "profile_cases": lambda profile: [1]}, one_source),
         ({"cases": lambda: [1], "budget": 0}, "check 'demo' budget must be positive, got 0"),
         ({"cases": lambda: [1], "budget": -1.0}, "check 'demo' budget must be positive, got -1.0"),
     ):
@@ -43,6 +49,7 @@ def test_every_check_names_defined_clauses_and_declared_capabilities() -> None:
     for check in ALL_CHECKS:
         assert KEBAB_CASE.fullmatch(check.name) and set(check.clauses) <= defined, check.name
         assert check.requires and check.requires <= CAPABILITIES, check.name
+        assert check.requires_any <= CAPABILITIES and not check.requires_any & check.requires, check.name
         assert check.clauses[0] == check.clause and check.clause not in check.also
 
 
@@ -66,3 +73,16 @@ def test_unknown_patterns_suggest_up_to_three_close_names_and_the_listing_comman
     assert "did you mean" not in str(caught.value)
     with pytest.raises(TypeError, match=r"each pattern must be a str, not int \(3\)"):
         select_checks(["tie-break", 3])
+
+
+def test_a_check_names_every_capability_a_subject_lacks_for_it() -> None:
+    """All of ``requires`` and, when given, one of ``requires_any``: the skip message names what is missing."""
+    check = Check("demo", "BPE-INPUT-IDS", "demo", lambda subject, example: None, cases=list,
+                  requires=frozenset({"encode", "decode"}), requires_any=frozenset({"train", "load"}))
+    assert check.missing_capabilities(frozenset({"encode", "decode", "load"})) == []
+    assert check.missing_capabilities(frozenset({"encode", "decode", "train"})) == []
+    assert check.missing_capabilities(frozenset({"encode", "decode"})) == ["load or train"]
+    assert check.missing_capabilities(frozenset({"train"})) == ["decode", "encode"]
+    plain = Check("demo", "BPE-INPUT-IDS", "demo", lambda subject, example: None, cases=list)
+    assert plain.missing_capabilities(frozenset()) == ["train"]
+    assert plain.missing_capabilities(frozenset({"train"})) == []

@@ -51,10 +51,37 @@ def test_rule_ids_blames_a_boundary_id_in_a_body_on_the_boundary_clause() -> Non
     boundary = violation_of("rule-ids", BoundaryInTheBody, example)
     assert boundary.clause == "BPE-ENCODE-BOUNDARY" and boundary.actual == {"ids": [256, 258, 258]}
     assert boundary.message == "encode('abab') after training: boundary id 256 at position 0 of a body encoding"
-    reversed_text = violation_of("rule-ids", EncodesTheTextReversed, example)
-    assert reversed_text.clause == "BPE-RULE-ID" and reversed_text.actual == {"ids": [98, 258, 97]}
+
+
+def test_rule_ids_blames_the_numbering_only_when_another_numbering_spells_the_text() -> None:
+    """BPE-RULE-ID is named when the ids spell the text read as 259 + rank; otherwise the encoding is wrong.
+
+    An encoder that spells other bytes under every nearby numbering has no numbering problem to be
+    sent after: its encoding does not round-trip (BPE-ROUNDTRIP), even with no rules at all.
+    """
+    example = {"documents": ["abab", "acac"], "max_merges": 2, "texts": []}
+    shifted = violation_of("rule-ids", broken.EncodeIdsOffByOne, example)
+    assert shifted.clause == "BPE-RULE-ID" and shifted.actual == {"ids": [259, 259]}
+    assert "read as 259 + rank" in shifted.message and "not 258 + rank" in shifted.message
+    reversed_text = violation_of("rule-ids", EncodesTheTextReversed, {"documents": ["abab"], "max_merges": 1,
+                                                                        "texts": []})
+    assert reversed_text.clause == "BPE-ROUNDTRIP" and reversed_text.actual == {"ids": [98, 258, 97]}
     assert reversed_text.expected == {"rules": [[97, 98]], "utf8_hex": "61626162"}
-    assert "the ids, read as 258 + rank of the returned rules, spell other bytes" in reversed_text.message
+    assert "62616261" in reversed_text.message and "no numbering from 256 to 260" in reversed_text.message
+    no_rules = violation_of("rule-ids", EncodesTheTextReversed, {"documents": ["ab"], "max_merges": 1, "texts": []})
+    assert no_rules.clause == "BPE-ROUNDTRIP" and no_rules.expected["rules"] == []
+
+
+class EmitsARuleIdWithoutRules(LiteralTokenizer):
+    def encode(self, text: str) -> list[int]:
+        return [*super().encode(text), 258]
+
+
+def test_an_id_above_the_bytes_names_no_rule_when_there_are_none() -> None:
+    violation = violation_of("rule-ids", EmitsARuleIdWithoutRules, {"documents": ["ab"], "max_merges": 1, "texts": []})
+    assert violation.clause == "BPE-RULE-ID"
+    assert "id 258 at position 2 names no rule" in violation.message
+    assert "0 rules create no id above" in violation.message
 
 
 def test_a_training_failure_names_an_earlier_divergence_and_a_lenient_profile() -> None:

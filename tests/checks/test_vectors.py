@@ -5,6 +5,7 @@ Each test replays one committed known-answer vector against a small variant of t
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -15,12 +16,16 @@ from conformance.checks.base import ALGORITHM, INTERFACE
 from conformance.checks.common import single_pass_encode
 from conformance.checks.vectors import VECTOR_CHECKS, mismatch_clause, vector_cases, vectors_inapplicable, verify_vector
 from conformance.diagnosis import GPT2_PATTERN
-from conformance.errors import Violation
+from conformance.dialects.context import with_profile
+from conformance.dialects.probes import ProfileModel
+from conformance.errors import HarnessError, Violation
 from conformance.results.advisories import collecting
 from conformance.spec.clauses import load_clauses
+from conformance.vectors.files import read_vector_files
 from conformance.vectors.replay import Mismatch
 from reference import Tokenizer
-from reference.profiles import RUSTBPE
+from reference.dialects import train_profile
+from reference.profiles import LARGEST_PAIR, MINBPE, PROFILES, RUSTBPE, TIKTOKEN, Profile
 from tests.checks.helpers import assert_inapplicable, fresh
 from tests.support import broken_for_checks as broken
 
@@ -134,7 +139,7 @@ def test_an_encode_mismatch_of_an_implementation_without_load_is_judged_on_its_a
     subject = InProcessSubject(_SinglePassWithoutLoad)
     assert not subject.supports("load")
     with pytest.raises(Violation) as caught:
-        verify_vector(subject, _vector("training.json", "train-f1fd329093fbb946"))
+        verify_vector(subject, _vector("training.json", "train-acf4e9f1eb7d1e23"))
     assert caught.value.clause == "BPE-MERGE-NOREMATCH"
     assert caught.value.inputs["operation"] == "encode"
 
@@ -227,8 +232,8 @@ def test_a_vector_failure_carries_the_vector_the_operation_and_both_answers() ->
     assert (caught.value.expected, caught.value.actual) == ("abac", "baca")
 
 
-def test_vectors_replay_load_only_where_load_is_offered_and_only_under_strict() -> None:
-    """A subject without load skips the load vectors; a declared dialect skips them all (strict answers)."""
+def test_vectors_replay_load_only_where_load_is_offered() -> None:
+    """A subject without load skips the load vectors; one with it is judged by them."""
     vector = next(vector for vector in vector_cases("load.json") if vector["id"] == "load-7b4cff2076002117")
     with pytest.raises(Violation) as caught:
         verify_vector(InProcessSubject(broken.EncodesRulesInReverse), vector)
@@ -241,15 +246,11 @@ def test_vectors_replay_load_only_where_load_is_offered_and_only_under_strict() 
     class WithoutLoad(broken.EncodesRulesInReverse):
         capabilities = ("train", "encode", "decode")
 
-    class DeclaresLargestPair(broken.LargestTiedPair):
-        profile = "largest-pair"
-
     class ReferenceWithoutLoad(Tokenizer):
         capabilities = ("train", "encode", "decode")
 
     verify_vector(InProcessSubject(WithoutLoad), vector)
     verify_vector(InProcessSubject(ReferenceWithoutLoad), vector_cases("training.json")[0])
-    verify_vector(InProcessSubject(DeclaresLargestPair), vector_cases("training.json")[0])
     invalid = next(vector for vector in vector_cases("invalid.json") if vector["description"] == "max_merges True")
     with pytest.raises(Violation) as caught:
         verify_vector(InProcessSubject(broken.AcceptsBoolMaxMerges), invalid)
@@ -260,37 +261,150 @@ def test_vectors_replay_load_only_where_load_is_offered_and_only_under_strict() 
     )
 
 
-def test_the_vectors_are_skipped_under_any_profile_but_strict() -> None:
-    """The vectors hold strict answers: the reason names every parameter in which the profile differs."""
-    reason = vectors_inapplicable(RUSTBPE)
+class _ProfileWithLoad:
+    """The literal reference under one profile, with load: what a faithful dialect implementation answers."""
+
+    profile_object: Profile = LARGEST_PAIR
+    capabilities = frozenset({"train", "load", "encode", "decode"})
+
+    def __init__(self) -> None:
+        self.model = ProfileModel(self.profile_object)
+        self.profile = self.profile_object.name
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        return self.model.train(documents, max_merges)
+
+    def load(self, rules: list[tuple[int, int]]) -> None:
+        self.model.load(rules)
+
+    def encode(self, text: str) -> list[int]:
+        return self.model.encode(text)
+
+    def decode(self, ids: list[int]) -> str:
+        return self.model.decode(ids)
+
+
+def _declaring(profile: Profile, declared: str | None = None) -> type:
+    return type("Dialect", (_ProfileWithLoad,), {"profile_object": profile, "declared": declared or profile.name})
+
+
+def test_a_dialect_is_judged_by_its_own_profiles_vectors_and_never_by_stricts() -> None:
+    """BPE-TRAIN-TIE under largest-pair: its vectors pass it, strict's are refused, and declaring strict fails it."""
+    largest = InProcessSubject(_declaring(LARGEST_PAIR))
+    for file_name in ("training.json", "load.json", "invalid.json"):
+        for vector in vector_cases(file_name, "largest-pair")[:20]:
+            verify_vector(largest, vector)
+    strict_vector = vector_cases("training.json")[0]
+    own_vector = vector_cases("training.json", "largest-pair")[0]
+    assert own_vector["id"] == strict_vector["id"] and own_vector["rules"] != strict_vector["rules"]
+    with pytest.raises(HarnessError, match="not one of profile largest-pair's vectors"):
+        verify_vector(largest, strict_vector)
+    with pytest.raises(Violation) as caught:
+        verify_vector(with_profile(largest, "strict"), strict_vector)
+    assert caught.value.clause == "BPE-TRAIN-TIE" and "of profile strict" in caught.value.message
+
+
+def test_a_dialect_mismatch_is_diagnosed_under_its_profile() -> None:
+    """BPE-TRAIN-TIE: a minbpe-style trainer breaking ties by the smallest pair fails minbpe's tie vectors there."""
+
+    class SmallestTieUnderMinbpe(_ProfileWithLoad):
+        profile_object = MINBPE
+
+        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+            smallest_ties = dataclasses.replace(MINBPE, tie_break="smallest-ids")
+            self.model.rules = train_profile(documents, max_merges, smallest_ties)
+            return list(self.model.rules)
+
+    subject = InProcessSubject(SmallestTieUnderMinbpe)
+    parting = [vector for vector in vector_cases("training.json", "minbpe")
+               if [list(rule) for rule in SmallestTieUnderMinbpe().train(vector["documents"], vector["max_merges"])]
+               != vector["rules"]]
+    assert len(parting) >= 5
+    for vector in parting[:5]:
+        with pytest.raises(Violation) as caught:
+            verify_vector(subject, vector)
+        assert caught.value.clause == "BPE-TRAIN-TIE"
+        assert caught.value.inputs["operation"] == "train" and "of profile minbpe" in caught.value.message
+    verify_vector(subject, next(vector for vector in vector_cases("training.json", "minbpe") if vector not in parting))
+
+
+def test_an_encode_only_subject_is_judged_by_load_and_invalid_vectors_set_up_by_load() -> None:
+    """BPE-DECODE-STRICT under tiktoken: no training vectors, and the rejected calls are set up through load."""
+
+    class Tiktoken(_ProfileWithLoad):
+        profile_object = TIKTOKEN
+        capabilities = frozenset({"load", "encode", "decode"})
+
+    assert all(vector["operation"] != "train" for vector in vector_cases("invalid.json", "tiktoken"))
+    subject = InProcessSubject(Tiktoken)
+    for file_name in ("load.json", "invalid.json"):
+        for vector in vector_cases(file_name, "tiktoken"):
+            verify_vector(subject, vector)
+
+    class KeyErrorOnUnknownIds(Tiktoken):
+        def decode(self, ids: list[int]) -> str:
+            if any(isinstance(token, int) and token >= 256 + len(self.model.rules) for token in ids):
+                raise KeyError(ids[-1])
+            return super().decode(ids)
+
+    unknown = next(vector for vector in vector_cases("invalid.json", "tiktoken")
+                   if vector["arguments"] == {"ids": [260]})
+    with pytest.raises(Violation) as caught:
+        verify_vector(InProcessSubject(KeyErrorOnUnknownIds), unknown)
+    assert caught.value.clause == unknown["clauses"][0] == "BPE-DECODE-STRICT" and "KeyError" in caught.value.actual
+
+
+def test_the_vectors_apply_under_every_profile_but_training_under_an_encode_only_one() -> None:
+    """Every profile has its vectors; the reason for the one gap names the parameter and why."""
+    for profile in PROFILES.values():
+        for file_name in ("load.json", "invalid.json"):
+            assert vectors_inapplicable(profile, file_name) is None
+        if profile.tie_break is not None:
+            assert vectors_inapplicable(profile, "training.json") is None
     assert_inapplicable(
-        reason,
-        "rustbpe",
-        "min_count=1, first_rule_id=256, boundary_ids=False",
-        "the vectors hold strict answers",
+        vectors_inapplicable(TIKTOKEN, "training.json"),
+        "tiktoken",
+        "tie_break=None",
+        "an encode-only profile has no training vectors",
     )
+    assert vectors_inapplicable(RUSTBPE) is None
 
 
-def test_vector_checks_replay_every_vector_of_their_file() -> None:
-    """Each vector check replays its file's vectors, in file order, and may report any clause they show."""
+def test_a_profile_whose_files_are_missing_has_no_vectors_to_replay(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    vectors = fresh("conformance.checks.vectors")
+    monkeypatch.setattr(vectors, "profile_directory", lambda profile: tmp_path / profile)
+    reason = vectors.vectors_inapplicable(RUSTBPE, "load.json")
+    assert reason is not None and reason.startswith("no known-answer vectors for profile rustbpe: ")
+    assert str(tmp_path / "rustbpe" / "load.json") in reason
+
+
+def test_vector_checks_replay_every_vector_of_their_file_under_the_subjects_profile() -> None:
+    """Each vector check replays its file's vectors of the profile, in file order, and may report any clause."""
     vectors = fresh("conformance.checks.vectors")
     expected = {
-        "vectors-training": ("training.json", "BPE-TRAIN-GREEDY", {"train", "encode", "decode"}, ALGORITHM),
-        "vectors-load": ("load.json", "BPE-ENCODE-ORDER", {"load", "encode", "decode"}, ALGORITHM),
-        "vectors-invalid": ("invalid.json", "BPE-INPUT-DOCS", {"train", "encode"}, INTERFACE),
+        "vectors-training": ("training.json", "BPE-TRAIN-GREEDY", {"train", "encode", "decode"}, set(), ALGORITHM),
+        "vectors-load": ("load.json", "BPE-ENCODE-ORDER", {"load", "encode", "decode"}, set(), ALGORITHM),
+        "vectors-invalid": ("invalid.json", "BPE-INPUT-DOCS", {"encode"}, {"train", "load"}, INTERFACE),
     }
     checks = {check.name: check for check in vectors.VECTOR_CHECKS}
     assert set(checks) == set(expected)
     defined = set(load_clauses())
-    for name, (file_name, clause, requires, level) in expected.items():
+    for name, (file_name, clause, requires, requires_any, level) in expected.items():
         check = checks[name]
         assert check.level == level  # invalid input is the interface level; valid-input vectors the algorithm
-        assert [vector["id"] for vector in check.cases()] == [vector["id"] for vector in vector_cases(file_name)]
-        assert (check.clause, check.requires, check.strategy) == (clause, requires, None)
+        # The fresh copy (which reads and validates the files again) for three profiles, the imported checks for all.
+        imported = next(check for check in VECTOR_CHECKS if check.name == name)
+        for profile in PROFILES.values():
+            chosen = check if profile.name in ("strict", "minbpe", "tiktoken") else imported
+            if vectors.vectors_inapplicable(profile, file_name) is None:
+                stored = read_vector_files(profile=profile.name)[file_name]["vectors"]
+                assert [vector["id"] for vector in chosen.fixed_cases(profile)] == [vector["id"] for vector in stored]
+            assert check.inapplicable(profile) == vectors.vectors_inapplicable(profile, file_name)
+        assert (check.clause, check.requires, check.requires_any) == (clause, requires, requires_any)
+        assert (check.strategy, check.cases) == (None, None)
         assert check.verify is vectors.verify_vector and check.summary
         assert clause not in check.also and set(check.also) <= defined
         assert set(check.also) == {
             other for other in vectors.CLAUSE_IDS if other not in vectors._NEVER_REPORTED and other != clause
         }
         assert "BPE-SER-JSON" not in check.also and "BPE-TRAIN-TIE" in check.clauses
-        assert check.inapplicable is vectors.vectors_inapplicable

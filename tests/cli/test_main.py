@@ -1,4 +1,4 @@
-"""The command line: exit codes 0/1/2/130, reports written by ``run``, and the ``trace`` command.
+"""The command line: exit codes 0/1/2/130 and the reports written by ``run`` (``trace``: tests/cli/test_trace.py).
 
 ``run`` is exercised with three small checks defined here (patched in as the suite's catalogue), so
 these tests pin the CLI's behaviour and not the content of the real suite; the bundled reference
@@ -331,73 +331,3 @@ def test_declared_clause_turns_only_failures_on_that_clause_into_skips(broken_mo
     assert report["config"]["declared_clauses"] == {"BPE-TRAIN-TIE": "largest pair wins (declared in ties.txt line 1)"}
     skipped = report["config"]["skipped"]
     assert "tie-break" in skipped and set(skipped.values()) == {"largest pair wins (declared in ties.txt line 1)"}
-
-
-# trace
-
-
-def test_trace_of_the_worked_example(capsys) -> None:
-    assert cli.main(["trace", "abab", "acac", "--merges", "32"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "2 documents, 8 bytes, max_merges 32"
-    header = next(line for line in lines if "rank" in line)
-    columns = ("pair", "count", "new id", "piece (hex)", "piece (text)", "top 5 counts", "tie candidates", "length")
-    assert all(column in header for column in columns)
-    first, second = (line for line in lines if line.startswith("│ "))
-    for cell in ("0", "(97, 98)", "2", "258", "61 62", "'ab'", "(97,98)x2 (97,99)x2 (98,97)x1 (99,97)x1",
-                 "(97,98) (97,99)", "8 -> 6"):
-        assert f" {cell} " in first
-    for cell in ("1", "(97, 99)", "259", "61 63", "'ac'", "6 -> 4"):
-        assert f" {cell} " in second
-    assert lines[-2:] == ["stopped: best count 1 < 2 after 2 rules", "rules made: 2 (vocabulary size 260)"]
-
-
-def test_trace_shows_partial_utf8_pieces_as_hex_only(capsys) -> None:
-    assert cli.main(["trace", "低" * 30, "--merges", "2", "--top", "0"]) == 0
-    out = capsys.readouterr().out
-    rows = [line for line in out.splitlines() if line.startswith("│ ")]
-    assert " (189, 142) " in rows[0] and " bd 8e " in rows[0] and "'" not in rows[0]
-    assert " (189,142) (228,189) " in rows[0]  # the tie it broke by the smaller pair
-    assert " e4 bd 8e " in rows[1] and "'低'" in rows[1] and "90 -> 60" in rows[0] and "60 -> 30" in rows[1]
-    assert "top 0 counts" not in out and "stopped: max_merges reached (2)" in out
-
-
-def test_trace_reads_documents_from_a_file_and_from_json(tmp_path, capsys) -> None:
-    lines_file, json_file = tmp_path / "docs.txt", tmp_path / "docs.json"
-    lines_file.write_text("aaab\naab\n", encoding="utf-8")
-    json_file.write_text(json.dumps(["a\nb a\nb", "\ud83d\ude00"]), encoding="utf-8")
-    assert cli.main(["trace", "--file", str(lines_file)]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("2 documents, 7 bytes") and " (97, 97) " in out and " 3 " in out
-    assert cli.main(["trace", "--json-file", str(json_file)]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("2 documents, 11 bytes") and "'a\\nb'" in out
-
-
-@pytest.mark.parametrize(
-    ("content", "message"),
-    [
-        ("{not json", "is not valid JSON"),
-        ('{"a": 1}', "must hold a JSON list of strings, not dict"),
-        ('["ok", 3]', "item 1 is int, not a string"),
-    ],
-)
-def test_trace_rejects_bad_json_files(tmp_path, capsys, content, message) -> None:
-    path = tmp_path / "docs.json"
-    path.write_text(content, encoding="utf-8")
-    assert cli.main(["trace", "--json-file", str(path)]) == 2
-    captured = capsys.readouterr()
-    assert message in captured.err
-    _no_traceback(captured)
-
-
-def test_trace_needs_exactly_one_source_of_documents(tmp_path, capsys) -> None:
-    path = tmp_path / "docs.txt"
-    path.write_text("ab\n", encoding="utf-8")
-    assert cli.main(["trace", "ab", "--file", str(path)]) == 2
-    assert cli.main(["trace", "--file", str(path), "--json-file", str(path)]) == 2
-    assert cli.main(["trace", "ab", "--merges", "-1"]) == 2
-    err = capsys.readouterr().err
-    assert "give the documents either as arguments" in err
-    assert "not allowed with argument --file" in err
-    assert "argument --merges: must be non-negative, got -1" in err

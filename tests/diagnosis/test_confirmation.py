@@ -102,17 +102,29 @@ def test_an_implementation_that_answers_nothing_refutes_every_candidate() -> Non
     assert cross_examine(candidates, STRICT, lambda documents, merges: "no rules", ["abab", "acac"], 1) == ([], 1)
 
 
-def test_uninformative_inputs_are_not_put_to_the_implementation() -> None:
-    """A candidate that predicts the profile's own rules on an input is not tested there."""
+def test_inputs_where_a_candidate_predicts_the_profiles_rules_refute_it_but_do_not_count_as_tests() -> None:
+    """A candidate claims every follow-up: where it predicts the profile's rules, an answer that departs refutes it.
+
+    Inputs on which every candidate predicts the profile's own rules are asked too, but they do not
+    count among the inputs that put the candidate to the test.
+    """
+    index = next(i for i, model in enumerate(diagnosis.MODELS) if model[1] == "ties broken towards the largest pair")
+    inputs = [docs for docs, merges in follow_up_inputs([], 8)]
+    testing = [docs for docs in inputs if _prediction(index, docs, 8, STRICT) != tuple(train_profile(docs, 8, STRICT))]
+    quiet = next(docs for docs in inputs if docs not in testing and train_profile(docs, 8, STRICT))
     asked = []
 
     def retrain(documents, merges):
         asked.append(documents)
         return broken.literal_train(documents, merges, select=broken.select_largest_tied)
 
-    index = next(i for i, model in enumerate(diagnosis.MODELS) if model[1] == "ties broken towards the largest pair")
-    cross_examine([index], STRICT, retrain, [], 8)
-    assert asked and all(_prediction(index, docs, 8, STRICT) != tuple(train_profile(docs, 8, STRICT)) for docs in asked)
+    assert cross_examine([index], STRICT, retrain, [], 8) == ([index], len(testing))
+    assert quiet in asked and len(asked) == len(inputs)
+
+    def departs_where_the_model_is_quiet(documents, merges):
+        return [] if documents == quiet else retrain(documents, merges)
+
+    assert cross_examine([index], STRICT, departs_where_the_model_is_quiet, [], 8)[0] == []
 
 
 @pytest.mark.parametrize(

@@ -211,7 +211,7 @@ def test_train_stop_below_two() -> None:
     """BPE-TRAIN-STOP: ["aaab", "aab"] merges (97, 97) counted 3 times, then every pair occurs once."""
     trace = trace_training(["aaab", "aab"], 32)
     assert [(step.pair, step.count) for step in trace.rounds] == [((97, 97), 3)]
-    assert trace.stop_reason == "best count 1 < 2 after 1 rules"
+    assert trace.stop_reason == "best count 1 < 2 after 1 rule"
     assert train_sequences(["aaab", "aab"], 32).sequences == [[258, 97, 98], [258, 98]]
 
 
@@ -231,7 +231,11 @@ def test_train_stop_bounds(docs: list[str], max_merges: int) -> None:
     assert len(trace.rounds) <= max_merges
     assert all(step.count >= 2 for step in trace.rounds)
     if len(trace.rounds) < max_merges:
-        assert trace.stop_reason.startswith("best count")
+        best = trace.stop.best
+        assert best is None or best[1] < 2, trace.stop
+        assert trace.stop_reason.startswith("no pair left" if best is None else "best count"), trace.stop_reason
+    else:
+        assert trace.stop_reason == f"max_merges reached ({max_merges})"
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ import pytest
 from reference.dialects import train_profile
 from reference.profiles import (
     BPEASY,
+    FLASHBPE,
     HF_TOKENIZERS,
     LARGEST_PAIR,
     MINBPE,
@@ -18,6 +19,7 @@ from reference.profiles import (
     STRING_KEY,
     SUBWORD_NMT,
     TIKTOKEN,
+    TINYBPE,
     Profile,
     check_profile,
     get_profile,
@@ -28,11 +30,13 @@ def test_profile_names_are_the_documented_ones():
     assert list(PROFILES) == [
         "strict",
         "minbpe",
+        "tinybpe",
         "hf-tokenizers",
         "subword-nmt",
         "largest-pair",
         "string-key",
         "rustbpe",
+        "flashbpe",
         "bpeasy",
         "tiktoken",
     ]
@@ -63,11 +67,13 @@ def test_no_profile_fails_when_pairs_run_out():
     ("profile", "tie_break", "min_count", "documents", "encode_algorithm", "decode_policy"),
     [
         (MINBPE, "first-seen", 1, "concatenated", "rank-order", "replace"),
+        (TINYBPE, "first-seen", 1, "concatenated", "rank-order", "strict"),
         (HF_TOKENIZERS, "smallest-hf-ids", 2, "separate", "rank-order", "skip-unknown"),
         (SUBWORD_NMT, "largest-pieces", 2, "separate", "rank-order", "strict"),
         (LARGEST_PAIR, "largest-ids", 2, "separate", "rank-order", "strict"),
         (STRING_KEY, "smallest-string-key", 2, "separate", "rank-order", "strict"),
         (RUSTBPE, "smallest-ids", 1, "separate", "rank-order", "strict"),
+        (FLASHBPE, "smallest-hf-ids", 1, "separate", "rank-order", "strict"),
         (BPEASY, "smallest-ids", 1, "separate", "piece-rank", "replace"),
         (TIKTOKEN, None, 2, "separate", "piece-rank", "replace"),
     ],

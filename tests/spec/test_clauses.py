@@ -21,6 +21,7 @@ from conformance.spec.clauses import (
     parse_document,
     suggest_clause_ids,
 )
+from conformance.teaching import clause_view
 from tests import ROOT
 
 MINI_SPEC = """# Mini
@@ -173,8 +174,11 @@ def parse(*argv: str) -> argparse.Namespace:
 
 def test_register_adds_the_explain_parser() -> None:
     args = parse("explain", "BPE-TRAIN-TIE")
-    assert (args.command, args.clause, args.list, args.handler) == ("explain", "BPE-TRAIN-TIE", False, explain.handle)
+    assert (args.command, args.clauses, args.list, args.handler) == (
+        "explain", ["BPE-TRAIN-TIE"], False, explain.handle
+    )
     assert parse("explain", "--list").list
+    assert parse("explain", "BPE-TRAIN-*", "bpe-rule-id").clauses == ["BPE-TRAIN-*", "bpe-rule-id"]
 
 
 def test_explain_prints_plain_text_when_not_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
@@ -185,10 +189,62 @@ def test_explain_prints_plain_text_when_not_a_terminal(capsys: pytest.CaptureFix
     assert "Each part of rule r MUST be an int" in out
     assert "\nWhy it matters. Every id must stand for a definite byte string" in out
     assert "Example 1 (specs/bpe.md line " in out
-    # Long lines come out whole (no wrapping at 80 columns) and without escape codes.
+    # Examples come out whole (never wrapped), prose is wrapped at 100 columns, no escape codes.
     assert "\nValueError: rule 0 (id 258) refers to id 258, which is itself or a later rule; a rule may refer" in out
+    example_lines = {line for block in get_clause("BPE-RULE-REF").examples for line in block.source.splitlines()}
+    assert all(len(line) <= 100 for line in out.splitlines() if line not in example_lines)
     assert "\x1b[" not in out
-    assert out == explain.plain_clause(get_clause("BPE-RULE-REF"))
+    assert out == clause_view.plain_clause(get_clause("BPE-RULE-REF"), clause_view.clause_links("BPE-RULE-REF"), 100)
+
+
+def test_explain_shows_commentary_after_the_example_it_follows(capsys: pytest.CaptureFixture[str]) -> None:
+    """specs/bpe.md writes the note on `bd 8e` after the example that prints it; explain keeps that order."""
+    assert explain.handle(parse("explain", "BPE-RULE-PIECE")) == 0
+    out = capsys.readouterr().out
+    assert out.index("Why it matters.") < out.index("Example 1") < out.index("The first piece, `bd 8e`")
+
+
+def test_explain_wraps_why_it_matters_to_the_width(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    assert explain.handle(parse("explain", "BPE-TRAIN-TIE")) == 0
+    out = capsys.readouterr().out
+    why = out[out.index("Why it matters."):].split("\n\n")[0].splitlines()
+    assert len(why) > 2 and all(len(line) <= 60 for line in why)
+    assert " ".join(why).startswith("Why it matters. Ties are common")
+
+
+def test_explain_accepts_globs_in_document_order(capsys: pytest.CaptureFixture[str]) -> None:
+    """An area named with `-*` (as specs/bpe.md says areas may be) prints every clause of it, in document order,
+    each once even when two patterns name it."""
+    assert explain.handle(parse("explain", "BPE-TRAIN-*", "bpe-train-tie", "BPE-ALPHA-BYTES")) == 0
+    out = capsys.readouterr().out
+    headings = [line.split(" — ")[0] for line in out.splitlines() if line.startswith("BPE-") and " — " in line]
+    expected = [clause_id for clause_id in load_clauses() if clause_id.split("-")[1] == "TRAIN"]
+    assert headings == ["BPE-ALPHA-BYTES", *expected]
+
+
+def test_explain_names_the_checks_vectors_and_zoo_members_of_a_clause(capsys: pytest.CaptureFixture[str]) -> None:
+    """clause -> checks -> vectors -> zoo on one screen."""
+    assert explain.handle(parse("explain", "BPE-TRAIN-TIE")) == 0
+    out = capsys.readouterr().out
+    links = out[out.index("Enforced by"):]
+    assert "tie-break (algorithm)" in links
+    assert "specs/vectors/training.json" in links
+    for member in ("ties-to-largest-pair", "ties-by-first-occurrence", "ties-by-string-key"):
+        assert member in " ".join(links.split())
+    assert len(out.splitlines()) <= 50
+
+
+def test_clause_links_follow_the_registries() -> None:
+    from conformance.checks import ALL_CHECKS
+    from conformance.zoo import ZOO
+
+    links = clause_view.clause_links("BPE-MERGE-SCAN")
+    assert {check.name for check in links.checks} == {c.name for c in ALL_CHECKS if c.clause == "BPE-MERGE-SCAN"}
+    assert {member.name for member in links.members} == {m.name for m in ZOO if m.clause == "BPE-MERGE-SCAN"}
+    assert all("BPE-MERGE-SCAN" in vector["clauses"] for found in links.vectors.values() for vector in found)
+    assert clause_view.clause_links("BPE-PROP-DETERMINISM").vectors == {}
 
 
 def test_explain_styles_a_terminal() -> None:
@@ -198,6 +254,8 @@ def test_explain_styles_a_terminal() -> None:
     assert "BPE-MERGE-SCAN — Replacement scans left to right and never overlaps" in text
     assert "Why it matters." in text
     assert "replace_pair([97, 97, 97], (97, 97), 258)" in text
+    assert text.index("replace_pair([97, 97, 97]") < text.index("contains (97, 97) three times")
+    assert "overlapping-replacement" in text and "Enforced by" in text
     assert "\x1b[" in console.file.getvalue()  # type: ignore[attr-defined]
 
 
@@ -213,8 +271,10 @@ def test_explain_list(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (("explain", "bpe-train-ties"), "explain: unknown clause id 'bpe-train-ties'; did you mean BPE-TRAIN-TIE"),
         (("explain", "xyz"), "explain: unknown clause id 'xyz'; run `bpe-conformance explain --list`"),
-        (("explain",), "explain: give a clause id such as BPE-TRAIN-TIE, or --list"),
-        (("explain", "BPE-TRAIN-TIE", "--list"), "explain: give either a clause id or --list, not both"),
+        (("explain", "bpe-trn-*"), "explain: no clause id matches 'bpe-trn-*'; did you mean BPE-TRAIN-*?"),
+        (("explain", "BPE-TRAIN-TIE", "nope-*"), "explain: no clause id matches 'nope-*'"),
+        (("explain",), "explain: give a clause id such as BPE-TRAIN-TIE, a glob such as 'BPE-TRAIN-*', or --list"),
+        (("explain", "BPE-TRAIN-TIE", "--list"), "explain: give either clause ids or --list, not both"),
     ],
 )
 def test_explain_usage_errors(argv: tuple[str, ...], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -222,3 +282,4 @@ def test_explain_usage_errors(argv: tuple[str, ...], message: str, capsys: pytes
     out, err = capsys.readouterr()
     assert out == ""
     assert message in err
+    assert len(err.strip().splitlines()) == 1

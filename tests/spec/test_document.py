@@ -69,6 +69,8 @@ WORKED_EXAMPLES = (
     ("BPE-MERGE-SCAN", "'aaaa'"),
     ("BPE-ENCODE-ORDER", "('abc', 'abc')"),
     ("BPE-TRAIN-RECOUNT", "[(90, 60), (60, 30)]"),
+    # The correction of seed chapter 004, whose bytes for 低 are those of 扎.
+    ("BPE-TRAIN-RECOUNT", "('e4 bd 8e', 'e6 89 8e')"),
     ("BPE-TRAIN-TIE", "(99, 102)"),
     ("BPE-TRAIN-TIE", "[(189, 142)]"),
     ("BPE-RULE-PIECE", "'bd 8e'"),

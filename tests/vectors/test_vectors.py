@@ -1,4 +1,7 @@
-"""The known-answer vectors: schema, byte-for-byte regeneration, replay, and that replay can fail."""
+"""The known-answer vectors: schema, byte-for-byte regeneration, replay, and that replay can fail.
+
+Mostly strict's files; tests/vectors/test_profile_vectors.py holds what is particular to the other profiles.
+"""
 
 from __future__ import annotations
 
@@ -24,20 +27,22 @@ from conformance.vectors.generate import (
     CLAUSE_IDS,
     FILES,
     NOT_IN_VECTORS,
+    VECTOR_PROFILES,
     VECTORS_DIR,
     Mismatch,
-    check_up_to_date,
     covered_clauses,
     format_mismatch,
     load_schema,
     load_vectors,
+    profile_directory,
+    profile_files,
     read_vector_files,
     replay_vector,
     validate_vectors,
     vector_id,
     vector_inputs,
-    write_vectors,
 )
+from conformance.vectors.output import write_vectors
 from reference import (
     LiteralTokenizer,
     Tokenizer,
@@ -77,8 +82,9 @@ def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
     Draft202012Validator.check_schema(load_schema())
 
 
-def test_every_vector_file_validates_against_the_schema() -> None:
-    assert validate_vectors(read_vector_files()) == []
+@pytest.mark.parametrize("profile", VECTOR_PROFILES)
+def test_every_vector_file_of_every_profile_validates_against_the_schema(profile: str) -> None:
+    assert validate_vectors(read_vector_files(profile=profile), profile) == []
 
 
 @pytest.mark.parametrize(
@@ -106,17 +112,21 @@ def test_validation_rejects_a_broken_file(name: str, path: list[Any], value: Any
     assert validate_vectors({name: document}) != []
 
 
-def test_regeneration_is_byte_for_byte_identical(tmp_path: Path) -> None:
+def test_regeneration_is_byte_for_byte_identical_for_every_profile(tmp_path: Path) -> None:
     written = write_vectors(tmp_path)
-    assert sorted(path.name for path in written) == sorted(FILES)
+    expected = [
+        profile_directory(profile, tmp_path) / name for profile in VECTOR_PROFILES for name in profile_files(profile)
+    ]
+    assert sorted(written) == sorted(expected)
     for path in written:
-        assert path.read_bytes() == (VECTORS_DIR / path.name).read_bytes(), path.name
-    assert check_up_to_date() == []
+        committed = VECTORS_DIR / path.relative_to(tmp_path)
+        assert path.read_bytes() == committed.read_bytes(), committed
 
 
 def test_generation_does_not_depend_on_the_process_or_hash_seed() -> None:
-    """BPE-PROP-DETERMINISM, for generation itself: another process with another hash seed writes the same bytes."""
-    script = "from conformance.vectors.generate import check_up_to_date; print(check_up_to_date())"
+    """BPE-PROP-DETERMINISM, for generation itself: another process with another hash seed writes the same bytes,
+    for every profile."""
+    script = "from conformance.vectors.output import check_up_to_date; print(check_up_to_date())"
     environment = {**os.environ, "PYTHONHASHSEED": "12345"}
     completed = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=environment, check=True
@@ -125,7 +135,11 @@ def test_generation_does_not_depend_on_the_process_or_hash_seed() -> None:
 
 
 def test_vector_files_stay_small() -> None:
+    """Strict's files under 1.5 MB, each other profile's under 1 MB (they hold no document_ids or digests)."""
     assert sum((VECTORS_DIR / name).stat().st_size for name in FILES) < 1_500_000
+    for profile in VECTOR_PROFILES[1:]:
+        directory = profile_directory(profile)
+        assert sum((directory / name).stat().st_size for name in profile_files(profile)) < 1_000_000, profile
 
 
 # --- ids, counts and coverage ------------------------------------------------------------------------------------
@@ -401,18 +415,20 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 
 
 def test_the_check_command_passes_on_the_committed_files(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _run(capsys, "vectors", "check") == (0, f"vectors in {VECTORS_DIR} validate and are up to date\n")
+    assert _run(capsys, "vectors", "check") == (
+        0, f"vectors of {len(VECTOR_PROFILES)} profiles in {VECTORS_DIR} validate and are up to date\n"
+    )
 
 
 def test_the_commands_regenerate_and_catch_drift(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, output = _run(capsys, "vectors", "generate", "--dir", str(tmp_path))
+    code, output = _run(capsys, "vectors", "generate", "--dir", str(tmp_path), "--profile", "strict")
     assert code == 0 and output.count("wrote") == len(FILES)
     stored = json.loads((tmp_path / "training.json").read_text(encoding="utf-8"))
     stored["vectors"][0]["rules"] = [[97, 99], [97, 98]]
     (tmp_path / "training.json").write_text(json.dumps(stored), encoding="utf-8")
     (tmp_path / "load.json").unlink()
     (tmp_path / "extra.json").write_text("{}", encoding="utf-8")
-    code, output = _run(capsys, "vectors", "check", "--dir", str(tmp_path))
+    code, output = _run(capsys, "vectors", "check", "--dir", str(tmp_path), "--profile", "strict")
     assert code == 1
     assert f"training.json: 1 changed ({stored['vectors'][0]['id']})" in output
     assert "extra.json: not a vector file" in output and "load.json: missing" in output
@@ -430,3 +446,27 @@ def test_an_algorithm_bug_is_no_interface_deviation_of_the_invalid_vectors(
     found = _failures([item for vector in files["invalid.json"] for item in replay_vector(byte_only, vector)])
     assert not [item for item in found if item.operation.startswith("encode after rejected")]
     assert _failures([item for vector in files["load.json"] for item in replay_vector(byte_only, vector)])
+
+
+def test_a_set_up_that_trains_other_rules_or_fails_is_no_interface_deviation(
+    files: dict[str, list[dict[str, Any]]],
+) -> None:
+    """BPE-INPUT-*: the set-up is a valid call; its failures belong to the algorithm level, so they never fail an
+    invalid vector. Other trained rules are used as they are; a refused set-up skips the vector."""
+
+    class LargestTieWithoutLoad(Minimal):
+        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+            return self._tokenizer.load(_trainer(_largest_tie)(documents, max_merges))
+
+    class RefusesTheSetUp(Minimal):
+        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+            if isinstance(max_merges, int) and not isinstance(max_merges, bool) and max_merges >= 0:
+                raise RuntimeError("no")
+            return super().train(documents, max_merges)
+
+    invalid = files["invalid.json"]
+    assert _failures([item for vector in invalid for item in replay_vector(LargestTieWithoutLoad, vector)]) == []
+    refused = [item for vector in invalid for item in replay_vector(RefusesTheSetUp, vector)]
+    assert _failures(refused) == []
+    assert {item.vector_id for item in refused if item.operation == "setup: train"} == {v["id"] for v in invalid}
+    assert _failures(replay_vector(LargestTieWithoutLoad, files["training.json"][0]))  # the algorithm level's

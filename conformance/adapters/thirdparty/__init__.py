@@ -8,15 +8,25 @@ dialect it declares, see ``specs/profiles.md``) and ``capabilities``.
 The libraries are optional extras: importing an adapter module imports its library, so import
 them through :data:`ADAPTERS` (``"module:Class"`` specs) only where the library is installed.
 
->>> sorted(ADAPTERS)
-['bpeasy', 'bpetokenizer', 'hf-tokenizers', 'minbpe', 'rustbpe', 'tiktoken']
+npm libraries are driven through the ``cmd:`` protocol by small Node adapters in ``npm/`` (one
+``.mjs`` per library, their versions pinned by ``npm/package.json`` and its lockfile, installed by
+``tox -e impl-npm`` with ``npm ci``): :data:`NPM_ADAPTERS` gives each its ``cmd:`` spec (run from the
+repository root) and the npm package it needs, :func:`npm_installed` whether that package is there.
+
+>>> sorted(ADAPTERS)[:6]
+['bpeasy', 'bpetokenizer', 'cminbpe', 'cminbpe-c', 'fast-bpe-rs', 'flashbpe']
+>>> sorted(NPM_ADAPTERS)
+['gpt-tokenizer', 'js-tiktoken', 'tiktoken-wasm']
 >>> ADAPTERS["tiktoken"]
 'conformance.adapters.thirdparty.tiktoken_encoding:TiktokenAdapter'
 """
 
 from __future__ import annotations
 
-__all__ = ["ADAPTERS", "LIBRARIES"]
+import shutil
+from pathlib import Path
+
+__all__ = ["ADAPTERS", "LIBRARIES", "NPM_ADAPTERS", "NPM_DIRECTORY", "npm_installed"]
 
 ADAPTERS: dict[str, str] = {
     "hf-tokenizers": "conformance.adapters.thirdparty.hf_tokenizers:HFTokenizersAdapter",
@@ -25,6 +35,16 @@ ADAPTERS: dict[str, str] = {
     "bpeasy": "conformance.adapters.thirdparty.bpeasy_trainer:BpeasyAdapter",
     "minbpe": "conformance.adapters.thirdparty.minbpe_basic:MinbpeAdapter",
     "bpetokenizer": "conformance.adapters.thirdparty.bpetokenizer_base:BpetokenizerAdapter",
+    "flashbpe": "conformance.adapters.thirdparty.flashbpe_trainer:FlashbpeAdapter",
+    "fast-bpe-rs": "conformance.adapters.thirdparty.fast_bpe_rs_trainer:FastBpeRsAdapter",
+    "smoltoken": "conformance.adapters.thirdparty.smoltoken_trainer:SmoltokenAdapter",
+    "tinybpe": "conformance.adapters.thirdparty.tinybpe_trainer:TinybpeAdapter",
+    "cminbpe": "conformance.adapters.thirdparty.cminbpe_regex:CminbpeAdapter",
+    "cminbpe-c": "conformance.adapters.thirdparty.cminbpe_regex:CminbpeCAdapter",
+    "turbobpe": "conformance.adapters.thirdparty.turbobpe_regex:TurbobpeAdapter",
+    "smolbpe": "conformance.adapters.thirdparty.smolbpe_tokenizer:SmolbpeAdapter",
+    "riptoken": "conformance.adapters.thirdparty.riptoken_encoding:RiptokenAdapter",
+    "kitoken": "conformance.adapters.thirdparty.kitoken_encoding:KitokenAdapter",
 }
 
 # The importable module each adapter needs (what ``pytest.importorskip`` is given).
@@ -35,4 +55,28 @@ LIBRARIES: dict[str, str] = {
     "bpeasy": "bpeasy",
     "minbpe": "MiniBpeRust",
     "bpetokenizer": "bpetokenizer",
+    "flashbpe": "flashbpe",
+    "fast-bpe-rs": "fast_bpe_rs",
+    "smoltoken": "smoltoken",
+    "tinybpe": "tinybpe",
+    "cminbpe": "cminbpe",
+    "cminbpe-c": "cminbpe",
+    "turbobpe": "turbobpe",
+    "smolbpe": "smolbpe",
+    "riptoken": "riptoken",
+    "kitoken": "kitoken",
 }
+
+NPM_DIRECTORY = Path(__file__).parent / "npm"
+
+# label -> (``cmd:`` spec, relative to the repository root; the npm package the adapter drives).
+NPM_ADAPTERS: dict[str, tuple[str, str]] = {
+    "js-tiktoken": ("cmd:node conformance/adapters/thirdparty/npm/js_tiktoken.mjs", "js-tiktoken"),
+    "tiktoken-wasm": ("cmd:node conformance/adapters/thirdparty/npm/tiktoken_wasm.mjs", "tiktoken"),
+    "gpt-tokenizer": ("cmd:node conformance/adapters/thirdparty/npm/gpt_tokenizer.mjs", "gpt-tokenizer"),
+}
+
+
+def npm_installed(package: str) -> bool:
+    """Whether Node.js is on PATH and ``npm ci`` has installed ``package`` beside the Node adapters."""
+    return shutil.which("node") is not None and (NPM_DIRECTORY / "node_modules" / package / "package.json").is_file()

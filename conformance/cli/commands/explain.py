@@ -1,13 +1,16 @@
-"""``bpe-conformance explain CLAUSE``: print a clause of ``specs/bpe.md``, why it matters, and its examples.
+"""``bpe-conformance explain CLAUSE...``: print clauses of ``specs/bpe.md`` and what stands behind them.
 
-Output is styled on a terminal and plain text otherwise, so it can be piped or pasted into a report.
+Each clause comes in document order (normative text, why it matters, examples and the commentary
+around them), then the checks that enforce it, the vectors that exercise it and the zoo members that
+break it. A clause may be named by a glob (``'BPE-TRAIN-*'``). Output is styled and wrapped by a
+terminal; piped, it is plain text wrapped at the width (``$COLUMNS``, else 100), examples never wrapped.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="bpe-conformance")
 >>> explain = register(parser.add_subparsers(dest="command"))
->>> args = parser.parse_args(["explain", "bpe-rule-id"])
->>> args.handler is handle, args.clause, args.list
-(True, 'bpe-rule-id', False)
+>>> args = parser.parse_args(["explain", "bpe-rule-id", "BPE-TRAIN-*"])
+>>> args.handler is handle, args.clauses, args.list
+(True, ['bpe-rule-id', 'BPE-TRAIN-*'], False)
 """
 
 from __future__ import annotations
@@ -15,16 +18,20 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rich.console import Console, Group, RenderableType
-from rich.markdown import Markdown
+from rich.console import Console, RenderableType
 from rich.rule import Rule
-from rich.syntax import Syntax
-from rich.table import Table
-from rich.text import Text
 
-from conformance.spec.clauses import Clause, get_clause, load_clauses
+from conformance.reports.terminal import make_console
+from conformance.spec.clauses import Clause, load_clauses, matching_clauses
+from conformance.teaching.clause_view import (
+    clause_links,
+    plain_clause,
+    plain_listing,
+    styled_clause,
+    styled_listing,
+)
 
-__all__ = ["EXIT_OK", "EXIT_USAGE", "handle", "plain_clause", "plain_listing", "register"]
+__all__ = ["EXIT_OK", "EXIT_USAGE", "handle", "register", "selected_clauses"]
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -34,85 +41,54 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``explain`` subcommand to ``subparsers`` (from ``ArgumentParser.add_subparsers``)."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "explain",
-        help="print a clause of the strict specification with its rationale and worked examples",
-        description="Print a clause of specs/bpe.md: its normative text, why it matters, and its examples.",
+        help="print clauses of the strict specification with their examples, checks, vectors and zoo members",
+        description=__doc__.split("\n\n>>>")[0].replace("``", "") if __doc__ else None,
     )
-    parser.add_argument("clause", metavar="CLAUSE", nargs="?", help="a clause id such as BPE-TRAIN-TIE (any case)")
+    parser.add_argument("clauses", metavar="CLAUSE", nargs="*",
+                        help="a clause id such as BPE-TRAIN-TIE (any case), or a glob such as 'BPE-TRAIN-*'")
     parser.add_argument("--list", action="store_true", help="list every clause id with its title")
     parser.set_defaults(handler=handle)
     return parser
 
 
-def plain_clause(clause: Clause) -> str:
-    """The clause as plain text: heading, normative text, rationale, then each example.
-
-    >>> print(plain_clause(load_clauses()["BPE-VOCAB-SIZE"]).splitlines()[0])
-    BPE-VOCAB-SIZE — Vocabulary size counts the rules actually made
-    """
-    parts = [f"{clause.id} — {clause.title}", clause.text, f"Why it matters. {clause.why}"]
-    for number, example in enumerate(clause.examples, start=1):
-        parts.append(f"Example {number} (specs/bpe.md line {example.line}):\n{example.source.rstrip()}")
-    return "\n\n".join(parts) + "\n"
-
-
-def plain_listing(clauses: list[Clause]) -> str:
-    """One line per clause: the id, padded, then the title.
-
-    >>> print(plain_listing(list(load_clauses().values())).splitlines()[0])
-    BPE-ALPHA-BYTES       Ids 0–255 are the bytes
-    """
-    width = max((len(clause.id) for clause in clauses), default=0)
-    return "".join(f"{clause.id:<{width}}  {clause.title}\n" for clause in clauses)
-
-
-def _styled_clause(clause: Clause) -> RenderableType:
-    parts: list[RenderableType] = [
-        Rule(Text(f"{clause.id} — {clause.title}", style="bold"), align="left"),
-        Markdown(clause.text),
-        Text(""),
-        Text.assemble(("Why it matters. ", "bold"), clause.why),
-    ]
-    for number, example in enumerate(clause.examples, start=1):
-        parts.append(Text(f"\nExample {number} (specs/bpe.md line {example.line})", style="dim"))
-        parts.append(Syntax(example.source.rstrip(), "pycon", word_wrap=True))
-    return Group(*parts)
-
-
-def _styled_listing(clauses: list[Clause]) -> RenderableType:
-    table = Table(show_header=True, header_style="bold", box=None)
-    table.add_column("clause", no_wrap=True)
-    table.add_column("title")
-    for clause in clauses:
-        table.add_row(clause.id, clause.title)
-    return table
+def selected_clauses(patterns: list[str]) -> list[Clause]:
+    """The clauses the patterns name, each once, in document order; a ValueError names a pattern matching none."""
+    wanted = {clause.id for pattern in patterns for clause in matching_clauses(pattern)}
+    return [clause for clause_id, clause in load_clauses().items() if clause_id in wanted]
 
 
 def _show(console: Console, styled: RenderableType, plain: str) -> None:
     if console.is_terminal:
         console.print(styled)
     else:
-        # Plain text is printed as-is: no markup, no highlighting, no re-wrapping at 80 columns.
+        # Plain text is printed as-is: the views wrapped it, and examples must stay whole.
         console.print(plain, end="", markup=False, highlight=False, soft_wrap=True, emoji=False)
 
 
+def _usage(errors: Console, message: str) -> int:
+    errors.print(f"explain: {message}", markup=False, highlight=False, soft_wrap=True)
+    return EXIT_USAGE
+
+
 def handle(args: argparse.Namespace, console: Console | None = None, errors: Console | None = None) -> int:
-    """Print the clause named by ``args.clause`` (or every clause id with ``--list``); 2 on a bad id."""
-    console = console or Console()
+    """Print the clauses named by ``args.clauses`` (or every clause id with ``--list``); 2 on a bad name."""
+    console = console or make_console()
     errors = errors or Console(stderr=True)
-    if args.list and args.clause is not None:
-        errors.print("explain: give either a clause id or --list, not both", markup=False, highlight=False)
-        return EXIT_USAGE
+    if args.list and args.clauses:
+        return _usage(errors, "give either clause ids or --list, not both")
     if args.list:
         clauses = list(load_clauses().values())
-        _show(console, _styled_listing(clauses), plain_listing(clauses))
+        _show(console, styled_listing(clauses), plain_listing(clauses))
         return EXIT_OK
-    if args.clause is None:
-        errors.print("explain: give a clause id such as BPE-TRAIN-TIE, or --list", markup=False, highlight=False)
-        return EXIT_USAGE
+    if not args.clauses:
+        return _usage(errors, "give a clause id such as BPE-TRAIN-TIE, a glob such as 'BPE-TRAIN-*', or --list")
     try:
-        clause = get_clause(args.clause)
-    except ValueError as error:
-        errors.print(f"explain: {error}", markup=False, highlight=False, soft_wrap=True)
-        return EXIT_USAGE
-    _show(console, _styled_clause(clause), plain_clause(clause))
+        clauses = selected_clauses(args.clauses)
+    except (TypeError, ValueError) as error:
+        return _usage(errors, str(error))
+    for number, clause in enumerate(clauses):
+        links = clause_links(clause.id)
+        if number:
+            _show(console, Rule(style="dim"), "\n")
+        _show(console, styled_clause(clause, links), plain_clause(clause, links, console.width))
     return EXIT_OK

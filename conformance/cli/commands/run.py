@@ -26,6 +26,7 @@ from conformance.reports.markdown import write_markdown
 from conformance.reports.terminal import live_view, make_console, render_header, render_summary
 from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from conformance.running import suite
+from conformance.running.database import parse_location
 from conformance.running.suite import HARNESS_NAME, ISOLATIONS, RunConfig
 from reference.profiles import PROFILES
 
@@ -88,9 +89,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--skip-file", metavar="PATH", help="checks the implementation knowingly fails (see below)")
     parser.add_argument(
         "--database",
-        metavar="PATH",
-        help="keep hypothesis's example database in this directory and replay the failures saved there first "
-        "(default: none; nothing is written unless asked)",
+        metavar="DIR|URL",
+        help="keep hypothesis's example database in this directory, or in the Redis database "
+        "redis://HOST:PORT[/DB], and replay the failures saved there first, such as those a fuzz campaign "
+        "found (default: none; nothing is written unless asked)",
     )
     parser.add_argument(
         "--profile",
@@ -160,6 +162,8 @@ def handle(args: argparse.Namespace) -> int:
     if config.profile is not None and config.profile not in PROFILES:
         raise HarnessError(f"--profile: unknown profile {config.profile!r}; choose one of: {', '.join(PROFILES)}")
     reports = _report_paths(args)
+    if config.database is not None:
+        parse_location(config.database)  # malformed: fails before anything starts (unreachable: when opened)
     checks = suite.at_level(suite.select(config.patterns), config.level)
     if not checks:
         raise HarnessError(f"no checks selected (--level {config.level} leaves none of those chosen)")

@@ -1,11 +1,14 @@
 """``bpe-conformance vectors generate|check``: rewrite the known-answer vectors, or prove they are current.
 
+Strict's files are ``specs/vectors/*.json``, every other profile's ``specs/vectors/<profile>/*.json``;
+both actions cover every profile unless ``--profile`` names some.
+
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="bpe-conformance")
 >>> register(parser.add_subparsers(dest="command"))
->>> args = parser.parse_args(["vectors", "check"])
->>> args.vectors_action, args.handler is handle
-('check', True)
+>>> args = parser.parse_args(["vectors", "check", "--profile", "minbpe"])
+>>> args.vectors_action, args.profile, args.handler is handle
+('check', ['minbpe'], True)
 """
 
 from __future__ import annotations
@@ -14,13 +17,8 @@ import argparse
 from pathlib import Path
 
 from conformance.errors import HarnessError
-from conformance.vectors.generate import (
-    VECTORS_DIR,
-    check_up_to_date,
-    read_vector_files,
-    validate_vectors,
-    write_vectors,
-)
+from conformance.vectors.files import VECTOR_PROFILES, VECTORS_DIR, read_vector_files, validate_vectors
+from conformance.vectors.output import check_up_to_date, write_vectors
 
 __all__ = ["handle", "register"]
 
@@ -29,8 +27,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the ``vectors`` command and its ``generate`` and ``check`` actions."""
     parser = subparsers.add_parser(
         "vectors",
-        help="regenerate or check the known-answer vectors",
-        description="The vectors in specs/vectors/ are generated from the reference; check that they are current.",
+        help="regenerate or check the known-answer vectors of every profile",
+        description="The vectors in specs/vectors/ (strict) and specs/vectors/<profile>/ are generated from the "
+        "reference; check that they are current.",
     )
     actions = parser.add_subparsers(dest="vectors_action", required=True, metavar="{generate,check}")
     for name, summary in (
@@ -39,14 +38,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ):
         action = actions.add_parser(name, help=summary, description=summary)
         action.add_argument("--dir", type=Path, default=VECTORS_DIR, help="vector directory (default: %(default)s)")
+        action.add_argument(
+            "--profile", action="append", choices=VECTOR_PROFILES, metavar="NAME",
+            help=f"only this profile (repeatable; default: all of {', '.join(VECTOR_PROFILES)})",
+        )
     parser.set_defaults(handler=handle)
 
 
-def _generate(directory: Path) -> int:
+def _generate(directory: Path, profiles: list[str]) -> int:
     if directory.exists() and not directory.is_dir():
         raise HarnessError(f"--dir {directory}: is not a directory")
     try:
-        written = write_vectors(directory)
+        written = write_vectors(directory, profiles)
     except OSError as error:
         raise HarnessError(f"--dir {directory}: cannot write the vector files: {error.strerror or error}") from None
     for path in written:
@@ -54,25 +57,29 @@ def _generate(directory: Path) -> int:
     return 0
 
 
-def _check(directory: Path) -> int:
+def _check(directory: Path, profiles: list[str]) -> int:
     if not directory.is_dir():
         raise HarnessError(f"--dir {directory}: is not a directory")
-    try:
-        problems = validate_vectors(read_vector_files(directory))
-    except (OSError, ValueError) as error:  # a missing or unparsable file
-        problems = [f"cannot read the vector files: {error}"]
-    problems += check_up_to_date(directory)
+    problems = []
+    for profile in profiles:
+        try:
+            found = validate_vectors(read_vector_files(directory, profile), profile)
+        except (OSError, ValueError) as error:  # a missing or unparsable file
+            found = [f"cannot read the vector files: {error}"]
+        problems += [problem if profile == "strict" else f"{profile}/{problem}" for problem in found]
+    problems += check_up_to_date(directory, profiles)
     for problem in problems:
         print(problem)
     if problems:
         print("the vectors are not current; run `bpe-conformance vectors generate` and review the diff")
         return 1
-    print(f"vectors in {directory} validate and are up to date")
+    print(f"vectors of {len(profiles)} profiles in {directory} validate and are up to date")
     return 0
 
 
 def handle(args: argparse.Namespace) -> int:
     """Run the chosen action; the exit code is 0 on success, 1 when ``check`` finds a difference."""
+    profiles = list(dict.fromkeys(args.profile or VECTOR_PROFILES))
     if args.vectors_action == "generate":
-        return _generate(args.dir)
-    return _check(args.dir)
+        return _generate(args.dir, profiles)
+    return _check(args.dir, profiles)

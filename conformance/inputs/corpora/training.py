@@ -149,7 +149,8 @@ def rule_id_tie_cases(rng: random.Random, count: int) -> list[TrainingCase]:
         rng.shuffle(documents)
         pair = (ord(z), 258)
         description = f"(258, {ord(z)}) ties with {pair} at {repeats} after 258 = ({ord(x)}, {ord(y)}); {pair} wins"
-        texts = (z + x + y + z, x + y + z + x + y, z + x + y)
+        # Held out: never a training document (the documents are x+y+z and z+x+y).
+        texts = (z + x + y + z, x + y + z + x + y, y + z + x + y)
         cases.append(TrainingCase(description, tuple(documents), rng.randint(2, 5), texts, ("BPE-TRAIN-TIE",)))
     return cases
 

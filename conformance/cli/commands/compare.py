@@ -1,0 +1,173 @@
+"""``bpe-conformance compare``: train an implementation and the reference on a real corpus and compare.
+
+Both train on the same documents under the profile (the implementation's declared one, or --profile);
+the rule lists are compared round by round, the first divergent round is judged in the reference's
+state there (counts, top candidates, diagnosis), then texts are encoded with both and compared id by
+id. The implementation runs in its own process (a hang is a timeout, a crash a crash).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.text import Text
+
+from conformance.adapters import ISOLATIONS, load_implementation
+from conformance.cli.arguments import positive_seconds, whole_number_at_least
+from conformance.compare.comparison import (
+    DEFAULT_SHRINK_SECONDS,
+    DEFAULT_TIMEOUT,
+    Request,
+    check_texts,
+    compare,
+    read_corpus,
+)
+from conformance.compare.corpus import corpus_files, write_jsonl
+from conformance.compare.progress import LiveDisplay, Observer
+from conformance.compare.report import build_report, exit_code, report_lines, verdict_line, write_report
+from conformance.dialects.context import known_profile
+from conformance.errors import HarnessError
+from conformance.files import writable_path
+from conformance.reports.terminal import make_console, wrap_command, wrap_detail
+from conformance.running.suite import judged_subject
+
+__all__ = ["DEFAULT_SHRINK_PATH", "DEFAULT_TIMEOUT", "handle", "register"]
+
+DEFAULT_SHRINK_PATH = "compare-shrunk.jsonl"
+_REPRODUCE = "  reproduce: "
+
+_EPILOG = """\
+PATH: a file (one document), a .jsonl file (one document per line, field "text"), or a directory
+(every regular file below it, in sorted path order, each read as above). Files must be UTF-8.
+
+Without --encode every tenth document is held back from training and encoded instead (of two to
+nine documents, the last one). When the rules differ, an implementation that can load is given the
+reference's rules before encoding, so its encoder is compared alone.
+
+exit codes: 0 the rules and the encoded ids agree; 1 they differ somewhere, or the implementation
+failed (raised, answered with the wrong type, timed out, crashed); 2 usage error (a bad path, an
+undecodable file, an empty corpus, a bad .jsonl line, an unknown profile)."""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``compare`` parser."""
+    parser = subparsers.add_parser(
+        "compare",
+        help="train an implementation and the reference on a real corpus, and compare rules and ids",
+        description=__doc__.replace("``", "") if __doc__ else None,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--impl", required=True, metavar="SPEC",
+        help="implementation: module:attr, cmd:<command line>, reference or reference-literal",
+    )
+    parser.add_argument(
+        "--corpus", required=True, action="append", metavar="PATH", help="documents to train on (repeatable)"
+    )
+    parser.add_argument(
+        "--merges", required=True, type=whole_number_at_least(0), metavar="N", help="max_merges for both"
+    )
+    parser.add_argument(
+        "--profile", metavar="NAME",
+        help="judge under this profile of specs/profiles.md instead of the one the implementation declares",
+    )
+    parser.add_argument(
+        "--encode", action="append", metavar="PATH",
+        help="texts to encode with both after training (repeatable); then every corpus document is trained on",
+    )
+    parser.add_argument("--json", metavar="PATH", help="write the JSON report (specs/schema/compare.schema.json)")
+    parser.add_argument(
+        "--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+        help=f"limit per call to the implementation, process isolation only (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--isolation", choices=ISOLATIONS, default="process",
+        help="run the implementation in its own process (default) or in the harness's",
+    )
+    parser.add_argument(
+        "--shrink", nargs="?", const=DEFAULT_SHRINK_PATH, metavar="PATH",
+        help="on a divergence, write a smaller corpus with the same first divergence to PATH, a .jsonl file "
+        f"(default {DEFAULT_SHRINK_PATH}), and print the command that reproduces it",
+    )
+    parser.add_argument(
+        "--shrink-seconds", type=positive_seconds, default=DEFAULT_SHRINK_SECONDS, metavar="SECONDS",
+        help=f"stop shrinking after this long and keep the smallest corpus so far (default {DEFAULT_SHRINK_SECONDS:g})",
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the verdict line")
+    parser.set_defaults(handler=handle)
+
+
+def _request(args: argparse.Namespace, profile_name: str) -> Request:
+    return Request(
+        impl=args.impl.strip(),
+        corpus=tuple(args.corpus),
+        encode=None if args.encode is None else tuple(args.encode),
+        merges=args.merges,
+        profile=known_profile(profile_name),
+        timeout=args.timeout,
+        isolation=args.isolation,
+        shrink=args.shrink,
+        shrink_seconds=args.shrink_seconds,
+    )
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    """Every path is checked before the implementation starts: a typo must not cost a training run."""
+    for path in args.corpus:
+        corpus_files(path, "--corpus")
+    for path in args.encode or ():
+        corpus_files(path, "--encode")
+    if args.json is not None:
+        writable_path(args.json, "--json")
+    if args.shrink is not None:
+        writable_path(args.shrink, "--shrink")
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Compare, print the report, write the JSON and the shrunk corpus asked for."""
+    if not args.impl.strip():
+        raise HarnessError("--impl is empty (an unset variable?)")
+    if args.profile is not None:
+        _known_or_usage(args.profile)
+    _check_paths(args)
+    console = make_console()
+    observer: Observer = LiveDisplay(console) if console.is_terminal and not args.quiet else Observer()
+    try:
+        # Everything read (and every --encode text checked) first: a bad file must not cost a training run.
+        corpus = read_corpus(args.corpus, hold_back=args.encode is None, observer=observer)
+        if args.encode is not None:
+            check_texts(args.encode)
+        subject = load_implementation(args.impl.strip(), isolation=args.isolation, timeout=args.timeout)
+        try:
+            subject = judged_subject(subject, args.profile)
+            request = _request(args, subject.info.profile)
+            if request.profile.tie_break is None:
+                raise HarnessError(f"profile {request.profile.name!r} is encode-only: it has no training to compare")
+            if not subject.supports("train"):
+                raise HarnessError(f"{args.impl}: the implementation does not declare the train capability")
+            comparison = compare(subject, request, corpus, observer)
+        finally:
+            subject.close()
+    finally:
+        observer.close()
+    if comparison.shrink is not None and args.shrink is not None:
+        write_jsonl(comparison.shrink.documents, args.shrink)
+    report = build_report(comparison)
+    if args.json is not None:
+        write_report(report, args.json)
+    for line in [verdict_line(report)] if args.quiet else report_lines(report):
+        wrap = wrap_command if line.startswith(_REPRODUCE) else wrap_detail
+        for piece in wrap(line, console.width) if line else [""]:
+            console.print(Text(piece), overflow="fold")
+    return exit_code(comparison)
+
+
+def _known_or_usage(name: str) -> None:
+    """A usage error naming the known profiles when ``name`` is not one."""
+    try:
+        known_profile(name)
+    except ValueError as error:
+        raise HarnessError(f"--profile: {error}") from None
+

@@ -1,0 +1,134 @@
+"""The reference's state at a round, found by encoding, equals the literal training state; the judgement is honest.
+
+The literal state is built here the plain way: the profile's training sequences with each of the first
+``k`` rules replaced in turn (``reference.replace_pair``), as ``reference.dialects.train_profile`` does.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.compare.state import (
+    ReferenceEncoder,
+    first_difference,
+    judge_first_divergence,
+    profile_ids,
+    strict_rules,
+    training_state_counts,
+)
+from conformance.errors import CallTimeout
+from conformance.inputs.strategies import corpora, encode_texts
+from reference import count_pairs, replace_pair
+from reference.dialects import encode_profile, train_profile, training_sequences
+from reference.profiles import PROFILES, STRICT, Profile, get_profile
+from tests.support.tie_variants import HashOrderTies, LargestTies
+
+TRAINABLE = [profile for profile in PROFILES.values() if profile.tie_break is not None]
+
+
+def _literal_state_counts(documents: list[str], rules: list[tuple[int, int]], profile: Profile) -> dict:
+    sequences = training_sequences(documents, profile)
+    for rank, pair in enumerate(rules):
+        sequences = [replace_pair(sequence, pair, profile.first_rule_id + rank) for sequence in sequences]
+    return count_pairs(sequences)
+
+
+@pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
+@given(documents=corpora(max_documents=3, max_length=24), data=st.data())
+def test_the_state_after_k_rounds_is_the_literal_training_state(profile, documents, data):
+    """BPE-ENCODE-ORDER: after k rounds every sequence is its rank-order encoding with the first k rules."""
+    rules = train_profile(documents, 12, profile)
+    rounds = data.draw(st.integers(0, len(rules)), label="rounds")
+    assert training_state_counts(documents, rules[:rounds], profile) == _literal_state_counts(
+        documents, rules[:rounds], profile
+    )
+
+
+@pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
+@given(documents=corpora(max_documents=3, max_length=24), text=encode_texts())
+def test_the_reference_encoder_is_the_profiles_encoding(profile, documents, text):
+    """Fast where the profile encodes like strict, the literal dialect elsewhere: the same ids either way."""
+    rules = train_profile(documents, 12, profile)
+    assert ReferenceEncoder(rules, profile)(text) == encode_profile(text, rules, profile)
+
+
+def test_ids_move_between_numberings_and_back():
+    profile = get_profile("rustbpe")
+    rules = [(97, 98), (256, 99), (257, 256)]
+    assert strict_rules(rules, profile) == [(97, 98), (258, 99), (259, 258)]
+    assert profile_ids([97, 258, 259, 255], profile) == [97, 256, 257, 255]
+    assert strict_rules(rules, STRICT) == rules and profile_ids([258], STRICT) == [258]
+
+
+def test_first_difference_counts_a_missing_rule_as_a_difference():
+    assert first_difference([(1, 2), (3, 4)], [(1, 2)]) == 1
+    assert first_difference([], [(1, 2)]) == 0
+    assert first_difference([(1, 2)], [(1, 2)]) is None
+
+
+CORPUS = ["the cat sat on the mat", "a rat ate the hat", "that cat, that hat"]
+
+
+def _retrainer(implementation):
+    return lambda documents, merges: implementation().train(documents, merges)
+
+
+def test_a_modelled_tie_order_is_named_only_as_confirmed_on_follow_ups():
+    """BPE-TRAIN-TIE: a small corpus is examined, and the model is confirmed by retraining the implementation."""
+    actual = LargestTies().train(CORPUS, 12)
+    divergence = judge_first_divergence(
+        CORPUS, 12, train_profile(CORPUS, 12, STRICT), actual, STRICT, _retrainer(LargestTies)
+    )
+    judgement = divergence.judgement
+    assert divergence.examined and judgement.kind == "tie broken the other way"
+    assert judgement.confirmed and judgement.clause == "BPE-TRAIN-TIE"
+    assert "ties broken towards the largest pair" in judgement.cause and "follow-up inputs" in judgement.cause
+    assert judgement.expected_count == judgement.actual_count
+
+
+def test_an_unmodelled_tie_order_gets_no_cause():
+    actual = HashOrderTies().train(CORPUS, 12)
+    divergence = judge_first_divergence(
+        CORPUS, 12, train_profile(CORPUS, 12, STRICT), actual, STRICT, _retrainer(HashOrderTies)
+    )
+    judgement = divergence.judgement
+    assert judgement.kind == "tie broken the other way" and not judgement.confirmed
+    assert "none of the known rules gives" in judgement.cause or judgement.cause.startswith("no known bug model")
+
+
+def test_past_the_budget_no_cause_is_examined_and_the_report_says_so():
+    """What was seen is still judged (round, pairs, counts); only the cause is left unexamined."""
+    actual = LargestTies().train(CORPUS, 12)
+    calls = []
+
+    def retrain(documents, merges):
+        calls.append(documents)
+        return LargestTies().train(documents, merges)
+
+    divergence = judge_first_divergence(
+        CORPUS, 12, train_profile(CORPUS, 12, STRICT), actual, STRICT, retrain, budget=0
+    )
+    judgement = divergence.judgement
+    assert not divergence.examined and not judgement.confirmed and calls == []
+    assert judgement.cause.startswith("not examined") and "budget of 0" in judgement.cause
+    assert judgement.kind == "tie broken the other way" and judgement.clause == "BPE-TRAIN-TIE"
+
+
+def test_an_implementation_that_hangs_on_a_follow_up_leaves_the_cause_unexamined():
+    actual = LargestTies().train(CORPUS, 12)
+
+    def retrain(documents, merges):
+        raise CallTimeout("train", "no answer within 1 s (process group killed)")
+
+    divergence = judge_first_divergence(CORPUS, 12, train_profile(CORPUS, 12, STRICT), actual, STRICT, retrain)
+    assert not divergence.examined and not divergence.judgement.confirmed
+    assert divergence.judgement.cause.startswith("not examined: the implementation timed out")
+
+
+def test_a_reference_rule_list_its_own_state_does_not_select_is_refused():
+    """The check of the harness itself: the fast engines and the literal reference must agree."""
+    wrong = [(116, 104), (120, 120)]  # "xx" occurs nowhere: not the reference's rule 1 for CORPUS
+    with pytest.raises(RuntimeError, match="does not select its own rule"):
+        judge_first_divergence(CORPUS, 12, wrong, [(116, 104), (104, 101)], STRICT)
