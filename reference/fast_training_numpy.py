@@ -477,11 +477,11 @@ def _pop_valid(queue: Queue, corpus: Corpus) -> tuple[object, int, int] | None:
         current_key = _first_window(corpus, index) if first_seen else key
         if current == count and current_key == key:
             return entry, index, count
-        _push_pairs_now(queue, corpus, current, current_key, index)
+        _push_pairs_now(queue, current, current_key, index)
     return None
 
 
-def _push_pairs_now(queue: Queue, corpus: Corpus, count: int, key, index: int) -> None:
+def _push_pairs_now(queue: Queue, count: int, key, index: int) -> None:
     if isinstance(key, int):
         heapq.heappush(queue.heap, ((_COUNT_CEILING - count) << _KEY_BITS | key) << _INDEX_BITS | index)
     else:
