@@ -154,7 +154,6 @@ def build_corpus(sequences: list[bytes], multiplicities: list[int], first_rule_i
     window_pair = np.empty(size, dtype=np.int32)
     group_sizes = np.diff(np.append(group_starts, size - 1))
     window_pair[pair_positions] = np.repeat(np.arange(len(distinct), dtype=np.int32), group_sizes)
-    window_pair[-1] = -1
     tokens = data.astype(np.int32)
     tokens[separators] = SEPARATOR
     codes = (distinct >> 8) << 32 | (distinct & 0xFF)
@@ -323,7 +322,7 @@ def _windows(corpus: Corpus, first: int, second: int) -> np.ndarray:
     """Start positions of every current window of ``(first, second)``, in order (overlapping ones too)."""
     tokens = corpus.tokens
     if first < BYTE_COUNT and second < BYTE_COUNT:
-        start, end = corpus.pair_bounds.get(first << 8 | second, (0, 0))
+        start, end = corpus.pair_bounds[first << 8 | second]  # the pair was counted, so it has a group
         candidates = corpus.pair_positions[start:end]
         candidates = candidates[tokens[candidates] == first]
     elif first >= corpus.first_rule_id and (

@@ -209,7 +209,16 @@ TIKTOKEN = Profile(
 PROFILES: dict[str, Profile] = {
     profile.name: profile
     for profile in (
-        STRICT, MINBPE, TINYBPE, HF_TOKENIZERS, SUBWORD_NMT, LARGEST_PAIR, STRING_KEY, RUSTBPE, FLASHBPE, BPEASY,
+        STRICT,
+        MINBPE,
+        TINYBPE,
+        HF_TOKENIZERS,
+        SUBWORD_NMT,
+        LARGEST_PAIR,
+        STRING_KEY,
+        RUSTBPE,
+        FLASHBPE,
+        BPEASY,
         TIKTOKEN,
     )
 }

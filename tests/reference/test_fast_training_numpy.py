@@ -147,3 +147,36 @@ def test_the_pieces_key_picks_what_largest_pieces_picks(pieces: list[bytes], tie
     corpus = SimpleNamespace(piece_keys=[_descending(piece) for piece in pieces])
     chosen = min(tied, key=lambda pair: _pieces_key(corpus, *pair))  # type: ignore[arg-type]
     assert chosen == largest_pieces(tied, pieces)
+
+
+def test_a_nul_byte_before_a_merge_is_a_token_not_a_link() -> None:
+    """Byte 0 is a token like any other: before a merged pair it is the left neighbour, not a back link.
+    (BPE-TRAIN-COUNT, BPE-MERGE-SCAN)"""
+    documents = ["x\x00ab", "y\x00ab", "z\x00ab", "ab", "ab", "abc"]
+    assert _trained(documents, 10_000) == train(documents, 10_000) == [(97, 98), (0, 258)]
+
+
+def test_windows_sorted_a_block_at_a_time_are_the_stable_sort(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Large corpora sort their windows in blocks; the result is the stable sort by pair, and the rules
+    are the literal ones. Blocks of 7 windows here stand in for blocks of 512 Ki. (BPE-TRAIN-COUNT)"""
+    import numpy as np
+
+    from reference import fast_training_numpy
+
+    monkeypatch.setattr(fast_training_numpy, "_SORT_BLOCK", 7)
+    pairs = np.random.default_rng(3).integers(0, 600, 1000).astype(np.uint16)
+    expected = np.argsort(pairs, kind="stable").astype(np.int32)
+    assert fast_training_numpy._positions_by_pair(pairs).tolist() == expected.tolist()
+    documents = ["abcabcab", "aabbaabb", "cabcab", "abab" * 5]
+    assert _trained(documents, 10_000) == train(documents, 10_000)
+
+
+def test_a_corpus_too_large_is_refused_naming_its_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(BPE-INPUT-DOCS)"""
+    from reference import fast_training_numpy
+
+    monkeypatch.setattr(fast_training_numpy, "MAX_CORPUS_BYTES", 5)
+    with pytest.raises(
+        ValueError, match=r"need 6 positions \(4 bytes, 2 separators\); the numpy engine takes at most 5"
+    ):
+        _trained(["ab", "cd"], 3)
