@@ -430,12 +430,10 @@ def _merge_round(corpus: Corpus, first: int, second: int, new_id: int) -> tuple[
     if touching_next.any():
         touching_previous = np.zeros_like(touching_next)
         touching_previous[1:] = touching_next[:-1]
-        earlier = np.empty_like(starts)
-        earlier[1:] = starts[:-1]
-        earlier[:1] = -1
-        lefts = np.where(touching_previous, earlier, lefts)
+        # The occurrence before (np.roll's wrap-around value at 0 is never taken: nothing touches the first).
+        lefts = np.where(touching_previous, np.roll(starts, 1), lefts)
         left_tokens[touching_previous] = new_id
-        del touching_previous, earlier
+        del touching_previous
     right_tokens = tokens[rights[has_right]]
     right_tokens += new_id + 1
     others = np.concatenate((left_tokens[has_left], right_tokens))
@@ -447,8 +445,6 @@ def _merge_round(corpus: Corpus, first: int, second: int, new_id: int) -> tuple[
     tokens[starts] = new_id
     del partners, rights
     corpus.made_at.append(starts)
-    if not len(others):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     slots, indexes, firsts = _new_pairs(corpus, others, where, side_weights, new_id)
     window_pair[where] = slots
     return indexes, firsts
