@@ -467,6 +467,13 @@ def test_the_heap_is_rebuilt_only_once_it_passes_the_documented_bound() -> None:
     assert sorted(heap) == sorted(start_heap(counts))  # past it: rebuilt to the live pairs
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_progress_is_reported_after_every_round_by_either_engine(engine: str) -> None:
+    seen: list[int] = []
+    assert fast_train(["abab", "abab"], 5, engine=engine, progress=seen.append) == [(97, 98), (258, 258)]
+    assert seen == [1, 2]
+
+
 def test_a_rebuilt_heap_keeps_the_pairs_the_min_count_allows() -> None:
     """With ``min_count`` 1 (pairs seen once are merged, as rustbpe does), a heap rebuilt from the
     counts still holds the pairs counted once, ties to the smallest pair. (BPE-TRAIN-GREEDY)"""
