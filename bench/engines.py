@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 TRAINERS = ("literal", "fast", "fast-python", "hf", "rustbpe")
-ENCODERS = ("literal", "fast", "tiktoken")
+ENCODERS = ("literal", "fast", "fast-heap", "tiktoken")
 # Third-party packages an engine needs; "fast" runs without numpy (on its plain-Python engine).
 _MODULES = {"hf": "tokenizers", "rustbpe": "rustbpe", "tiktoken": "tiktoken"}
 # One regex match per document: the engines that split text first are made to see whole documents.
@@ -51,13 +51,15 @@ def missing(engine: str) -> str | None:
 def preload(engine: str) -> None:
     """Import everything ``engine`` needs, so that importing is not measured as its work."""
     import reference.fast_encoding
+    import reference.fast_profiles
     import reference.fast_training  # noqa: F401
 
     module = _MODULES.get(engine)
     if module and importlib.util.find_spec(module) is not None:
         importlib.import_module(module)
-    if engine == "fast" and importlib.util.find_spec("numpy") is not None:
+    if engine in ("fast", "fast-heap") and importlib.util.find_spec("numpy") is not None:
         importlib.import_module("reference.fast_training_numpy")
+        importlib.import_module("reference.fast_encoding_numpy")
 
 
 def pieces_of_rules(rules: list[tuple[int, int]]) -> list[bytes]:
@@ -106,8 +108,25 @@ def _train_rustbpe(documents: list[str], merges: int) -> list[bytes]:
     return [bytes(piece) for piece, rank in ranked if rank >= 256]
 
 
-def train_with(engine: str, documents: list[str], merges: int) -> tuple[list[bytes], list[tuple[int, int]] | None]:
-    """Train ``engine``; return its pieces in rank order, and its rules when it is one of ours."""
+def train_with(
+    engine: str, documents: list[str], merges: int, profile: str | None = None
+) -> tuple[list[bytes], list[tuple[int, int]] | None]:
+    """Train ``engine``; return its pieces in rank order, and its rules when it is one of ours.
+
+    With ``profile`` (engine ``fast`` only), :func:`reference.fast_profiles.fast_train_profile` trains
+    under that named profile, reporting progress to a counter as ``compare`` does.
+    """
+    if profile is not None:
+        if engine != "fast":
+            raise ValueError(f"a profile is trained by the fast engine only, not {engine!r}")
+        from reference.dialects import profile_pieces
+        from reference.fast_profiles import fast_train_profile
+        from reference.profiles import get_profile
+
+        chosen = get_profile(profile)
+        rounds: list[int] = []
+        rules = fast_train_profile(documents, merges, chosen, progress=rounds.append)
+        return profile_pieces(rules, chosen)[chosen.first_rule_id :], rules
     if engine == "literal":
         from reference.training import train
 
@@ -131,16 +150,23 @@ def tiktoken_ids_to_ours(ids: list[int]) -> list[int]:
 
 
 def prepare_encoder(engine: str, rules: list[tuple[int, int]]):
-    """A function ``text -> ids`` (our id numbering) for ``engine``, with its tables already built."""
+    """A function ``texts -> ids of each`` (our id numbering) for ``engine``, with its tables already built.
+
+    ``fast`` is :func:`reference.fast_encoding.fast_encode_many` (all texts at once, batched with
+    numpy from 32 KiB on); ``fast-heap`` is the heap encoder, one text at a time.
+    """
     if engine == "literal":
         from reference.encoding import encode
 
-        return lambda text: encode(text, rules)
-    if engine == "fast":
-        from reference.fast_encoding import MergeTable, fast_encode
+        return lambda texts: [encode(text, rules) for text in texts]
+    if engine in ("fast", "fast-heap"):
+        from reference.fast_encoding import MergeTable, fast_encode_many
 
         table = MergeTable(rules)
-        return lambda text: fast_encode(text, table)
+        if engine == "fast":
+            fast_encode_many(["ab"], table, "numpy")  # builds the table's layers: preparation, not encoding
+        chosen = "auto" if engine == "fast" else "heap"
+        return lambda texts: fast_encode_many(texts, table, chosen)
     if engine == "tiktoken":
         import tiktoken
 
@@ -149,5 +175,5 @@ def prepare_encoder(engine: str, rules: list[tuple[int, int]]):
         encoding = tiktoken.Encoding(
             name="bpe-conformance-bench", pat_str=_WHOLE_DOCUMENT, mergeable_ranks=ranks, special_tokens={}
         )
-        return lambda text: tiktoken_ids_to_ours(encoding.encode_ordinary(text))
+        return lambda texts: [tiktoken_ids_to_ours(encoding.encode_ordinary(text)) for text in texts]
     raise ValueError(f"unknown encoder {engine!r}; choose from {', '.join(ENCODERS)}")

@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.corpora import CORPORA, build, truncate
+from bench.corpora import CORPORA, build, digest, truncate
 from bench.engines import ENCODERS, TRAINERS, missing
 
 __all__ = ["Scale", "add_arguments", "main", "run"]
@@ -36,25 +36,46 @@ class Scale:
     merges: int
 
 
-SCALES = {"1MB": Scale("1MB", 1_000_000, 1_000), "10MB": Scale("10MB", 10_000_000, 10_000)}
-QUICK_SCALES = {"1MB": Scale("100KB", 100_000, 100), "10MB": Scale("300KB", 300_000, 300)}
+SCALES = {
+    "1MB": Scale("1MB", 1_000_000, 1_000),
+    "10MB": Scale("10MB", 10_000_000, 10_000),
+    "100MB": Scale("100MB", 100_000_000, 32_000),
+}
+QUICK_SCALES = {
+    "1MB": Scale("100KB", 100_000, 100),
+    "10MB": Scale("300KB", 300_000, 300),
+    "100MB": Scale("1MB", 1_000_000, 1_000),
+}
 # The literal trainer needs minutes even at the small scale; it runs only there.
 LITERAL_SCALES = ("1MB",)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options, shared by ``python -m bench.run`` and ``bpe-conformance bench``."""
-    parser.add_argument("--sizes", default="1MB,10MB", help="comma-separated scales: 1MB (1 000 merges), 10MB (10 000)")
     parser.add_argument(
-        "--corpora", default="code,prose-en,prose-zh", help=f"comma-separated, from {','.join(CORPORA)}"
+        "--sizes",
+        default="1MB,10MB,100MB",
+        help="comma-separated scales: 1MB (1 000 merges), 10MB (10 000), 100MB (32 000)",
+    )
+    parser.add_argument(
+        "--corpora", default="code,prose-en,prose-zh,mixed", help=f"comma-separated, from {','.join(CORPORA)}"
     )
     parser.add_argument("--trainers", default="literal,fast,fast-python,hf,rustbpe", help=f"from {','.join(TRAINERS)}")
-    parser.add_argument("--encoders", default="literal,fast,tiktoken", help=f"from {','.join(ENCODERS)}")
+    parser.add_argument("--encoders", default="literal,fast,fast-heap,tiktoken", help=f"from {','.join(ENCODERS)}")
+    parser.add_argument("--code-sizes", default="1MB,10MB", help="scales at which the code corpus is trained")
     parser.add_argument("--prose-sizes", default="1MB", help="scales at which the prose corpora are trained")
+    parser.add_argument("--mixed-sizes", default="100MB", help="scales at which the mixed corpus is trained")
+    parser.add_argument(
+        "--big-trainers",
+        default="fast,rustbpe",
+        help="trainers that run at 100MB (the others would take hours or more memory than the machine has)",
+    )
     parser.add_argument("--encode-bytes", type=int, default=1_000_000, help="text encoded by fast and tiktoken")
     parser.add_argument("--literal-encode-bytes", type=int, default=32_768, help="text encoded by the literal encoder")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds before one engine's job is abandoned")
-    parser.add_argument("--quick", action="store_true", help="smoke run: 100 KB/100 merges and 300 KB/300 merges")
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: 100 KB/100, 300 KB/300 and (mixed) 1 MB/1 000 merges"
+    )
     parser.add_argument("--json", type=Path, help="also write every measurement to this file")
 
 
@@ -84,24 +105,31 @@ def _run_job(job: dict, workdir: Path, timeout: float) -> dict:
     return {**json.loads(done.stdout.strip().splitlines()[-1]), "load": load_before}
 
 
-def _corpus_file(workdir: Path, corpus: str, limit: int, cache: dict) -> Path:
+def _corpus_file(workdir: Path, corpus: str, limit: int, cache: dict, digests: dict | None = None) -> Path:
     key = (corpus, limit)
     if key not in cache:
         path = workdir / f"corpus-{corpus}-{limit}.json"
-        path.write_text(json.dumps(build(corpus, limit)))
+        documents = build(corpus, limit)
+        path.write_text(json.dumps(documents))
         cache[key] = path
+        if digests is not None:
+            digests[f"{corpus} {limit}"] = {"documents": len(documents), "sha256": digest(documents)}
     return cache[key]
+
+
+def _corpus_sizes(args, corpus: str) -> list[str]:
+    own = {"code": args.code_sizes, "mixed": args.mixed_sizes}.get(corpus, args.prose_sizes)
+    return [size for size in _split(own) if size in _split(args.sizes)]
 
 
 def _training_jobs(args, scales: dict[str, Scale]) -> list[tuple[str, Scale, str]]:
     jobs = []
     for corpus in _split(args.corpora):
-        sizes = (
-            _split(args.sizes) if corpus == "code" else [s for s in _split(args.prose_sizes) if s in _split(args.sizes)]
-        )
-        for size in sizes:
+        for size in _corpus_sizes(args, corpus):
             for trainer in _split(args.trainers):
                 if trainer == "literal" and size not in LITERAL_SCALES:
+                    continue
+                if size == "100MB" and trainer not in _split(args.big_trainers):
                     continue
                 jobs.append((corpus, scales[size], trainer))
     return jobs
@@ -113,7 +141,7 @@ def run(args: argparse.Namespace, say=print) -> dict:
     unknown = [name for name in _split(args.sizes) if name not in scales]
     if unknown:
         raise ValueError(f"unknown size {unknown[0]!r}; choose from {', '.join(scales)}")
-    results: dict = {"machine": machine_facts(), "training": [], "encoding": [], "skipped": []}
+    results: dict = {"machine": machine_facts(), "training": [], "encoding": [], "skipped": [], "corpora": {}}
     cache: dict = {}
     with tempfile.TemporaryDirectory(prefix="bpe-bench-") as directory:
         workdir = Path(directory)
@@ -125,7 +153,7 @@ def run(args: argparse.Namespace, say=print) -> dict:
             if missing(trainer):
                 continue
             try:
-                corpus_file = _corpus_file(workdir, corpus, scale.corpus_bytes, cache)
+                corpus_file = _corpus_file(workdir, corpus, scale.corpus_bytes, cache, results["corpora"])
             except ValueError as error:
                 results["skipped"].append(f"{corpus}: {error}")
                 continue
@@ -138,13 +166,13 @@ def run(args: argparse.Namespace, say=print) -> dict:
             if trainer == "fast" and corpus == "code" and "error" not in measured:
                 rules_file = out  # the largest code scale trained last wins
         if rules_file is not None and _split(args.encoders):
-            results["encoding"] = _encoding_jobs(args, workdir, rules_file, cache, say)
+            results["encoding"] = _encoding_jobs(args, workdir, rules_file, cache, say, results["corpora"])
     return results
 
 
-def _encoding_jobs(args, workdir: Path, rules_file: Path, cache: dict, say) -> list[dict]:
+def _encoding_jobs(args, workdir: Path, rules_file: Path, cache: dict, say, digests: dict) -> list[dict]:
     rules_count = len(json.loads(rules_file.read_text()))
-    full = _corpus_file(workdir, "code", args.encode_bytes, cache)
+    full = _corpus_file(workdir, "code", args.encode_bytes, cache, digests)
     sample = workdir / "encode-sample.json"
     sample.write_text(json.dumps(truncate(json.loads(full.read_text()), args.literal_encode_bytes)))
     rows = []
@@ -152,6 +180,8 @@ def _encoding_jobs(args, workdir: Path, rules_file: Path, cache: dict, say) -> l
         if missing(encoder):
             continue
         texts = [("sample", sample, args.literal_encode_bytes)]
+        if encoder == "fast-heap":
+            texts = []
         if encoder != "literal":
             texts.append(("full", full, args.encode_bytes))
         for label, path, size in texts:

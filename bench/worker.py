@@ -68,7 +68,7 @@ def _ids_digest(ids: list[int]) -> str:
 
 
 def _run_train(job: dict, documents: list[str]) -> dict:
-    (pieces, rules), measured = measure(lambda: train_with(job["engine"], documents, job["merges"]))
+    (pieces, rules), measured = measure(lambda: train_with(job["engine"], documents, job["merges"], job.get("profile")))
     if rules is not None and job.get("rules_out"):
         Path(job["rules_out"]).write_text(json.dumps(rules))
     return {**measured, "pieces": [piece.hex() for piece in pieces], "rules": rules}
@@ -77,7 +77,7 @@ def _run_train(job: dict, documents: list[str]) -> dict:
 def _run_encode(job: dict, documents: list[str]) -> dict:
     rules = [tuple(rule) for rule in json.loads(Path(job["rules_file"]).read_text())]
     encoder, prepared = measure(lambda: prepare_encoder(job["engine"], rules))
-    ids, measured = measure(lambda: [encoder(document) for document in documents])
+    ids, measured = measure(lambda: encoder(documents))
     return {
         **measured,
         "prepare_s": prepared["cpu_s"],

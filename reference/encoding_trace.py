@@ -113,10 +113,18 @@ def trace_encoding(text: str, rules: list[Pair], order: list[int] | None = None)
         replaced = replace_pair(sequence, rules[rank], rule_id(rank))
         if len(replaced) < len(sequence):
             steps.append(
-                EncodeStep(rank, rules[rank], rule_id(rank), pieces[rule_id(rank)], sequence, replaced,
-                           len(sequence) - len(replaced))
+                EncodeStep(
+                    rank,
+                    rules[rank],
+                    rule_id(rank),
+                    pieces[rule_id(rank)],
+                    sequence,
+                    replaced,
+                    len(sequence) - len(replaced),
+                )
             )
         sequence = replaced
     decoded = strict_utf8(decode_bytes_with_pieces(sequence, pieces))
-    return EncodingTrace(text, ranks, start, steps, sequence, [BEGIN_ID, *sequence, END_ID], decoded,
-                         ranks == sorted(ranks))
+    return EncodingTrace(
+        text, ranks, start, steps, sequence, [BEGIN_ID, *sequence, END_ID], decoded, ranks == sorted(ranks)
+    )

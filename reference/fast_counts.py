@@ -85,9 +85,9 @@ def heap_entry(count: int, code: int) -> int:
     return (COUNT_CEILING - count) << _CODE_BITS | code
 
 
-def start_heap(counts: dict[int, int]) -> Heap:
-    """A heap holding every pair that could be merged now."""
-    heap = [heap_entry(count, code) for code, count in counts.items() if count >= MIN_MERGE_COUNT]
+def start_heap(counts: dict[int, int], min_count: int = MIN_MERGE_COUNT) -> Heap:
+    """A heap holding every pair that could be merged now (counted at least ``min_count`` times)."""
+    heap = [heap_entry(count, code) for code, count in counts.items() if count >= min_count]
     heapq.heapify(heap)
     return heap
 
@@ -102,7 +102,13 @@ def pop_best(heap: Heap, counts: dict[int, int]) -> int | None:
     return None
 
 
-def apply_changes(counts: dict[int, int], heap: Heap, changes: Iterable[tuple[int, int]], merged: int) -> None:
+def apply_changes(
+    counts: dict[int, int],
+    heap: Heap,
+    changes: Iterable[tuple[int, int]],
+    merged: int,
+    min_count: int = MIN_MERGE_COUNT,
+) -> None:
     """Add each ``(code, change)`` to the counts, re-push what moved, and forget the merged pair.
 
     After its round the merged pair occurs nowhere (every occurrence, or every other window of a
@@ -115,10 +121,10 @@ def apply_changes(counts: dict[int, int], heap: Heap, changes: Iterable[tuple[in
         count = counts.get(code, 0) + change
         if count:
             counts[code] = count
-            if count >= MIN_MERGE_COUNT:
+            if count >= min_count:
                 push(heap, (COUNT_CEILING - count) << _CODE_BITS | code)
         else:
             del counts[code]
     counts.pop(merged, None)
     if len(heap) > _STALE_FACTOR * len(counts) + _STALE_FLOOR:
-        heap[:] = start_heap(counts)
+        heap[:] = start_heap(counts, min_count)

@@ -22,7 +22,9 @@ its fixed cost per round.
 
 from __future__ import annotations
 
-from reference.alphabet import rule_id
+from collections.abc import Callable
+
+from reference.alphabet import FIRST_RULE_ID, MIN_MERGE_COUNT
 from reference.fast_counts import apply_changes, deduplicate, pair_code, pop_best, split_code, start_heap
 from reference.validation import check_documents, check_max_merges
 
@@ -116,19 +118,32 @@ def _move_window(changes: dict[int, int], where: dict, old: int, new: int, start
     where.setdefault(new, []).append(start)
 
 
-def train_linked(documents: list[bytes], multiplicities: list[int], max_merges: int) -> Rules:
-    """The plain-Python engine over distinct byte documents counted with their multiplicities."""
+def train_linked(
+    documents: list[bytes],
+    multiplicities: list[int],
+    max_merges: int,
+    *,
+    first_rule_id: int = FIRST_RULE_ID,
+    min_count: int = MIN_MERGE_COUNT,
+    progress: Callable[[int], None] | None = None,
+) -> Rules:
+    """The plain-Python engine over distinct byte documents counted with their multiplicities.
+
+    Ties go to the smallest ``(a, b)``; pairs counted fewer than ``min_count`` times are never merged.
+    """
     corpus = _linked_corpus(documents, multiplicities)
     counts, where = _initial_counts(corpus[0], corpus[1], corpus[3])
-    heap = start_heap(counts)
+    heap = start_heap(counts, min_count)
     rules: Rules = []
     for rank in range(max_merges):
         merged = pop_best(heap, counts)
         if merged is None:
             break
-        changes = _merge_everywhere(corpus, where, merged, rule_id(rank))
-        apply_changes(counts, heap, changes.items(), merged)
+        changes = _merge_everywhere(corpus, where, merged, first_rule_id + rank)
+        apply_changes(counts, heap, changes.items(), merged, min_count)
         rules.append(split_code(merged))
+        if progress is not None:
+            progress(len(rules))
     return rules
 
 
@@ -141,15 +156,18 @@ def _choose_engine(engine: str, documents: list[bytes]) -> str:
     return engine
 
 
-def fast_train(documents: list[str], max_merges: int, engine: str = "auto") -> Rules:
+def fast_train(
+    documents: list[str], max_merges: int, engine: str = "auto", progress: Callable[[int], None] | None = None
+) -> Rules:
     """Learn the same rules as :func:`reference.training.train`, much faster.
 
     ``engine`` is ``"python"``, ``"numpy"`` or ``"auto"``; every engine gives the same rules.
+    ``progress``, when given, is called with the number of rules made after every round.
     """
     checked_max_merges = check_max_merges(max_merges)
     distinct, multiplicities = deduplicate(check_documents(documents))
     if _choose_engine(engine, distinct) == "numpy":
         from reference.fast_training_numpy import train_arrays
 
-        return train_arrays(distinct, multiplicities, checked_max_merges)
-    return train_linked(distinct, multiplicities, checked_max_merges)
+        return train_arrays(distinct, multiplicities, checked_max_merges, progress=progress)
+    return train_linked(distinct, multiplicities, checked_max_merges, progress=progress)

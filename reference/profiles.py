@@ -11,7 +11,7 @@ profile was verified against its library.
 >>> get_profile("gpt-5")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown profile 'gpt-5'; choose one of: strict, minbpe, hf-tokenizers, subword-nmt, ..., tiktoken
+ValueError: unknown profile 'gpt-5'; choose one of: strict, minbpe, ..., tiktoken
 """
 
 from __future__ import annotations
@@ -209,7 +209,16 @@ TIKTOKEN = Profile(
 PROFILES: dict[str, Profile] = {
     profile.name: profile
     for profile in (
-        STRICT, MINBPE, TINYBPE, HF_TOKENIZERS, SUBWORD_NMT, LARGEST_PAIR, STRING_KEY, RUSTBPE, FLASHBPE, BPEASY,
+        STRICT,
+        MINBPE,
+        TINYBPE,
+        HF_TOKENIZERS,
+        SUBWORD_NMT,
+        LARGEST_PAIR,
+        STRING_KEY,
+        RUSTBPE,
+        FLASHBPE,
+        BPEASY,
         TIKTOKEN,
     )
 }

@@ -165,8 +165,9 @@ def replace_every_window(sequence: list[int], pair: Pair, new_id: int) -> list[i
     return replaced
 
 
-def _overlap(before: list[list[int]], after: list[list[int]], pair: Pair, new_id: int,
-             rules: list[Pair]) -> OverlapContrast | None:
+def _overlap(
+    before: list[list[int]], after: list[list[int]], pair: Pair, new_id: int, rules: list[Pair]
+) -> OverlapContrast | None:
     for document, old in enumerate(before):
         new = after[document]
         windows = sum(1 for position in range(len(old)) if _window_at(old, position, pair))
@@ -181,8 +182,7 @@ def _rules_made(count: int) -> str:
     return f"{count} rule" if count == 1 else f"{count} rules"
 
 
-def _stop_round(rules_made: int, max_merges: int, sequences: list[list[int]], top: int,
-                kept: int | None) -> StopRound:
+def _stop_round(rules_made: int, max_merges: int, sequences: list[list[int]], top: int, kept: int | None) -> StopRound:
     counts = count_pairs(sequences)
     best = select_pair(counts)
     best_entry = None if best is None else (best, counts[best])
@@ -203,8 +203,9 @@ def _stop_reason(stop: StopRound) -> str:
     return f"best count {stop.best[1]} < {MIN_MERGE_COUNT} after {_rules_made(stop.rules_made)}"
 
 
-def trace_training(documents: list[str], max_merges: int, top: int = 5,
-                   kept_documents: int | None = None) -> TrainingTrace:
+def trace_training(
+    documents: list[str], max_merges: int, top: int = 5, kept_documents: int | None = None
+) -> TrainingTrace:
     """Train like :func:`reference.train`, recording each round's top ``top`` counts, ties and sequences.
 
     ``kept_documents`` limits the sequences kept per round to the first documents (all by default),

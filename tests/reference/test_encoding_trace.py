@@ -75,8 +75,9 @@ def test_bad_rules_and_text_are_rejected_like_encode() -> None:
 
 
 @given(rule_lists(), any_texts(), st.data())
-def test_any_order_decodes_to_the_text_and_rank_order_is_encode(rules: list[tuple[int, int]], text: str,
-                                                                data: st.DataObject) -> None:
+def test_any_order_decodes_to_the_text_and_rank_order_is_encode(
+    rules: list[tuple[int, int]], text: str, data: st.DataObject
+) -> None:
     """BPE-ROUNDTRIP holds whatever the order (replacing a pair by its piece never changes the bytes), which is
     why a round trip cannot find a wrong order; only rank order gives the canonical ids of BPE-ENCODE-ORDER."""
     canonical = trace_encoding(text, rules)

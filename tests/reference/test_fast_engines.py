@@ -30,7 +30,7 @@ from reference.fast_counts import (
     split_code,
     start_heap,
 )
-from reference.fast_encoding import MergeTable, fast_encode, fast_encode_bytes
+from reference.fast_encoding import MergeTable, fast_encode, fast_encode_bytes, fast_encode_many
 from reference.fast_training import NUMPY_MIN_BYTES, _choose_engine, fast_train, numpy_available
 
 NEEDS_NUMPY = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
@@ -72,11 +72,11 @@ corpora = st.one_of(
 
 
 @st.composite
-def rule_lists(draw: st.DrawFn) -> list[tuple[int, int]]:
+def rule_lists(draw: st.DrawFn, max_rules: int = 12) -> list[tuple[int, int]]:
     """Any valid rule list over a few bytes: duplicates, never-applicable and same-piece rules included."""
     byte_ids = [0, 97, 98, 99, 0xC3, 0xA9, 0xF0]
     rules: list[tuple[int, int]] = []
-    for rank in range(draw(st.integers(0, 12))):
+    for rank in range(draw(st.integers(0, max_rules))):
         if rules and draw(st.integers(0, 5)) == 0:
             rules.append(draw(st.sampled_from(rules)))
             continue
@@ -166,13 +166,17 @@ def _all_rule_lists(max_rules: int) -> list[list[tuple[int, int]]]:
 
 
 def test_every_rule_list_of_three_on_every_short_ab_text() -> None:
-    """Exhaustive: all 616 rule lists of <= 3 rules over {a, b} on all 255 texts of length <= 7.
-    (BPE-ENCODE-ORDER, BPE-MERGE-SCAN, BPE-MERGE-NOREMATCH)"""
+    """Exhaustive: all 616 rule lists of <= 3 rules over {a, b} on all 255 texts of length <= 7, by
+    the heap encoder one text at a time and by the batched one (when numpy is installed) all texts
+    at once. (BPE-ENCODE-ORDER, BPE-MERGE-SCAN, BPE-MERGE-NOREMATCH)"""
     texts = [document for document in _AB_DOCUMENTS if len(document) <= 7]
+    engines = ["heap", "numpy"] if numpy_available() else ["heap"]
     for rules in _all_rule_lists(3):
         table = MergeTable(rules)
-        for text in texts:
-            assert fast_encode(text, table) == encode(text, rules), (text, rules)
+        literal = [encode(text, rules) for text in texts]
+        assert [fast_encode(text, table) for text in texts] == literal, rules
+        for engine in engines:
+            assert fast_encode_many(texts, table, engine) == literal, (engine, rules)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -250,9 +254,9 @@ def test_numpy_engine_rejects_a_corpus_beyond_its_int32_positions(monkeypatch: p
     """(BPE-INPUT-DOCS)"""
     from reference import fast_training_numpy
 
-    monkeypatch.setattr(fast_training_numpy, "MAX_CORPUS_BYTES", 4)
+    monkeypatch.setattr(fast_training_numpy, "MAX_CORPUS_BYTES", 5)  # 4 bytes and one separator
     assert fast_train(["abab"], 3, engine="numpy") == [(97, 98)]
-    with pytest.raises(ValueError, match="hold 5 bytes; the numpy engine takes at most 4"):
+    with pytest.raises(ValueError, match=r"need 6 positions \(5 bytes, 1 separator\); the numpy engine takes at most"):
         fast_train(["ababa"], 3, engine="numpy")
 
 
@@ -425,49 +429,6 @@ def test_merge_table_codes_never_collide() -> None:
     assert fast_encode_bytes(b"\x01\x00\x00\xf8", MergeTable(rules)) == [258, 259]
 
 
-@NEEDS_NUMPY
-def test_numpy_arrays_are_int32_links_ending_in_a_sentinel() -> None:
-    """The numpy engine's documented layout: "Positions, links and ids are int32; the last position is
-    the sentinel": "no neighbour" points at position ``size``, whose token is -1 (so it matches no pair),
-    and the byte-pair index holds every window's 16-bit pair, sorted by pair, in document order within a
-    pair. The int32 layout is what ``MAX_CORPUS_BYTES`` is derived from. Only windows inside a document
-    are counted (BPE-TRAIN-DOCS).
-    """
-    import numpy as np
-
-    from reference.fast_training_numpy import link_arrays
-
-    arrays, counts = link_arrays([b"bab", b"ab"], [1, 1])  # 5 bytes: b a b | a b
-    for array in (arrays.tokens, arrays.following, arrays.preceding, arrays.byte_pair_positions):
-        assert array.dtype == np.int32
-    assert arrays.byte_pairs_sorted.dtype == np.uint16
-    assert arrays.sentinel == 5
-    assert arrays.tokens.tolist() == [98, 97, 98, 97, 98, -1]
-    assert arrays.following.tolist() == [1, 2, 5, 4, 5, 5]
-    assert arrays.preceding.tolist() == [5, 0, 1, 5, 3, 5]
-    assert arrays.byte_pair_positions.tolist() == [1, 3, 0, 2]  # (a, b) at 1 and 3, then (b, a) at 0 and 2
-    assert arrays.byte_pairs_sorted.tolist() == [0x6162, 0x6162, 0x6261, 0x6261]
-    assert counts == {pair_code(97, 98): 2, pair_code(98, 97): 1}  # the (b, a) across the boundary is not counted
-
-
-@NEEDS_NUMPY
-def test_numpy_arrays_keep_document_weights_only_when_a_document_repeats() -> None:
-    """Documented on ``LinkedArrays``: where each document ends and its count are "set only when some
-    document occurs more than once"; otherwise every window weighs one. A repeated document's windows
-    count once per copy (BPE-TRAIN-DOCS).
-    """
-    from reference.fast_training_numpy import link_arrays
-
-    single, single_counts = link_arrays([b"ab", b"cd"], [1, 1])
-    assert single.repeated_documents is None
-    assert single_counts == {pair_code(97, 98): 1, pair_code(99, 100): 1}
-    repeated, repeated_counts = link_arrays([b"ab", b"cd"], [1, 3])
-    assert repeated.repeated_documents is not None
-    ends, weights = repeated.repeated_documents
-    assert ends.tolist() == [2, 4] and weights.tolist() == [1, 3]
-    assert repeated_counts == {pair_code(97, 98): 1, pair_code(99, 100): 3}
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_byte_absorbed_by_a_merge_never_starts_a_later_window(engine: str) -> None:
     """BPE-MERGE-SCAN / BPE-TRAIN-RECOUNT: once ``\\x01`` is the second half of a merged ``(0, 1)`` it
@@ -506,6 +467,26 @@ def test_the_heap_is_rebuilt_only_once_it_passes_the_documented_bound() -> None:
     assert sorted(heap) == sorted(start_heap(counts))  # past it: rebuilt to the live pairs
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_progress_is_reported_after_every_round_by_either_engine(engine: str) -> None:
+    seen: list[int] = []
+    assert fast_train(["abab", "abab"], 5, engine=engine, progress=seen.append) == [(97, 98), (258, 258)]
+    assert seen == [1, 2]
+
+
+def test_a_rebuilt_heap_keeps_the_pairs_the_min_count_allows() -> None:
+    """With ``min_count`` 1 (pairs seen once are merged, as rustbpe does), a heap rebuilt from the
+    counts still holds the pairs counted once, ties to the smallest pair. (BPE-TRAIN-GREEDY)"""
+    counts = {pair_code(97, 98): 1, pair_code(97, 99): 1}
+    heap = start_heap(counts, 1)
+    for stale in range(_STALE_FACTOR * len(counts) + _STALE_FLOOR):
+        heapq.heappush(heap, heap_entry(1000 + stale, pair_code(97, 98)))
+    apply_changes(counts, heap, [], pair_code(120, 120), 1)
+    assert sorted(heap) == sorted(start_heap(counts, 1)) and len(heap) == 2
+    assert [split_code(pop_best(heap, counts)) for _ in range(2)] == [(97, 98), (97, 99)]
+    assert start_heap(counts) == [] and pop_best(heap, counts) is None
+
+
 # --- the heap encoder (reference.fast_encoding) -------------------------------------------------
 
 
@@ -522,4 +503,3 @@ def test_a_prepared_merge_table_is_used_as_it_is(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(fast_encoding, "check_rules", validated_again)
     assert fast_encode("abcab", table) == [259, 258]
     assert fast_encode_bytes(b"abcab", table) == [259, 258]
-

@@ -58,9 +58,7 @@ def test_the_stop_round_has_the_counts_it_stopped_on() -> None:
         (["a"], 0, STOP_MAX_MERGES, None, "max_merges reached (0)"),
     ],
 )
-def test_the_stop_rule_and_reason(
-    documents: list[str], max_merges: int, rule: str, best: object, reason: str
-) -> None:
+def test_the_stop_rule_and_reason(documents: list[str], max_merges: int, rule: str, best: object, reason: str) -> None:
     """BPE-TRAIN-STOP names the rule that ended training: no pair left (never "best count 0"), a best count
     below 2, or max_merges rules made, with "rule" in the singular for one."""
     trace = trace_training(documents, max_merges)

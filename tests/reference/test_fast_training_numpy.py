@@ -1,0 +1,184 @@
+"""reference/fast_training_numpy.py: the batched trainer's layout, queue and rounds, against the literal.
+
+The differential and exhaustive tests of ``test_fast_engines.py`` run this engine on every corpus
+they draw; these tests pin what its documentation promises (the layout, the back links, the
+waiting list) and the corners that small corpora rarely reach.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reference import train
+from reference.fast_counts import deduplicate
+from reference.fast_training import fast_train, numpy_available
+
+pytestmark = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
+
+
+def _trained(documents: list[str], max_merges: int, **options) -> list[tuple[int, int]]:
+    from reference.fast_training_numpy import train_arrays
+
+    distinct, multiplicities = deduplicate([document.encode() for document in documents])
+    return train_arrays(distinct, multiplicities, max_merges, **options)
+
+
+def test_the_layout_is_one_int32_token_array_with_a_separator_after_every_sequence() -> None:
+    """Documented: tokens end to end, each sequence followed by ``SEPARATOR``; the windows' pairs are
+    indexed by pair index, byte pairs sorted by pair (document order within a pair), and only the
+    windows inside a sequence are counted (BPE-TRAIN-DOCS)."""
+    import numpy as np
+
+    from reference.fast_training_numpy import SEPARATOR, build_corpus
+
+    corpus = build_corpus([b"bab", b"ab"], [1, 1])  # b a b | a b |
+    assert corpus.tokens.dtype == np.int32 and corpus.window_pair.dtype == np.int32
+    assert corpus.tokens.tolist() == [98, 97, 98, SEPARATOR, 97, 98, SEPARATOR]
+    codes = corpus.codes[: corpus.pairs_made].tolist()
+    counted = dict(zip(codes, corpus.counts[: corpus.pairs_made].tolist(), strict=True))
+    # (b, 0) and (0, a) are the windows into and out of the separator (byte 0 in the index): never counted.
+    assert counted == {97 << 32 | 98: 2, 98 << 32 | 97: 1, 98 << 32 | 0: 0, 0 << 32 | 97: 0}
+    ab = codes.index(97 << 32 | 98)
+    ba = codes.index(98 << 32 | 97)
+    assert [corpus.window_pair[position] for position in (0, 1, 4)] == [ba, ab, ab]
+    # (a, b) at 1 and 4; the separator's windows are indexed under their junk pairs but never counted.
+    start, end = corpus.pair_bounds[0x6162]
+    assert corpus.pair_positions[start:end].tolist() == [1, 4]
+    assert corpus.pair_positions[corpus.pair_starts].tolist() == [3, 1, 2, 0]  # first window of each pair
+    assert corpus.weights is None
+
+
+def test_a_repeated_sequence_counts_once_per_copy() -> None:
+    """Where each sequence ends and its count are kept only when some sequence repeats (BPE-TRAIN-DOCS)."""
+    from reference.fast_training_numpy import build_corpus
+
+    corpus = build_corpus([b"ab", b"cd", b"ef"], [1, 3, 2])
+    counted = {code: count for code, count in zip(corpus.codes.tolist(), corpus.counts.tolist(), strict=True) if count}
+    assert counted == {97 << 32 | 98: 1, 99 << 32 | 100: 3, 101 << 32 | 102: 2}
+    separators, weights = corpus.weights
+    assert separators.tolist() == [2, 5, 8] and weights.tolist() == [1, 3, 2]
+
+
+def test_tokens_hold_back_links_and_gone_markers_after_merges() -> None:
+    """After merging ``(a, b)`` then ``(258, c)``: the token sits at its first byte, the last byte of
+    a longer token links back to its start, a byte merged away is ``GONE``, and a former last byte
+    keeps its outdated (negative, never read) link."""
+    from reference.fast_training_numpy import GONE, SEPARATOR, build_corpus
+    from reference.fast_training_numpy import _merge_round as merge_round
+
+    corpus = build_corpus([b"abcabc"], [2])
+    corpus.lengths = corpus.lengths.copy()
+    corpus.lengths.resize(260, refcheck=False)
+    corpus.lengths[258] = 2
+    merge_round(corpus, 97, 98, 258)
+    assert corpus.tokens.tolist() == [258, -3, 99, 258, -6, 99, SEPARATOR]
+    corpus.lengths[259] = 3
+    merge_round(corpus, 258, 99, 259)
+    assert corpus.tokens.tolist() == [259, -3, -3, 259, -6, -6, SEPARATOR]
+    corpus = build_corpus([b"abab"], [2])
+    corpus.lengths = corpus.lengths.copy()
+    corpus.lengths.resize(260, refcheck=False)
+    corpus.lengths[258:260] = [2, 4]
+    merge_round(corpus, 97, 98, 258)
+    merge_round(corpus, 258, 258, 259)
+    assert corpus.tokens.tolist() == [259, -3, GONE, -3, SEPARATOR]
+
+
+@given(
+    st.lists(st.sampled_from(["aaaa", "ab", "abab", "ba", "aaab", "ca", "c"]), min_size=1, max_size=6),
+    st.integers(1, 4),
+)
+def test_the_waiting_list_never_hides_the_best_pair(pieces: list[str], copies: int) -> None:
+    """Pairs below the heap's threshold wait outside it; whatever the threshold, each round merges the
+    literal's pair. Documents of very different counts make the threshold move. (BPE-TRAIN-GREEDY)"""
+    documents = ["".join(pieces) * copies, *pieces]
+    assert _trained(documents, 10_000) == train(documents, 10_000)
+
+
+def test_the_threshold_comes_down_when_the_heap_runs_dry() -> None:
+    """One pair counted 200 times, a few counted 2-5 times: the small ones wait until the big one is
+    merged, then the threshold falls to them. (BPE-TRAIN-GREEDY, BPE-TRAIN-STOP)"""
+    documents = ["xy" * 200, "abab", "cdcdcd", "efefefef", "ghghghghgh"]
+    expected = train(documents, 10_000)
+    assert _trained(documents, 10_000) == expected
+    assert expected[:2] == [(120, 121), (258, 258)]
+
+
+def test_counts_beyond_sixteen_bits() -> None:
+    """A pair seen 70 000 times, and 65 536 times across copies of a document. (BPE-TRAIN-COUNT)"""
+    documents = ["a" * 70_001, "bc" * 16_384, "bc" * 16_384, "bc" * 16_384, "bc" * 16_384, "é" * 3]
+    expected = train(documents, 4)
+    assert expected[:2] == [(97, 97), (98, 99)]
+    assert _trained(documents, 4) == expected
+
+
+def test_progress_is_called_after_every_round() -> None:
+    seen: list[int] = []
+    rules = _trained(["abcabcabd", "xyxy"], 10, progress=seen.append)
+    assert seen == list(range(1, len(rules) + 1)) and len(rules) >= 3
+    seen.clear()
+    assert fast_train(["abab", "abab"], 5, engine="numpy", progress=seen.append) == [(97, 98), (258, 258)]
+    assert seen == [1, 2]
+
+
+def test_an_unknown_pair_order_is_refused() -> None:
+    from reference.fast_training_numpy import PAIR_ORDERS, PairOrder
+
+    assert [PairOrder(kind).kind for kind in PAIR_ORDERS] == ["ids", "pieces", "first-seen"]
+    with pytest.raises(ValueError, match="pair order must be one of ids, pieces, first-seen, not 'largest'"):
+        PairOrder("largest")
+
+
+@given(
+    st.lists(st.binary(min_size=1, max_size=3), min_size=3, max_size=3),
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=8, unique=True),
+)
+def test_the_pieces_key_picks_what_largest_pieces_picks(pieces: list[bytes], tied: list[tuple[int, int]]) -> None:
+    """The smallest key is the literal ``largest_pieces`` choice: the largest ``(piece a, piece b)``,
+    and among pairs with the same pieces (two ids can stand for one piece) the largest ``(a, b)``."""
+    from types import SimpleNamespace
+
+    from reference.dialects import largest_pieces
+    from reference.fast_training_numpy import _descending, _pieces_key
+
+    pieces = (pieces * 2)[:6]  # every piece twice over the six ids: same pieces, different ids
+    corpus = SimpleNamespace(piece_keys=[_descending(piece) for piece in pieces])
+    chosen = min(tied, key=lambda pair: _pieces_key(corpus, *pair))  # type: ignore[arg-type]
+    assert chosen == largest_pieces(tied, pieces)
+
+
+def test_a_nul_byte_before_a_merge_is_a_token_not_a_link() -> None:
+    """Byte 0 is a token like any other: before a merged pair it is the left neighbour, not a back link.
+    (BPE-TRAIN-COUNT, BPE-MERGE-SCAN)"""
+    documents = ["x\x00ab", "y\x00ab", "z\x00ab", "ab", "ab", "abc"]
+    assert _trained(documents, 10_000) == train(documents, 10_000) == [(97, 98), (0, 258)]
+
+
+def test_windows_sorted_a_block_at_a_time_are_the_stable_sort(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Large corpora sort their windows in blocks; the result is the stable sort by pair, and the rules
+    are the literal ones. Small blocks here stand in for blocks of 512 Ki. (BPE-TRAIN-COUNT)"""
+    import numpy as np
+
+    from reference import fast_training_numpy
+
+    # Blocks of 7 and of 100: a sort that is not stable keeps equal pairs in order only in short blocks.
+    for block, values in ((7, 600), (100, 4)):
+        monkeypatch.setattr(fast_training_numpy, "_SORT_BLOCK", block)
+        pairs = np.random.default_rng(3).integers(0, values, 5000).astype(np.uint16)
+        expected = np.argsort(pairs, kind="stable").astype(np.int32)
+        assert fast_training_numpy._positions_by_pair(pairs).tolist() == expected.tolist()
+    documents = ["abcabcab", "aabbaabb", "cabcab", "abab" * 5]
+    assert _trained(documents, 10_000) == train(documents, 10_000)
+
+
+def test_a_corpus_too_large_is_refused_naming_its_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(BPE-INPUT-DOCS)"""
+    from reference import fast_training_numpy
+
+    monkeypatch.setattr(fast_training_numpy, "MAX_CORPUS_BYTES", 5)
+    with pytest.raises(
+        ValueError, match=r"need 6 positions \(4 bytes, 2 separators\); the numpy engine takes at most 5"
+    ):
+        _trained(["ab", "cd"], 3)
