@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bench.corpora import stdlib_documents, truncate
+from conformance.compare import state
 from conformance.compare.state import (
     ReferenceEncoder,
     first_difference,
@@ -44,6 +46,15 @@ def test_the_state_after_k_rounds_is_the_literal_training_state(profile, documen
     assert training_state_counts(documents, rules[:rounds], profile) == _literal_state_counts(
         documents, rules[:rounds], profile
     )
+
+
+def test_the_state_is_the_same_whatever_the_batches_and_the_encoder(monkeypatch):
+    """Counting the state a batch at a time, on the batched encoder or the heap one, changes no count."""
+    documents = truncate(stdlib_documents(), 60_000)
+    rules = train_profile(documents[:3], 40, STRICT)
+    whole = training_state_counts(documents, rules, STRICT)
+    monkeypatch.setattr(state, "STATE_BATCH_BYTES", 1)  # one sequence per batch: the heap encoder
+    assert training_state_counts(documents, rules, STRICT) == whole == _literal_state_counts(documents, rules, STRICT)
 
 
 @pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
