@@ -31,6 +31,7 @@ from conformance.adapters.process_tree import TAG_VARIABLE, become_subreaper, ki
 __all__ = [
     "EXIT_GRACE_SECONDS",
     "POLL_SECONDS",
+    "REAP_SECONDS",
     "RESPONSE_BYTES_PER_REQUEST_BYTE",
     "RESPONSE_FLOOR_BYTES",
     "STOP_SECONDS",
@@ -54,6 +55,8 @@ POLL_SECONDS = 0.05
 # After the process has exited, its last lines may still be in the pipe.
 EXIT_GRACE_SECONDS = 0.5
 STOP_SECONDS = 1.0
+# How long a SIGKILLed implementation may take to be reaped before the harness stops waiting for it.
+REAP_SECONDS = 30
 _SHOWN_BYTES = 160
 _TAIL_LINES = 12
 _TAIL_CHARS = 1500
@@ -113,7 +116,9 @@ def kill_process_group(popen: subprocess.Popen[bytes], tag: str | None = None) -
     else:
         kill_tree(popen.pid, tag)
     with contextlib.suppress(subprocess.TimeoutExpired):  # stuck in the kernel; nothing more to do
-        popen.wait(timeout=5)
+        # SIGKILL cannot be ignored, so this returns as soon as the kernel has run the exit; the bound is
+        # generous because a loaded machine (seen at a load average of 8 on 2 cores) takes seconds to.
+        popen.wait(timeout=REAP_SECONDS)
 
 
 def _put(lines: queue.Queue[tuple[str, bytes]], item: tuple[str, bytes], stop: threading.Event) -> bool:
