@@ -24,6 +24,7 @@ from conformance.settings import PROFILES, active_profile_name
 from reference.dialects import train_profile
 from reference.profiles import STRICT
 from tests.support import tie_variants as variants
+from tests.support.confirmed_causes import model_named
 
 # The algorithm clauses each deviation may fail, and nothing else.
 EXPECTED_CLAUSES = {
@@ -60,16 +61,6 @@ def _fresh_corpora(count: int = 40) -> list[list[str]]:
     ]
 
 
-def _model_named(cause: str) -> int:
-    """The index of the bug model ``cause`` names (confirmed causes start with its story)."""
-    named = [
-        index
-        for index in range(len(diagnosis.MODELS))
-        if cause.startswith(f"the rules are exactly what a trainer with {diagnosis.model_cause(index, STRICT)} makes")
-    ]
-    assert len(named) == 1, cause
-    return named[0]
-
 
 def _model_rules(index: int, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
     rules = diagnosis.MODELS[index][2](documents, max_merges, STRICT)
@@ -95,7 +86,7 @@ def test_every_confirmed_cause_is_true_of_the_implementation_on_fresh_inputs(run
     for result, divergence in _divergences(results):
         if not divergence["confirmed"]:
             continue
-        index = _model_named(divergence["cause"])
+        index = model_named(divergence["cause"])
         for documents in _fresh_corpora():
             assert _model_rules(index, documents, 8) == implementation().train(documents, 8), (result.check, documents)
 
@@ -136,7 +127,7 @@ def test_the_pre_tokenizer_is_named_as_pre_tokenization_and_nothing_else(run) ->
     if implementation is variants.Gpt2PreTokenizer:
         assert causes and all("pre-tokenization" in cause for cause in causes), causes
     else:
-        assert all(diagnosis.MODELS[_model_named(cause)][0] == "BPE-TRAIN-TIE" for cause in causes), causes
+        assert all(diagnosis.MODELS[model_named(cause)][0] == "BPE-TRAIN-TIE" for cause in causes), causes
 
 
 def test_the_json_report_carries_root_causes_and_confirmation(run) -> None:

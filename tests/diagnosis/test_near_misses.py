@@ -19,6 +19,7 @@ from conformance.running.runner import run_checks
 from conformance.settings import PROFILES, active_profile_name
 from reference.dialects import train_profile
 from reference.profiles import STRICT
+from tests.support.confirmed_causes import model_named
 from tests.support.near_misses import NEAR_MISSES
 
 TRAINING_CHECKS = [check for check in ALL_CHECKS if check.level == "algorithm"]
@@ -36,15 +37,6 @@ def _fresh_corpora(count: int = 60) -> list[list[str]]:
         corpora.append(corpus)
     return corpora
 
-
-def _model_named(cause: str) -> int:
-    named = [
-        index
-        for index in range(len(diagnosis.MODELS))
-        if cause.startswith(f"the rules are exactly what a trainer with {diagnosis.model_cause(index, STRICT)} makes")
-    ]
-    assert len(named) == 1, cause
-    return named[0]
 
 
 def _model_agrees(index: int, documents: list[str], rules: list[tuple[int, int]], max_merges: int = 8) -> bool:
@@ -77,7 +69,7 @@ def test_no_cause_is_confirmed_that_is_false_of_a_near_miss(implementation) -> N
         divergence = (result.counterexample or {}).get("divergence") or {}
         if not divergence.get("confirmed"):
             continue
-        index = _model_named(divergence["cause"])
+        index = model_named(divergence["cause"])
         for corpus in _fresh_corpora():
             assert _model_agrees(index, corpus, implementation().train(corpus, 8)), (
                 result.check,
