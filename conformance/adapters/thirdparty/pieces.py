@@ -79,7 +79,12 @@ def rules_from_ranks(ranks: dict[bytes, int]) -> list[tuple[int, int]]:
         ((piece, rank) for piece, rank in ranks.items() if rank >= FIRST_RULE_ID), key=lambda item: item[1]
     ):
         if rank != FIRST_RULE_ID + len(rules):
-            raise ValueError(f"rank table skips from {FIRST_RULE_ID + len(rules) - 1} to {rank}")
+            missing = FIRST_RULE_ID + len(rules)
+            raise ValueError(
+                f"rank table skips from {missing - 1} to {rank}: no piece has rank {missing}; either the library "
+                f"left that id out, or two of its merges made the same piece, which a table keyed by pieces keeps "
+                f"once (trained rules never repeat a piece: BPE-PROP-UNIQUE)"
+            )
         parts = split_by_lower_ranks(ranks, piece, rank)
         if len(parts) != 2:
             raise ValueError(f"rank {rank} (piece {piece.hex(' ')}) is not two lower-ranked tokens: {len(parts)} parts")
