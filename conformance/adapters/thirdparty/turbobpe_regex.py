@@ -15,6 +15,7 @@ document boundaries. Its ids are ours. ``load(rules)`` writes a ``minbpe v1`` mo
 from __future__ import annotations
 
 import tempfile
+from importlib.metadata import version
 from pathlib import Path
 
 import turbobpe
@@ -30,7 +31,8 @@ class TurbobpeAdapter:
     """turbobpe ``RegexTokenizer`` with no split pattern and one merge per round."""
 
     name = "turbobpe"
-    version = turbobpe.__version__
+    # The distribution's version: turbobpe 0.1.2's module still says __version__ = "0.1.0".
+    version = version("turbobpe")
     profile = "minbpe"
     capabilities = frozenset({"train", "load", "encode", "decode"})
 
