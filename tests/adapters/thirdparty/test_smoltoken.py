@@ -45,3 +45,16 @@ def test_piece_rank_encoder_misses_the_merge_to_the_left():
     adapter.load([(97, 98), (32, 256), (97, 257)])
     assert adapter.encode("a ab") == [258]
     assert adapter.encode("a ab ") == [97, 257, 32]
+
+
+def test_piece_rank_encoder_panics_on_a_piece_the_ranks_do_not_hold():
+    """BPE-ENCODE-ORDER: ranks ``it``, ``ra``, ``rai`` encode "rait" as ``ra`` + ``it`` (tiktoken, the
+    bpeasy profile); smoltoken merges ``ra`` with the ``it`` after it as if that were still ``i`` and
+    panics looking up ``rait`` (docs/findings.md F29)."""
+    rules = [(105, 116), (114, 97), (257, 105)]
+    assert encode_profile("rait", rules, BPEASY) == [257, 256]
+    adapter = SmoltokenAdapter()
+    adapter.load(rules)
+    assert adapter.encode("rai") == [258]
+    with pytest.raises(BaseException, match="no entry found for key"):
+        adapter.encode("rait")
