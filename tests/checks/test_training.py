@@ -20,6 +20,7 @@ from tests.checks.helpers import (
     assert_inapplicable,
     assert_ranges,
     checks_drawing_their_sizes,
+    dialect,
     longest,
     trains_to,
     violation_of,
@@ -70,6 +71,41 @@ def test_rule_ids_blames_the_numbering_only_when_another_numbering_spells_the_te
     assert "62616261" in reversed_text.message and "no numbering from 256 to 260" in reversed_text.message
     no_rules = violation_of("rule-ids", EncodesTheTextReversed, {"documents": ["ab"], "max_merges": 1, "texts": []})
     assert no_rules.clause == "BPE-ROUNDTRIP" and no_rules.expected["rules"] == []
+
+
+class NumbersRulesFrom256(LiteralTokenizer):
+    """Emits 256 + r for rule r: the numbering of profiles without boundary ids, under strict."""
+
+    def encode(self, text: str) -> list[int]:
+        return [token - 2 if token >= 258 else token for token in super().encode(text)]
+
+
+def _numbered_from(profile: object, shift: int) -> type:
+    """The profile's own dialect, with every rule id moved by ``shift``."""
+
+    def encode(self: Any, text: str) -> list[int]:
+        return [token + shift if token >= 256 else token for token in self.model.encode(text)]
+
+    return dialect(profile, encode=encode)
+
+
+def test_rule_ids_tries_every_numbering_two_either_side_that_leaves_the_bytes_alone() -> None:
+    """BPE-RULE-ID: 256 + rank under strict is a numbering (two below 258); under a profile whose rules
+    start at 256, 257 + rank and 258 + rank are, while 255 or 254 + rank would read rule ids as bytes.
+
+    Under strict, 256 + rank shows as a numbering only where no id falls on a boundary id: "abcabc"
+    trains to 'ab', 'abc', 'abcabc' and encodes as rule 2 alone.
+    """
+    one_rule_used = {"documents": ["abcabc"] * 2, "max_merges": 3, "texts": []}
+    from_256 = violation_of("rule-ids", NumbersRulesFrom256, one_rule_used)
+    assert from_256.clause == "BPE-RULE-ID" and from_256.actual == {"ids": [258]}
+    assert "read as 256 + rank" in from_256.message and "not 258 + rank" in from_256.message
+    # Under minbpe: 'cd' 256, 'ab' 257, 'cdcd' 258, 'cdcdcd' 259; "ab" is encoded first, as 257 + shift.
+    example = {"documents": ["ab", "ab", "cdcdcd"], "max_merges": 4, "texts": []}
+    for shift in (1, 2):
+        moved = violation_of("rule-ids", _numbered_from(MINBPE, shift), example)
+        assert moved.clause == "BPE-RULE-ID", (shift, moved.message)
+        assert f"read as {256 + shift} + rank" in moved.message and "not 256 + rank" in moved.message
 
 
 class EmitsARuleIdWithoutRules(LiteralTokenizer):

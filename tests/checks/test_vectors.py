@@ -16,7 +16,7 @@ from conformance.checks.base import ALGORITHM, INTERFACE
 from conformance.checks.common import single_pass_encode
 from conformance.checks.vectors import VECTOR_CHECKS, mismatch_clause, vector_cases, vectors_inapplicable, verify_vector
 from conformance.diagnosis import GPT2_PATTERN
-from conformance.dialects.context import with_profile
+from conformance.dialects.context import pairs_run_out, with_profile
 from conformance.dialects.probes import ProfileModel
 from conformance.errors import HarnessError, Violation
 from conformance.results.advisories import collecting
@@ -408,3 +408,60 @@ def test_vector_checks_replay_every_vector_of_their_file_under_the_subjects_prof
             other for other in vectors.CLAUSE_IDS if other not in vectors._NEVER_REPORTED and other != clause
         }
         assert "BPE-SER-JSON" not in check.also and "BPE-TRAIN-TIE" in check.clauses
+
+
+class _RaisesOnceNoPairIsLeft(_ProfileWithLoad):
+    """minbpe's trainer taking ``max()`` of no pairs (docs/findings.md F13): it raises where the profile runs out."""
+
+    profile_object = MINBPE
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        if pairs_run_out(list(documents), max_merges, MINBPE):
+            raise ValueError("max() arg is an empty sequence")
+        return super().train(documents, max_merges)
+
+
+class _RaisesOnEveryTraining(_ProfileWithLoad):
+    profile_object = MINBPE
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        raise ValueError("max() arg is an empty sequence")
+
+
+def test_a_trainer_that_raises_once_pairs_run_out_is_left_to_the_stop_rule_check() -> None:
+    """BPE-TRAIN-STOP: raising where no pair is left is one defect, reported by stop-rule, not again per vector;
+    raising where pairs remain is the vector's own failure."""
+    vectors = vector_cases("training.json", "minbpe")
+    running_out = [vector for vector in vectors if pairs_run_out(vector["documents"], vector["max_merges"], MINBPE)]
+    pairs_left = [vector for vector in vectors if vector not in running_out]
+    assert running_out and pairs_left
+    for vector in running_out:
+        verify_vector(InProcessSubject(_RaisesOnceNoPairIsLeft), vector)
+    with pytest.raises(Violation) as caught:
+        verify_vector(InProcessSubject(_RaisesOnEveryTraining), pairs_left[0])
+    assert caught.value.inputs["operation"] == "train" and "ValueError" in str(caught.value.actual)
+
+
+class _RematchesUnderMinbpe(_ProfileWithLoad):
+    """A minbpe dialect whose encoder merges a new token again with its neighbours in the same pass."""
+
+    profile_object = MINBPE
+
+    def encode(self, text: str) -> list[int]:
+        return single_pass_encode(text, self.model.rules, MINBPE.first_rule_id)
+
+
+def test_an_encode_mismatch_is_named_by_the_bug_models_in_the_profiles_own_numbering() -> None:
+    """BPE-MERGE-NOREMATCH under minbpe: the models that name a wrong encoding number rules from 256 there."""
+    subject = InProcessSubject(_RematchesUnderMinbpe)
+
+    def rematching_parts(vector: dict[str, Any]) -> bool:
+        implementation = _RematchesUnderMinbpe()
+        implementation.load([(first, second) for first, second in vector["rules"]])
+        return any(implementation.encode(case["text"]) != case["ids"] for case in vector["encodings"])
+
+    parting = [vector for vector in vector_cases("load.json", "minbpe") if rematching_parts(vector)]
+    assert parting, "no minbpe load vector tells a rematching encoder apart"
+    with pytest.raises(Violation) as caught:
+        verify_vector(subject, parting[0])
+    assert caught.value.clause == "BPE-MERGE-NOREMATCH" and caught.value.inputs["operation"] == "encode"
