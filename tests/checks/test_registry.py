@@ -28,6 +28,7 @@ def test_a_check_needs_exactly_one_source_of_examples_and_a_positive_budget() ->
     assert make(strategy=lambda: None, budget=0.25).budget == 0.25
     assert list(make(profile_cases=lambda profile: [profile.name]).fixed_cases(MINBPE)) == ["minbpe"]
     assert list(make(cases=lambda: [1]).fixed_cases(MINBPE)) == [1]
+    assert list(make(strategy=lambda: None).fixed_cases(MINBPE)) == []  # a searching check has no fixed cases
     one_source = "check 'demo' needs exactly one of strategy, cases or profile_cases"
     for fields, message in (
         ({}, one_source),

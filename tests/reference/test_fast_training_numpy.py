@@ -168,8 +168,11 @@ def test_windows_sorted_a_block_at_a_time_are_the_stable_sort(monkeypatch: pytes
         monkeypatch.setattr(fast_training_numpy, "_SORT_BLOCK", block)
         pairs = np.random.default_rng(3).integers(0, values, 5000).astype(np.uint16)
         expected = np.argsort(pairs, kind="stable").astype(np.int32)
-        assert fast_training_numpy._positions_by_pair(pairs).tolist() == expected.tolist()
-    documents = ["abcabcab", "aabbaabb", "cabcab", "abab" * 5]
+        positions = fast_training_numpy._positions_by_pair(pairs)
+        assert positions.dtype == np.int32 and positions.tolist() == expected.tolist()
+    # More windows than a block of 100, so training itself goes through the block-wise sort.
+    documents = ["abcabcab", "aabbaabb", "cabcab", "abab" * 5, "the cat sat on the mat, " * 6]
+    assert sum(len(document) for document in documents) > 100
     assert _trained(documents, 10_000) == train(documents, 10_000)
 
 
