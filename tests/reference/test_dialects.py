@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import reference
 from reference.alphabet import BYTE_COUNT
+from reference.counting import count_pairs
 from reference.dialects import (
     _byte_level_alphabet,
     byte_level_symbol,
@@ -20,6 +21,7 @@ from reference.dialects import (
     hf_order_key,
     piece_rank_merge,
     profile_pieces,
+    profile_training_rounds,
     rank_order_merge,
     select_profile_pair,
     train_profile,
@@ -37,6 +39,8 @@ from reference.profiles import (
     SUBWORD_NMT,
     TIKTOKEN,
 )
+from reference.replacement import replace_pair
+from reference.training import training_rounds
 
 # Few distinct characters (one to three bytes each) so that pairs repeat and ties are common.
 texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=24)
@@ -421,3 +425,26 @@ def test_profile_rules_are_rejected_naming_the_problem() -> None:
     assert "'minbpe'" in message  # the profile whose numbering was broken
     assert "0-255" in message and "(256 and up)" in message  # the ids a rule may name there
     assert check_profile_rules([(0, 0), (256, 0)], MINBPE) == [(0, 0), (256, 0)]
+
+
+@given(docs=documents, max_merges=st.integers(min_value=0, max_value=10))
+def test_profile_rounds_under_strict_are_the_strict_rounds(docs: list[str], max_merges: int) -> None:
+    """Every field of a profile's round (rank, counts, pair, count, new id, sequences before and after)
+    is the strict reference's under strict; the known-answer vectors and ``trace`` read them."""
+    assert list(profile_training_rounds(docs, max_merges, STRICT)) == list(training_rounds(docs, max_merges))
+
+
+@pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
+def test_every_profile_round_is_one_merge_of_the_state_before_it(profile) -> None:
+    """BPE-TRAIN-COUNT, BPE-MERGE-SCAN under each profile: a round counts the sequences it starts from,
+    makes id first_rule_id + rank, and leaves the next round the sequences with that pair replaced."""
+    rounds = list(profile_training_rounds(["abab ab", "aab\u00e9\u00e9", "ab ab ab"], 6, profile))
+    assert rounds, profile.name
+    before = None
+    for rank, step in enumerate(rounds):
+        assert step.rank == rank and step.new_id == profile.first_rule_id + rank
+        assert step.counts == count_pairs(step.sequences_before) and step.count == step.counts[step.pair]
+        assert step.sequences_after == [replace_pair(sequence, step.pair, step.new_id)
+                                        for sequence in step.sequences_before]
+        assert before is None or step.sequences_before == before
+        before = step.sequences_after
