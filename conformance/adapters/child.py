@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO
 
-from conformance.adapters.process_tree import TAG_VARIABLE, become_subreaper, kill_tree, new_tag
+from conformance.adapters.process_tree import REAP_SECONDS, TAG_VARIABLE, become_subreaper, kill_tree, new_tag
 
 __all__ = [
     "EXIT_GRACE_SECONDS",
@@ -55,8 +55,6 @@ POLL_SECONDS = 0.05
 # After the process has exited, its last lines may still be in the pipe.
 EXIT_GRACE_SECONDS = 0.5
 STOP_SECONDS = 1.0
-# How long a SIGKILLed implementation may take to be reaped before the harness stops waiting for it.
-REAP_SECONDS = 30
 _SHOWN_BYTES = 160
 _TAIL_LINES = 12
 _TAIL_CHARS = 1500

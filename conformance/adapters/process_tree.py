@@ -30,17 +30,19 @@ import time
 from pathlib import Path
 
 __all__ = [
-    "TAG_VARIABLE", "become_subreaper", "descendants", "kill_orphans", "kill_tree", "new_tag", "tagged_children",
+    "REAP_SECONDS", "TAG_VARIABLE", "become_subreaper", "descendants", "kill_orphans", "kill_tree", "new_tag",
+    "tagged_children",
 ]
 
 TAG_VARIABLE = "BPE_CONFORMANCE_SUBJECT"
 _PR_SET_CHILD_SUBREAPER = 36
 _QUIET_ROUNDS = 3
 _ROUND_PAUSE = 0.01
-# How long the rounds may go on while a killed process is not yet gone. SIGKILL cannot be ignored, but on
-# a loaded machine (load 8 on 2 cores) a process takes seconds to exit; a fixed count of rounds ran out
-# first there and left a killed orphan unreaped.
-_GIVE_UP_SECONDS = 30.0
+# How long a SIGKILLed process may take to be gone before the harness stops waiting for it: SIGKILL cannot
+# be ignored, but on a loaded machine (load 8 on 2 cores) a process takes seconds to exit. kill_tree's
+# rounds and the wait for the implementation itself (adapters/child.py) both use it; a fixed count of
+# rounds ran out first there and left a killed orphan unreaped.
+REAP_SECONDS = 30.0
 _counter = itertools.count(1)
 _subreaper: dict[str, bool] = {}
 
@@ -126,15 +128,15 @@ def _reap(pids: set[int]) -> set[int]:
 def kill_tree(pid: int, tag: str) -> None:
     """SIGKILL ``pid``'s group, its descendants and every orphan carrying ``tag``; reap the orphans.
 
-    ``pid`` itself is left for its ``Popen`` to reap. Rounds repeat (for at most 30 s) while any is
-    found or not yet gone, so a process forking as fast as it can is still caught. A zombie's environment is
-    unreadable, so every process killed is remembered until it has been reaped.
+    ``pid`` itself is left for its ``Popen`` to reap. Rounds repeat (for at most ``REAP_SECONDS``) while
+    any is found or not yet gone, so a process forking as fast as it can is still caught. A zombie's
+    environment is unreadable, so every process killed is remembered until it has been reaped.
     """
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
     killed: set[int] = set()
     quiet = 0
-    deadline = time.monotonic() + _GIVE_UP_SECONDS
+    deadline = time.monotonic() + REAP_SECONDS
     while time.monotonic() < deadline:
         found = descendants(pid) | tagged_children(tag)
         for other in set(found):
