@@ -2,7 +2,7 @@
 
 ``python -m bench.budget`` builds the mixed corpus (100 MB by default), holds back every tenth
 document as ``compare`` does when no ``--encode`` texts are given, and runs, each in a fresh
-process like ``bench.run``: :func:`reference.fast_profiles.fast_train_profile` on the other nine
+process like ``bench.run``: :func:`bpe_conformance.reference.fast_profiles.fast_train_profile` on the other nine
 tenths under each named profile (32 000 merges, a progress callback counting rounds), then the
 fast encoder on the held-back tenth with the strict profile's rules. It prints CPU and wall
 seconds, peak memory and the load average, and the total against the ten-minute budget. The

@@ -17,8 +17,8 @@ from __future__ import annotations
 import importlib.util
 import json
 
-from reference.alphabet import FIRST_RULE_ID
-from reference.pieces import build_pieces
+from bpe_conformance.reference.alphabet import FIRST_RULE_ID
+from bpe_conformance.reference.pieces import build_pieces
 
 __all__ = [
     "ENCODERS",
@@ -50,16 +50,16 @@ def missing(engine: str) -> str | None:
 
 def preload(engine: str) -> None:
     """Import everything ``engine`` needs, so that importing is not measured as its work."""
-    import reference.fast_encoding
-    import reference.fast_profiles
-    import reference.fast_training  # noqa: F401
+    import bpe_conformance.reference.fast_encoding
+    import bpe_conformance.reference.fast_profiles
+    import bpe_conformance.reference.fast_training  # noqa: F401
 
     module = _MODULES.get(engine)
     if module and importlib.util.find_spec(module) is not None:
         importlib.import_module(module)
     if engine in ("fast", "fast-heap") and importlib.util.find_spec("numpy") is not None:
-        importlib.import_module("reference.fast_training_numpy")
-        importlib.import_module("reference.fast_encoding_numpy")
+        importlib.import_module("bpe_conformance.reference.fast_training_numpy")
+        importlib.import_module("bpe_conformance.reference.fast_encoding_numpy")
 
 
 def pieces_of_rules(rules: list[tuple[int, int]]) -> list[bytes]:
@@ -113,26 +113,26 @@ def train_with(
 ) -> tuple[list[bytes], list[tuple[int, int]] | None]:
     """Train ``engine``; return its pieces in rank order, and its rules when it is one of ours.
 
-    With ``profile`` (engine ``fast`` only), :func:`reference.fast_profiles.fast_train_profile` trains
+    With ``profile`` (engine ``fast`` only), :func:`bpe_conformance.reference.fast_profiles.fast_train_profile` trains
     under that named profile, reporting progress to a counter as ``compare`` does.
     """
     if profile is not None:
         if engine != "fast":
             raise ValueError(f"a profile is trained by the fast engine only, not {engine!r}")
-        from reference.dialects import profile_pieces
-        from reference.fast_profiles import fast_train_profile
-        from reference.profiles import get_profile
+        from bpe_conformance.reference.dialects import profile_pieces
+        from bpe_conformance.reference.fast_profiles import fast_train_profile
+        from bpe_conformance.reference.profiles import get_profile
 
         chosen = get_profile(profile)
         rounds: list[int] = []
         rules = fast_train_profile(documents, merges, chosen, progress=rounds.append)
         return profile_pieces(rules, chosen)[chosen.first_rule_id :], rules
     if engine == "literal":
-        from reference.training import train
+        from bpe_conformance.reference.training import train
 
         rules = train(documents, merges)
     elif engine in ("fast", "fast-python"):
-        from reference.fast_training import fast_train
+        from bpe_conformance.reference.fast_training import fast_train
 
         rules = fast_train(documents, merges, engine="auto" if engine == "fast" else "python")
     elif engine == "hf":
@@ -152,15 +152,15 @@ def tiktoken_ids_to_ours(ids: list[int]) -> list[int]:
 def prepare_encoder(engine: str, rules: list[tuple[int, int]]):
     """A function ``texts -> ids of each`` (our id numbering) for ``engine``, with its tables already built.
 
-    ``fast`` is :func:`reference.fast_encoding.fast_encode_many` (all texts at once, batched with
+    ``fast`` is :func:`bpe_conformance.reference.fast_encoding.fast_encode_many` (all texts at once, batched with
     numpy from 32 KiB on); ``fast-heap`` is the heap encoder, one text at a time.
     """
     if engine == "literal":
-        from reference.encoding import encode
+        from bpe_conformance.reference.encoding import encode
 
         return lambda texts: [encode(text, rules) for text in texts]
     if engine in ("fast", "fast-heap"):
-        from reference.fast_encoding import MergeTable, fast_encode_many
+        from bpe_conformance.reference.fast_encoding import MergeTable, fast_encode_many
 
         table = MergeTable(rules)
         if engine == "fast":

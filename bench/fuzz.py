@@ -34,13 +34,31 @@ REPO = Path(__file__).resolve().parent.parent
 CATEGORIES = ("implementation", "reference", "hypothesis", "harness", "other")
 
 
-def measure_campaign(impl: str, jobs: int, duration: str, seed: int, checks: list[str], isolation: str | None,
-                     directory: Path) -> dict[str, Any]:
+def measure_campaign(
+    impl: str, jobs: int, duration: str, seed: int, checks: list[str], isolation: str | None, directory: Path
+) -> dict[str, Any]:
     """Run one campaign in a child process; its summary's numbers and the load average before and after."""
     summary_path = directory / f"fuzz-{jobs}-{time.monotonic_ns()}.json"
-    command = [sys.executable, "-m", "conformance", "fuzz", "--impl", impl, "--jobs", str(jobs), "--duration",
-               duration, "--seed", str(seed), "--database", str(directory / f"db-{jobs}"), "--json",
-               str(summary_path), "--quiet", *[word for check in checks for word in ("--check", check)]]
+    command = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "fuzz",
+        "--impl",
+        impl,
+        "--jobs",
+        str(jobs),
+        "--duration",
+        duration,
+        "--seed",
+        str(seed),
+        "--database",
+        str(directory / f"db-{jobs}"),
+        "--json",
+        str(summary_path),
+        "--quiet",
+        *[word for check in checks for word in ("--check", check)],
+    ]
     if isolation:
         command += ["--isolation", isolation]
     load_before = os.getloadavg()[0]
@@ -50,10 +68,15 @@ def measure_campaign(impl: str, jobs: int, duration: str, seed: int, checks: lis
         raise SystemExit(f"fuzz --jobs {jobs} exited {completed.returncode}: {completed.stderr.strip()}")
     summary = json.loads(summary_path.read_text())["summary"]
     return {
-        "jobs": jobs, "examples": summary["examples"], "seconds": summary["seconds"],
-        "examples_per_second": summary["examples_per_second"], "cpu_seconds": summary["cpu_seconds"],
+        "jobs": jobs,
+        "examples": summary["examples"],
+        "seconds": summary["seconds"],
+        "examples_per_second": summary["examples_per_second"],
+        "cpu_seconds": summary["cpu_seconds"],
         "examples_per_cpu_second": summary["examples"] / summary["cpu_seconds"] if summary["cpu_seconds"] else 0.0,
-        "failures": summary["failures"], "load_before": load_before, "load_after": load_after,
+        "failures": summary["failures"],
+        "load_before": load_before,
+        "load_after": load_after,
     }
 
 
@@ -63,13 +86,17 @@ def throughput(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-fuzz-") as directory:
         for repeat in range(args.repeats):
             for jobs in (1, 2) if repeat % 2 == 0 else (2, 1):
-                run = measure_campaign(args.impl, jobs, args.duration, args.seed, args.check, args.isolation,
-                                       Path(directory))
+                run = measure_campaign(
+                    args.impl, jobs, args.duration, args.seed, args.check, args.isolation, Path(directory)
+                )
                 runs.append(run)
-                print(f"--jobs {jobs}: {run['examples']:>7} examples in {run['seconds']:6.1f} s = "
-                      f"{run['examples_per_second']:7.1f}/s; {run['cpu_seconds']:6.1f} CPU s = "
-                      f"{run['examples_per_cpu_second']:6.1f} examples/CPU s; load {run['load_before']:.2f} -> "
-                      f"{run['load_after']:.2f}", flush=True)
+                print(
+                    f"--jobs {jobs}: {run['examples']:>7} examples in {run['seconds']:6.1f} s = "
+                    f"{run['examples_per_second']:7.1f}/s; {run['cpu_seconds']:6.1f} CPU s = "
+                    f"{run['examples_per_cpu_second']:6.1f} examples/CPU s; load {run['load_before']:.2f} -> "
+                    f"{run['load_after']:.2f}",
+                    flush=True,
+                )
     totals = {}
     for jobs in (1, 2):
         mine = [run for run in runs if run["jobs"] == jobs]
@@ -128,9 +155,9 @@ def profile_worker(args: argparse.Namespace) -> dict[str, float]:
     sys.path.insert(0, str(REPO))
     from hypothesis.configuration import set_hypothesis_home_dir
 
-    from conformance.fuzzing.campaign import hypothesis_storage, warm_hypothesis_storage
-    from conformance.fuzzing.worker import WorkerConfig, fuzz
-    from conformance.running import suite
+    from bpe_conformance.fuzzing.campaign import hypothesis_storage, warm_hypothesis_storage
+    from bpe_conformance.fuzzing.worker import WorkerConfig, fuzz
+    from bpe_conformance.running import suite
 
     # As a worker does: hypothesis's files in the campaign's storage (--cold: a fresh one, as every worker had
     # before the storage was shared).
@@ -143,8 +170,16 @@ def profile_worker(args: argparse.Namespace) -> dict[str, float]:
     # left out here, so the profile shows the steady state of a long campaign.
     checks = [check for check in suite.select(tuple(args.check)) if check.strategy is not None]
     isolation = args.isolation or suite.RunConfig(impl=args.impl).isolation_used
-    config = WorkerConfig(worker=0, workers=1, generation=0, seconds=args.seconds, campaign_seed=args.seed,
-                          checks=tuple(check.name for check in checks), impl=args.impl, isolation=isolation)
+    config = WorkerConfig(
+        worker=0,
+        workers=1,
+        generation=0,
+        seconds=args.seconds,
+        campaign_seed=args.seed,
+        checks=tuple(check.name for check in checks),
+        impl=args.impl,
+        isolation=isolation,
+    )
     subject = suite.judged_subject(suite.open_subject(args.impl, isolation, config.timeout), None)
     examples: list[int] = []
 

@@ -31,8 +31,8 @@ def main(argv: list[str] | None = None) -> int:
         args.encode_bytes = 1_000_000 if args.engine == "encode" else 200_000
 
     from bench.corpora import truncate
-    from reference.fast_encoding import MergeTable, fast_encode, fast_encode_many
-    from reference.fast_training import fast_train
+    from bpe_conformance.reference.fast_encoding import MergeTable, fast_encode, fast_encode_many
+    from bpe_conformance.reference.fast_training import fast_train
 
     documents = build(args.corpus, args.corpus_bytes)
     profiler = cProfile.Profile()

@@ -1,6 +1,6 @@
-"""``python -m conformance``: the same as the ``bpe-conformance`` command."""
+"""``python -m bpe_conformance``: the same as the ``bpe-conformance`` command."""
 
-from conformance.cli.main import main
+from bpe_conformance.cli.main import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

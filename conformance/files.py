@@ -3,11 +3,11 @@
 >>> read_text_file("/dev/zero", "--file")
 Traceback (most recent call last):
 ...
-conformance.errors.HarnessError: --file '/dev/zero' is not a regular file
+bpe_conformance.errors.HarnessError: --file '/dev/zero' is not a regular file
 >>> writable_path("/nonexistent/x.json", "--json")
 Traceback (most recent call last):
 ...
-conformance.errors.HarnessError: --json /nonexistent/x.json: directory '/nonexistent' does not exist
+bpe_conformance.errors.HarnessError: --json /nonexistent/x.json: directory '/nonexistent' does not exist
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import os
 import stat
 from pathlib import Path
 
-from conformance.errors import HarnessError
+from bpe_conformance.errors import HarnessError
 
 __all__ = ["MAX_TEXT_FILE_BYTES", "read_text_file", "writable_path"]
 

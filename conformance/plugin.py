@@ -1,7 +1,7 @@
 """An opt-in pytest plugin: the conformance checks as test items in an implementer's own test run.
 
-    pytest -p conformance.plugin --bpe-impl mypkg:Tokenizer --bpe-only
-    pytest -p conformance.plugin --bpe-impl "cmd:node bpe.mjs" --bpe-check "train-*" --bpe-seed 3
+    pytest -p bpe_conformance.plugin --bpe-impl mypkg:Tokenizer --bpe-only
+    pytest -p bpe_conformance.plugin --bpe-impl "cmd:node bpe.mjs" --bpe-check "train-*" --bpe-seed 3
 
 Without ``--bpe-impl`` the plugin only registers its options: it collects nothing and changes
 nothing. With it, one item per check is added, named ``<check>[<clause>]`` (so ``-k BPE-TRAIN-TIE``
@@ -25,17 +25,17 @@ from typing import Any
 import pytest
 from hypothesis.database import ExampleDatabase
 
-from conformance.adapters.subject import Subject
-from conformance.checks.base import Check
-from conformance.errors import HarnessError
-from conformance.reports.common import hypothesis_note
-from conformance.reports.terminal import failure_lines
-from conformance.results.outcomes import CheckResult, Outcome
-from conformance.running import suite
-from conformance.running.database import open_database
-from conformance.running.runner import run_checks
-from conformance.running.suite import DEFAULT_TIMEOUT, ISOLATIONS
-from conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import Check
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.reports.common import hypothesis_note
+from bpe_conformance.reports.terminal import failure_lines
+from bpe_conformance.results.outcomes import CheckResult, Outcome
+from bpe_conformance.running import suite
+from bpe_conformance.running.database import open_database
+from bpe_conformance.running.runner import run_checks
+from bpe_conformance.running.suite import DEFAULT_TIMEOUT, ISOLATIONS
+from bpe_conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
 
 __all__ = [
     "ConformanceFailure",
@@ -74,22 +74,45 @@ def _positive_seconds(text: str) -> float:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """The ``--bpe-*`` options; nothing else happens unless ``--bpe-impl`` is given."""
-    group = parser.getgroup("bpe-conformance", "byte-level BPE conformance checks (conformance.plugin)")
-    group.addoption("--bpe-impl", metavar="SPEC", default=None,
-                    help="implementation to check (module:attr, cmd:<command line>, reference); enables the plugin")
-    group.addoption("--bpe-check", action="append", default=[], metavar="PATTERN",
-                    help="only checks whose name or clause id matches (fnmatch-style; repeatable)")
-    group.addoption("--bpe-isolation", choices=ISOLATIONS, default="process",
-                    help="run the implementation in its own process (default) or in pytest's")
-    group.addoption("--bpe-timeout", type=_positive_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                    help=f"limit per call, process isolation only (default {DEFAULT_TIMEOUT:g})")
+    group = parser.getgroup("bpe-conformance", "byte-level BPE conformance checks (bpe_conformance.plugin)")
+    group.addoption(
+        "--bpe-impl",
+        metavar="SPEC",
+        default=None,
+        help="implementation to check (module:attr, cmd:<command line>, reference); enables the plugin",
+    )
+    group.addoption(
+        "--bpe-check",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="only checks whose name or clause id matches (fnmatch-style; repeatable)",
+    )
+    group.addoption(
+        "--bpe-isolation",
+        choices=ISOLATIONS,
+        default="process",
+        help="run the implementation in its own process (default) or in pytest's",
+    )
+    group.addoption(
+        "--bpe-timeout",
+        type=_positive_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"limit per call, process isolation only (default {DEFAULT_TIMEOUT:g})",
+    )
     group.addoption("--bpe-seed", type=int, default=0, metavar="N", help="hypothesis seed (default 0)")
     group.addoption("--bpe-thorough", action="store_true", help="many more examples per check (profile 'thorough')")
-    group.addoption("--bpe-database", metavar="DIR|URL", default=None,
-                    help="hypothesis's example database (a directory, or redis://HOST:PORT[/DB]): failures saved "
-                    "there, such as those a fuzz campaign found, are replayed first")
-    group.addoption("--bpe-only", action="store_true",
-                    help="collect only the conformance checks, none of the project's own tests")
+    group.addoption(
+        "--bpe-database",
+        metavar="DIR|URL",
+        default=None,
+        help="hypothesis's example database (a directory, or redis://HOST:PORT[/DB]): failures saved "
+        "there, such as those a fuzz campaign found, are replayed first",
+    )
+    group.addoption(
+        "--bpe-only", action="store_true", help="collect only the conformance checks, none of the project's own tests"
+    )
 
 
 def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
@@ -110,8 +133,19 @@ def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
     if database is not None:
         extra_pytest += ["--bpe-database", database]
         extra_cli += ["--database", database]
-    pytest_words = ["pytest", "-p", "conformance.plugin", "--bpe-impl", impl, "--bpe-only", *extra_pytest,
-                    "--bpe-check", check, "--bpe-seed", seed]
+    pytest_words = [
+        "pytest",
+        "-p",
+        "bpe_conformance.plugin",
+        "--bpe-impl",
+        impl,
+        "--bpe-only",
+        *extra_pytest,
+        "--bpe-check",
+        check,
+        "--bpe-seed",
+        seed,
+    ]
     cli_words = ["bpe-conformance", "run", "--impl", impl, *extra_cli, "--check", check, "--seed", seed]
     note = hypothesis_note(check, HYPOTHESIS_VERSION)
     return [shlex.join(pytest_words) + note, shlex.join(cli_words) + note]

@@ -12,7 +12,7 @@ True
 The harness writes nothing into the working directory unless asked: :func:`keep_storage_out_of_cwd` moves
 hypothesis's own files (its cache of constants read from local source files) to a temporary directory,
 and the example database is off unless one is asked for (``run --database``,
-:mod:`conformance.running.database`).
+:mod:`bpe_conformance.running.database`).
 """
 
 from __future__ import annotations

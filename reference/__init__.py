@@ -2,7 +2,7 @@
 
 Plain functions that read like ``specs/bpe.md``, and two classes with the plug-in contract.
 
->>> from reference import Tokenizer
+>>> from bpe_conformance.reference import Tokenizer
 >>> tokenizer = Tokenizer()
 >>> tokenizer.train(["abab", "acac"], 32)
 [(97, 98), (97, 99)]
@@ -10,7 +10,7 @@ Plain functions that read like ``specs/bpe.md``, and two classes with the plug-i
 [258, 259]
 """
 
-from reference.alphabet import (
+from bpe_conformance.reference.alphabet import (
     BEGIN_ID,
     BOUNDARY_IDS,
     BYTE_COUNT,
@@ -21,10 +21,10 @@ from reference.alphabet import (
     rule_rank,
     vocab_size,
 )
-from reference.counting import count_pairs
-from reference.decoding import decode, decode_bytes
-from reference.encoding import encode, encode_bytes, encode_document, encode_lowest_rank_first
-from reference.encoding_trace import (
+from bpe_conformance.reference.counting import count_pairs
+from bpe_conformance.reference.decoding import decode, decode_bytes
+from bpe_conformance.reference.encoding import encode, encode_bytes, encode_document, encode_lowest_rank_first
+from bpe_conformance.reference.encoding_trace import (
     EncodeStep,
     EncodingTrace,
     check_order,
@@ -32,12 +32,12 @@ from reference.encoding_trace import (
     trace_encoding,
     unmade_ids,
 )
-from reference.pieces import build_pieces, piece_hex, piece_lengths
-from reference.replacement import replace_pair
-from reference.selection import select_pair, tied_pairs
-from reference.serialization import digest, digest_input, dumps, loads
-from reference.tokenizer import LiteralTokenizer, Tokenizer
-from reference.trace import (
+from bpe_conformance.reference.pieces import build_pieces, piece_hex, piece_lengths
+from bpe_conformance.reference.replacement import replace_pair
+from bpe_conformance.reference.selection import select_pair, tied_pairs
+from bpe_conformance.reference.serialization import digest, digest_input, dumps, loads
+from bpe_conformance.reference.tokenizer import LiteralTokenizer, Tokenizer
+from bpe_conformance.reference.trace import (
     OverlapContrast,
     RoundSummary,
     StopRound,
@@ -46,8 +46,8 @@ from reference.trace import (
     replace_every_window,
     trace_training,
 )
-from reference.training import Round, TrainingResult, train, train_sequences, training_rounds
-from reference.validation import check_documents, check_ids, check_max_merges, check_rules, check_text
+from bpe_conformance.reference.training import Round, TrainingResult, train, train_sequences, training_rounds
+from bpe_conformance.reference.validation import check_documents, check_ids, check_max_merges, check_rules, check_text
 
 __all__ = [
     "BEGIN_ID",

@@ -13,8 +13,8 @@ ValueError: ids decode to invalid UTF-8 at byte offset 0 (unexpected end of data
 
 from __future__ import annotations
 
-from reference.pieces import build_pieces
-from reference.validation import check_ids, check_rules
+from bpe_conformance.reference.pieces import build_pieces
+from bpe_conformance.reference.validation import check_ids, check_rules
 
 __all__ = ["decode", "decode_bytes", "decode_bytes_with_pieces", "strict_utf8"]
 

@@ -1,10 +1,10 @@
-"""The literal reference parameterized by a :class:`~reference.profiles.Profile`.
+"""The literal reference parameterized by a :class:`~bpe_conformance.reference.profiles.Profile`.
 
 Same counting and replacement as the strict reference; only the parameters a profile names
 change. Rules are pairs in the profile's id space: bytes 0-255, rule ``r`` is
 ``profile.first_rule_id + r``.
 
->>> from reference.profiles import MINBPE, STRICT, SUBWORD_NMT, TIKTOKEN
+>>> from bpe_conformance.reference.profiles import MINBPE, STRICT, SUBWORD_NMT, TIKTOKEN
 >>> train_profile(["cdcdabab"], 1, STRICT), train_profile(["cdcdabab"], 1, MINBPE)
 ([(97, 98)], [(99, 100)])
 >>> train_profile(["ababcdcd"], 1, SUBWORD_NMT)
@@ -26,13 +26,13 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
-from reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
-from reference.counting import count_pairs
-from reference.decoding import decode_bytes_with_pieces, strict_utf8
-from reference.profiles import STRICT, Profile
-from reference.replacement import replace_pair
-from reference.training import Round
-from reference.validation import check_documents, check_ids, check_max_merges, check_rules, check_text
+from bpe_conformance.reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
+from bpe_conformance.reference.counting import count_pairs
+from bpe_conformance.reference.decoding import decode_bytes_with_pieces, strict_utf8
+from bpe_conformance.reference.profiles import STRICT, Profile
+from bpe_conformance.reference.replacement import replace_pair
+from bpe_conformance.reference.training import Round
+from bpe_conformance.reference.validation import check_documents, check_ids, check_max_merges, check_rules, check_text
 
 __all__ = [
     "TIE_BREAK_FUNCTIONS",
@@ -229,12 +229,12 @@ def select_profile_pair(counts: dict[Pair, int], pieces: list[bytes], profile: P
 
 
 def profile_training_rounds(documents: list[str], max_merges: int, profile: Profile) -> Iterator[Round]:
-    """Yield one :class:`~reference.training.Round` per rule made under ``profile``.
+    """Yield one :class:`~bpe_conformance.reference.training.Round` per rule made under ``profile``.
 
     Arguments are validated before the first round, so a bad call fails before yielding. Under a
     ``concatenated`` profile the sequences are the one joined text (per chunk when it pre-tokenizes).
 
-    >>> from reference.profiles import MINBPE
+    >>> from bpe_conformance.reference.profiles import MINBPE
     >>> [(step.pair, step.count, step.new_id) for step in profile_training_rounds(["ab", "ab"], 8, MINBPE)]
     [((97, 98), 2, 256), ((256, 256), 1, 257)]
     """

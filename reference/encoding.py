@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from reference.alphabet import BEGIN_ID, END_ID, rule_id
-from reference.replacement import replace_pair
-from reference.validation import check_rules, check_text
+from bpe_conformance.reference.alphabet import BEGIN_ID, END_ID, rule_id
+from bpe_conformance.reference.replacement import replace_pair
+from bpe_conformance.reference.validation import check_rules, check_text
 
 __all__ = ["encode", "encode_bytes", "encode_document", "encode_lowest_rank_first"]
 

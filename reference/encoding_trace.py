@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reference.alphabet import BEGIN_ID, END_ID, FIRST_RULE_ID, rule_id
-from reference.decoding import decode_bytes_with_pieces, strict_utf8
-from reference.pieces import build_pieces
-from reference.replacement import replace_pair
-from reference.validation import check_rules, check_text
+from bpe_conformance.reference.alphabet import BEGIN_ID, END_ID, FIRST_RULE_ID, rule_id
+from bpe_conformance.reference.decoding import decode_bytes_with_pieces, strict_utf8
+from bpe_conformance.reference.pieces import build_pieces
+from bpe_conformance.reference.replacement import replace_pair
+from bpe_conformance.reference.validation import check_rules, check_text
 
 __all__ = ["EncodeStep", "EncodingTrace", "check_order", "reversed_ranks", "trace_encoding", "unmade_ids"]
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 
-from reference.alphabet import MIN_MERGE_COUNT
+from bpe_conformance.reference.alphabet import MIN_MERGE_COUNT
 
 __all__ = [
     "COUNT_CEILING",

@@ -1,6 +1,6 @@
 """Fast encoding: a heap of adjacent pairs by rank, equal to the literal rank-order passes (BPE-ENCODE-*).
 
-The literal encoder (:func:`reference.encoding.encode_bytes`) makes one left-to-right pass per
+The literal encoder (:func:`bpe_conformance.reference.encoding.encode_bytes`) makes one left-to-right pass per
 rule, O(rules x length). This one keeps the text as a linked list of tokens and a heap of
 ``(rank, position)`` for every adjacent pair that some rule merges, and repeatedly merges the
 entry with the lowest rank, and among those the leftmost: O(n log n) for n bytes, whatever the
@@ -22,7 +22,7 @@ Why popping ``(rank, position)`` in increasing order gives exactly the literal i
    byte, and the list keeps document order), so the occurrences are taken left to right. Taking
    one invalidates only the overlapping window to its right (its first token was swallowed) and
    the stale entry is skipped when popped: this is the non-overlapping left-to-right scan of
-   :func:`reference.replacement.replace_pair` (BPE-MERGE-SCAN, BPE-MERGE-NOREMATCH), for every
+   :func:`bpe_conformance.reference.replacement.replace_pair` (BPE-MERGE-SCAN, BPE-MERGE-NOREMATCH), for every
    valid rule list, including duplicate, inapplicable or repeating-piece rules.
 
 >>> fast_encode("abac", [(97, 98), (97, 99)])
@@ -36,7 +36,7 @@ Why popping ``(rank, position)`` in increasing order gives exactly the literal i
 [[258, 259], [258], []]
 
 :func:`fast_encode_many` encodes many texts at once; with numpy installed and enough bytes it runs
-the batched engine of :mod:`reference.fast_encoding_numpy` (rules applied a layer of independent
+the batched engine of :mod:`bpe_conformance.reference.fast_encoding_numpy` (rules applied a layer of independent
 rules at a time to every text), which gives the same ids.
 """
 
@@ -45,8 +45,8 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 
-from reference.alphabet import FIRST_RULE_ID
-from reference.validation import check_rules, check_text
+from bpe_conformance.reference.alphabet import FIRST_RULE_ID
+from bpe_conformance.reference.validation import check_rules, check_text
 
 __all__ = [
     "ENCODE_ENGINES",
@@ -164,7 +164,7 @@ def _choose_encode_engine(engine: str, total_bytes: int) -> str:
     if engine not in ENCODE_ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENCODE_ENGINES)}, not {engine!r}")
     if engine == "auto":
-        from reference.fast_training import numpy_available
+        from bpe_conformance.reference.fast_training import numpy_available
 
         return "numpy" if total_bytes >= NUMPY_ENCODE_MIN_BYTES and numpy_available() else "heap"
     return engine
@@ -184,7 +184,7 @@ def _encode_one_by_one(datas: list[bytes], table: MergeTable, total: int) -> lis
 def _encode_batched(datas: list[bytes], table: MergeTable, total: int) -> list[list[int]]:
     if total > MAX_BATCH_BYTES:
         raise ValueError(f"texts hold {total} bytes; the batched encoder takes at most {MAX_BATCH_BYTES} at once")
-    from reference.fast_encoding_numpy import encode_arrays, layered_rules
+    from bpe_conformance.reference.fast_encoding_numpy import encode_arrays, layered_rules
 
     if table._layers is None:
         table._layers = layered_rules(table._rules)
@@ -194,7 +194,9 @@ def _encode_batched(datas: list[bytes], table: MergeTable, total: int) -> list[l
 def fast_encode_many(
     texts: Sequence[str], rules: Sequence[tuple[int, int]] | MergeTable, engine: str = "auto"
 ) -> list[list[int]]:
-    """Same ids as :func:`reference.encoding.encode` for each text; ``engine`` is ``"auto"``, ``"numpy"`` or ``"heap"``.
+    """Same ids as :func:`~bpe_conformance.reference.encoding.encode` for each text.
+
+    ``engine`` is ``"auto"``, ``"numpy"`` or ``"heap"``.
 
     Every engine gives the same ids; ``"auto"`` batches with numpy from :data:`NUMPY_ENCODE_MIN_BYTES` on.
     """
@@ -204,12 +206,13 @@ def fast_encode_many(
 
 
 def fast_encode_bytes(data: bytes, rules: Sequence[tuple[int, int]] | MergeTable) -> list[int]:
-    """Same ids as :func:`reference.encoding.encode_bytes` for bytes ``data`` (rules are validated)."""
+    """Same ids as :func:`bpe_conformance.reference.encoding.encode_bytes` for bytes ``data`` (rules are validated)."""
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"data must be bytes, not {type(data).__name__}")
     return encode_with_table(bytes(data), _table(rules))
 
 
 def fast_encode(text: str, rules: Sequence[tuple[int, int]] | MergeTable) -> list[int]:
-    """Same ids as :func:`reference.encoding.encode` (BPE-ENCODE-ORDER); pass a :class:`MergeTable` to reuse it."""
+    """Same ids as :func:`~bpe_conformance.reference.encoding.encode` (BPE-ENCODE-ORDER); pass a :class:`MergeTable`
+    to reuse it."""
     return encode_with_table(check_text(text), _table(rules))

@@ -15,7 +15,7 @@ state before either:
    occurrence of ``Q``. So ``Q`` after ``P`` merges exactly ``Q``'s occurrences before ``P``.
 3. An occurrence of ``P`` and one of ``Q`` share no position (by the same case analysis as 1), so
    merging both sets at once is well defined, and a run ``t t t`` of a rule ``(t, t)`` is scanned
-   left to right exactly as in :func:`reference.replacement.replace_pair`.
+   left to right exactly as in :func:`bpe_conformance.reference.replacement.replace_pair`.
 
 :func:`rule_layers` gives rule ``j`` the layer ``1 + max(layer of every earlier rule it is not
 independent of)``. Applying the layers in order, each layer's rules at once, is a reordering of the
@@ -39,7 +39,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
+from bpe_conformance.reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
 
 __all__ = ["NEVER_APPLIES", "encode_arrays", "layered_rules", "rule_layers"]
 

@@ -1,12 +1,12 @@
 """Training under a profile at corpus scale, with fast engines proven equal to the literal dialects.
 
-:func:`fast_train_profile` returns exactly what :func:`reference.dialects.train_profile` returns,
+:func:`fast_train_profile` returns exactly what :func:`bpe_conformance.reference.dialects.train_profile` returns,
 for every profile with a training algorithm. The profile's parameters map onto the fast engines:
 
 * ``documents="concatenated"``: the documents joined with ``document_separator`` are one sequence;
   ``pre_tokenization``: each sequence's chunks are sequences of their own (the literal dialect's
   own chunking, so a pattern that does not cover the text fails with the same error). Identical
-  sequences are kept once with a multiplicity, as in :func:`reference.fast_training.fast_train`.
+  sequences are kept once with a multiplicity, as in :func:`bpe_conformance.reference.fast_training.fast_train`.
 * ``min_count``: a pair counted fewer times is never merged (1 for rustbpe, bpeasy and minbpe).
 * ``first_rule_id``: the engines number rules from it, so a tie-break that reads ids reads the
   profile's own ids.
@@ -19,7 +19,7 @@ for every profile with a training algorithm. The profile's parameters map onto t
 The plain-Python engine does ``smallest-ids`` with any ``min_count``; the numpy engine does every
 tie-break. Without numpy, a profile the plain engine cannot do runs the literal dialect.
 
->>> from reference.profiles import MINBPE, STRICT, get_profile
+>>> from bpe_conformance.reference.profiles import MINBPE, STRICT, get_profile
 >>> fast_train_profile(["abab", "acac"], 32, STRICT)
 [(97, 98), (97, 99)]
 >>> fast_train_profile(["abab", "acac"], 32, get_profile("largest-pair"))
@@ -36,12 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reference.alphabet import BYTE_COUNT
-from reference.dialects import _chunks, byte_level_symbol, train_profile
-from reference.fast_counts import deduplicate
-from reference.fast_training import ENGINES, _choose_engine, numpy_available, train_linked
-from reference.profiles import Profile
-from reference.validation import check_documents, check_max_merges
+from bpe_conformance.reference.alphabet import BYTE_COUNT
+from bpe_conformance.reference.dialects import _chunks, byte_level_symbol, train_profile
+from bpe_conformance.reference.fast_counts import deduplicate
+from bpe_conformance.reference.fast_training import ENGINES, _choose_engine, numpy_available, train_linked
+from bpe_conformance.reference.profiles import Profile
+from bpe_conformance.reference.validation import check_documents, check_max_merges
 
 __all__ = ["fast_train_profile", "has_fast_engine", "id_ranks", "profile_sequences"]
 
@@ -60,9 +60,10 @@ def has_fast_engine(profile: Profile) -> bool:
 
 
 def profile_sequences(documents: list[str], profile: Profile) -> list[bytes]:
-    """The byte sequences training counts in under ``profile``, as :func:`reference.dialects.training_sequences`.
+    """The byte sequences training counts in under ``profile``, as
+    :func:`~bpe_conformance.reference.dialects.training_sequences`.
 
-    >>> from reference.profiles import MINBPE
+    >>> from bpe_conformance.reference.profiles import MINBPE
     >>> profile_sequences(["ab", "cd"], MINBPE)
     [b'abcd']
     """
@@ -101,7 +102,7 @@ def id_ranks(tie_break: str, vocabulary: int) -> list[int] | None:
 def _numpy_order(profile: Profile, vocabulary: int):
     import numpy as np
 
-    from reference.fast_training_numpy import PairOrder
+    from bpe_conformance.reference.fast_training_numpy import PairOrder
 
     tie_break = str(profile.tie_break)
     if tie_break == "largest-pieces":
@@ -138,7 +139,7 @@ def _train_plain(
 def _train_numpy(
     sequences: list[bytes], multiplicities: list[int], max_merges: int, profile: Profile, progress: Progress
 ) -> Rules:
-    from reference.fast_training_numpy import train_arrays
+    from bpe_conformance.reference.fast_training_numpy import train_arrays
 
     # No sequence of n bytes makes more than n - 1 rules: ids stay below this bound.
     vocabulary = profile.first_rule_id + min(max_merges, sum(len(sequence) for sequence in sequences))

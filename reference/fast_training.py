@@ -1,6 +1,6 @@
 """Fast training: the literal rules, found with incremental counts instead of recounting (BPE-TRAIN-*).
 
-:func:`fast_train` returns exactly what :func:`reference.training.train` returns. Instead of
+:func:`fast_train` returns exactly what :func:`bpe_conformance.reference.training.train` returns. Instead of
 recounting every pair and rewriting every sequence each round, it keeps the documents as one
 doubly linked list of token positions (a document's last position links to nothing, so no pair
 ever spans two documents), the count of every pair, and a heap of pairs by count. A round visits
@@ -8,7 +8,7 @@ only the occurrences of the chosen pair and changes only the counts of the windo
 and creates, so each round costs about the number of occurrences it merges.
 
 Two engines do this: :func:`train_linked` in plain Python, and the batched numpy engine of
-:mod:`reference.fast_training_numpy`, which does each round with a few array operations.
+:mod:`bpe_conformance.reference.fast_training_numpy`, which does each round with a few array operations.
 ``engine="auto"`` picks numpy when it is installed and the corpus is large enough to amortise
 its fixed cost per round.
 
@@ -24,9 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reference.alphabet import FIRST_RULE_ID, MIN_MERGE_COUNT
-from reference.fast_counts import apply_changes, deduplicate, pair_code, pop_best, split_code, start_heap
-from reference.validation import check_documents, check_max_merges
+from bpe_conformance.reference.alphabet import FIRST_RULE_ID, MIN_MERGE_COUNT
+from bpe_conformance.reference.fast_counts import (
+    apply_changes,
+    deduplicate,
+    pair_code,
+    pop_best,
+    split_code,
+    start_heap,
+)
+from bpe_conformance.reference.validation import check_documents, check_max_merges
 
 __all__ = ["ENGINES", "NUMPY_MIN_BYTES", "fast_train", "numpy_available", "train_linked"]
 
@@ -159,7 +166,7 @@ def _choose_engine(engine: str, documents: list[bytes]) -> str:
 def fast_train(
     documents: list[str], max_merges: int, engine: str = "auto", progress: Callable[[int], None] | None = None
 ) -> Rules:
-    """Learn the same rules as :func:`reference.training.train`, much faster.
+    """Learn the same rules as :func:`bpe_conformance.reference.training.train`, much faster.
 
     ``engine`` is ``"python"``, ``"numpy"`` or ``"auto"``; every engine gives the same rules.
     ``progress``, when given, is called with the number of rules made after every round.
@@ -167,7 +174,7 @@ def fast_train(
     checked_max_merges = check_max_merges(max_merges)
     distinct, multiplicities = deduplicate(check_documents(documents))
     if _choose_engine(engine, distinct) == "numpy":
-        from reference.fast_training_numpy import train_arrays
+        from bpe_conformance.reference.fast_training_numpy import train_arrays
 
         return train_arrays(distinct, multiplicities, checked_max_merges, progress=progress)
     return train_linked(distinct, multiplicities, checked_max_merges, progress=progress)

@@ -1,4 +1,4 @@
-"""The batched numpy engine behind :func:`reference.fast_training.fast_train` and the fast profiles.
+"""The batched numpy engine behind :func:`bpe_conformance.reference.fast_training.fast_train` and the fast profiles.
 
 The corpus is one int32 array, ``tokens``: the distinct sequences end to end, each followed by a
 separator (``SEPARATOR``), so no window ever spans two sequences. A token covers the bytes of its
@@ -41,7 +41,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from reference.alphabet import BYTE_COUNT, FIRST_RULE_ID, MIN_MERGE_COUNT
+from bpe_conformance.reference.alphabet import BYTE_COUNT, FIRST_RULE_ID, MIN_MERGE_COUNT
 
 __all__ = [
     "GONE",

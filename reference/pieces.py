@@ -17,10 +17,17 @@ before anything is built.
 
 from __future__ import annotations
 
-from reference.alphabet import BOUNDARY_IDS, BYTE_COUNT
+from bpe_conformance.reference.alphabet import BOUNDARY_IDS, BYTE_COUNT
 
-__all__ = ["PIECE_BYTES_FLOOR", "PIECE_BYTES_PER_RULE", "build_pieces", "check_piece_budget", "piece_budget",
-           "piece_hex", "piece_lengths"]
+__all__ = [
+    "PIECE_BYTES_FLOOR",
+    "PIECE_BYTES_PER_RULE",
+    "build_pieces",
+    "check_piece_budget",
+    "piece_budget",
+    "piece_hex",
+    "piece_lengths",
+]
 
 # The default bound on the total bytes of a rule list's pieces: a fixed floor (so a short list may
 # hold long pieces, as training on a long run of one byte makes) plus a share per rule. Natural text

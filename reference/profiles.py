@@ -1,6 +1,6 @@
 """Dialect profiles: the explicit parameters in which real BPE tokenizers differ from ``strict``.
 
-A profile is data only; :mod:`reference.dialects` runs the literal algorithm under it.
+A profile is data only; :mod:`bpe_conformance.reference.dialects` runs the literal algorithm under it.
 ``specs/profiles.md`` explains every parameter, the clauses it relaxes and how each named
 profile was verified against its library.
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reference.alphabet import BYTE_COUNT, FIRST_RULE_ID, MIN_MERGE_COUNT
+from bpe_conformance.reference.alphabet import BYTE_COUNT, FIRST_RULE_ID, MIN_MERGE_COUNT
 
 __all__ = [
     "BPEASY",

@@ -24,9 +24,9 @@ import hashlib
 import json
 from typing import Any
 
-from reference.alphabet import vocab_size
-from reference.pieces import check_piece_budget
-from reference.validation import check_rules
+from bpe_conformance.reference.alphabet import vocab_size
+from bpe_conformance.reference.pieces import check_piece_budget
+from bpe_conformance.reference.validation import check_rules
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "PROFILE", "digest", "digest_input", "dumps", "loads", "to_document"]
 
@@ -110,7 +110,7 @@ def loads(text: str | bytes, *, max_piece_bytes: int | None = None) -> list[tupl
 
     str and bytes are read alike: UTF-8 (bytes are decoded strictly), no byte order mark, no key
     twice. Rules whose pieces would total more than ``max_piece_bytes`` (default
-    :func:`reference.pieces.piece_budget`, proportional to the number of rules) are a ValueError.
+    :func:`bpe_conformance.reference.pieces.piece_budget`, proportional to the number of rules) are a ValueError.
     """
     document = _parse(text)
     if not isinstance(document, dict):

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reference import decoding, encoding, fast_encoding, fast_training, serialization, training
-from reference.alphabet import BEGIN_ID, END_ID, vocab_size
-from reference.pieces import build_pieces, check_piece_budget
-from reference.validation import check_rules
+from bpe_conformance.reference import decoding, encoding, fast_encoding, fast_training, serialization, training
+from bpe_conformance.reference.alphabet import BEGIN_ID, END_ID, vocab_size
+from bpe_conformance.reference.pieces import build_pieces, check_piece_budget
+from bpe_conformance.reference.validation import check_rules
 
 __all__ = ["LiteralTokenizer", "Tokenizer"]
 
@@ -55,7 +55,7 @@ class LiteralTokenizer:
     def load(self, rules: Rules, max_piece_bytes: int | None = None) -> Rules:
         """Adopt ``rules`` after validating them (BPE-INPUT-RULES).
 
-        Pieces totalling more than ``max_piece_bytes`` (default :func:`reference.pieces.piece_budget`,
+        Pieces totalling more than ``max_piece_bytes`` (default :func:`bpe_conformance.reference.pieces.piece_budget`,
         proportional to the number of rules) are a ValueError, raised before any piece is built.
         """
         checked = check_rules(rules)
@@ -95,8 +95,9 @@ class LiteralTokenizer:
 class Tokenizer(LiteralTokenizer):
     """The reference tokenizer for everyday use: same answers as :class:`LiteralTokenizer`, fast.
 
-    Training uses :func:`reference.fast_training.fast_train` and encoding
-    :func:`reference.fast_encoding.fast_encode`, given a :class:`~reference.fast_encoding.MergeTable`
+    Training uses :func:`bpe_conformance.reference.fast_training.fast_train` and encoding
+    :func:`bpe_conformance.reference.fast_encoding.fast_encode`, given a
+    :class:`~bpe_conformance.reference.fast_encoding.MergeTable`
     built once whenever rules are adopted (it is itself a sequence of the rules).
 
     >>> tokenizer = Tokenizer()

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reference.alphabet import MIN_MERGE_COUNT
-from reference.counting import count_pairs
-from reference.pieces import build_pieces, piece_hex
-from reference.selection import select_pair, tied_pairs
-from reference.training import training_rounds
+from bpe_conformance.reference.alphabet import MIN_MERGE_COUNT
+from bpe_conformance.reference.counting import count_pairs
+from bpe_conformance.reference.pieces import build_pieces, piece_hex
+from bpe_conformance.reference.selection import select_pair, tied_pairs
+from bpe_conformance.reference.training import training_rounds
 
 __all__ = [
     "STOP_BELOW_MINIMUM",

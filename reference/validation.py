@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeGuard
 
-from reference.alphabet import BOUNDARY_IDS, BYTE_COUNT, rule_id
+from bpe_conformance.reference.alphabet import BOUNDARY_IDS, BYTE_COUNT, rule_id
 
 __all__ = [
     "check_documents",
@@ -57,8 +57,7 @@ def utf8_encode(text: str, what: str) -> bytes:
     except UnicodeEncodeError as error:
         code_point = ord(text[error.start])
         raise ValueError(
-            f"{what} contains a lone surrogate U+{code_point:04X} at index {error.start}, "
-            "which has no UTF-8 encoding"
+            f"{what} contains a lone surrogate U+{code_point:04X} at index {error.start}, which has no UTF-8 encoding"
         ) from None
 
 

@@ -45,8 +45,12 @@ def test_the_documented_tox_file_runs_the_suite_against_the_sample_project(tmp_p
     environment["PIP_CONSTRAINT"] = str(ROOT / "constraints.txt")
     env_name = f"py{sys.version_info.major}{sys.version_info.minor}"
     completed = subprocess.run(
-        [sys.executable, "-m", "tox", "-e", env_name], cwd=project, env=environment,
-        capture_output=True, text=True, timeout=900,
+        [sys.executable, "-m", "tox", "-e", env_name],
+        cwd=project,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert completed.returncode == 0, completed.stdout[-4000:] + completed.stderr[-4000:]
     reports = project / ".tox" / env_name / "tmp"

@@ -12,7 +12,7 @@ import os
 import pytest
 from hypothesis import settings
 
-from conformance.settings import PROFILE_ENV_VAR, PROFILES, active_profile_name
+from bpe_conformance.settings import PROFILE_ENV_VAR, PROFILES, active_profile_name
 
 
 def test_the_active_hypothesis_profile_is_the_named_one() -> None:

@@ -158,23 +158,23 @@ def test_results_lines_are_parsed_and_other_lines_ignored() -> None:
     text = "\n".join(
         [
             "⠋ Generating mutants",
-            "    reference.counting.x_count_pairs__mutmut_3: survived",
-            "    reference.tokenizer.xǁTokenizerǁencode__mutmut_1: no tests",
-            "    conformance.diagnosis.x__judge__mutmut_7: timeout",
-            "    conformance.diagnosis.x__judge__mutmut_8: killed",
+            "    bpe_conformance.reference.counting.x_count_pairs__mutmut_3: survived",
+            "    bpe_conformance.reference.tokenizer.xǁTokenizerǁencode__mutmut_1: no tests",
+            "    bpe_conformance.diagnosis.x__judge__mutmut_7: timeout",
+            "    bpe_conformance.diagnosis.x__judge__mutmut_8: killed",
             "not a result line",
         ]
     )
     results = gate.parse_results(text)
     assert results == {
-        "reference.counting.x_count_pairs__mutmut_3": "survived",
-        "reference.tokenizer.xǁTokenizerǁencode__mutmut_1": "no tests",
-        "conformance.diagnosis.x__judge__mutmut_7": "timeout",
-        "conformance.diagnosis.x__judge__mutmut_8": "killed",
+        "bpe_conformance.reference.counting.x_count_pairs__mutmut_3": "survived",
+        "bpe_conformance.reference.tokenizer.xǁTokenizerǁencode__mutmut_1": "no tests",
+        "bpe_conformance.diagnosis.x__judge__mutmut_7": "timeout",
+        "bpe_conformance.diagnosis.x__judge__mutmut_8": "killed",
     }
     assert gate.not_killed(results) == {
-        "reference.counting.x_count_pairs__mutmut_3": "survived",
-        "reference.tokenizer.xǁTokenizerǁencode__mutmut_1": "no tests",
+        "bpe_conformance.reference.counting.x_count_pairs__mutmut_3": "survived",
+        "bpe_conformance.reference.tokenizer.xǁTokenizerǁencode__mutmut_1": "no tests",
     }
 
 
@@ -202,12 +202,13 @@ def test_an_unexplained_survivor_fails_the_gate_even_above_the_threshold(
 ) -> None:
     doc = _write(tmp_path, "mutation.md", EXPLANATIONS)
     survivors = (
-        SURVIVORS + "\n    reference.alphabet.x_rule_id__mutmut_2: survived\n    reference.y__mutmut_1: no tests"
+        SURVIVORS
+        + "\n    bpe_conformance.reference.alphabet.x_rule_id__mutmut_2: survived\n    reference.y__mutmut_1: no tests"
     )
     argv = [str(_stats(tmp_path)), "--min-score", "95", "--explained", str(doc)]
     assert gate.main([*argv, "--results-command", _printing(tmp_path, survivors)]) == 1
     out = capsys.readouterr().out
-    assert "UNEXPLAINED reference.alphabet.x_rule_id__mutmut_2 (survived)" in out
+    assert "UNEXPLAINED bpe_conformance.reference.alphabet.x_rule_id__mutmut_2 (survived)" in out
     assert "UNEXPLAINED reference.y__mutmut_1 (no tests)" in out
     assert "explained: 3 of 5" in out
 

@@ -12,21 +12,36 @@ from pathlib import Path
 
 import pytest
 
-from conformance.spec.resources import SPECS_PACKAGE, spec_file, spec_root
+from bpe_conformance.spec.resources import SPECS_PACKAGE, spec_file, spec_root
 from tests import ROOT
 
-_PRINT_ROOT = "from conformance.spec.resources import spec_root; print(spec_root())"
+_PRINT_ROOT = "from bpe_conformance.spec.resources import spec_root; print(spec_root())"
 
 
 def test_the_package_list_names_every_package_directory():
     tomllib = pytest.importorskip("tomllib")
     listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    # rglob does not follow the checkout's links (conformance/reference, conformance/_specs): each folder once.
     found = {
-        ".".join(init.parent.relative_to(ROOT).parts)
-        for top in ("reference", "conformance")
+        ".".join((package, *init.parent.relative_to(ROOT / top).parts))
+        for top, package in (("conformance", "bpe_conformance"), ("reference", "bpe_conformance.reference"))
         for init in (ROOT / top).rglob("__init__.py")
     }
     assert found | {SPECS_PACKAGE} == set(listed)
+
+
+def test_the_package_directories_map_the_repository_folders():
+    tomllib = pytest.importorskip("tomllib")
+    mapping = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-dir"]
+    assert mapping == {
+        "bpe_conformance": "conformance",
+        "bpe_conformance.reference": "reference",
+        SPECS_PACKAGE: "specs",
+    }
+    # The checkout's links give tools that read files (mypy, mutmut, doctests) the same tree as the wheel.
+    for link, target in mapping.items():
+        path = ROOT.joinpath(*link.split("."))
+        assert path.resolve() == (ROOT / target).resolve(), link
 
 
 def test_the_specification_is_the_one_in_the_repository():
@@ -45,8 +60,11 @@ def test_the_package_data_globs_cover_every_specification_file():
 @pytest.mark.parametrize("site", [True, False], ids=["with-site-packages", "bare-tree"])
 def test_a_copied_tree_finds_its_specification(tmp_path, site):
     # mutmut copies the checkout (specs/ included, pyproject's also_copy) and imports from the copy.
-    for name in ("conformance", "reference", "specs"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    # mutmut's copy: bpe_conformance/ and bpe_conformance/reference/ as real folders, specs/ beside them.
+    skipped = shutil.ignore_patterns("__pycache__", "reference", "_specs")
+    shutil.copytree(ROOT / "conformance", tmp_path / "bpe_conformance", ignore=skipped)
+    shutil.copytree(ROOT / "reference", tmp_path / "bpe_conformance" / "reference", ignore=skipped)
+    shutil.copytree(ROOT / "specs", tmp_path / "specs", ignore=skipped)
     flags = [] if site else ["-S"]
     completed = subprocess.run(
         [sys.executable, *flags, "-c", _PRINT_ROOT], cwd=tmp_path, capture_output=True, text=True, check=True

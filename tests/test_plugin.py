@@ -12,8 +12,8 @@ import textwrap
 
 import pytest
 
-from conformance import checks as checks_package
-from conformance.checks.base import Check
+from bpe_conformance import checks as checks_package
+from bpe_conformance.checks.base import Check
 from tests.support.demo_checks import (
     demo_selection,
     verify_unknown_id_rejected,
@@ -24,7 +24,7 @@ pytest_plugins = ["pytester"]
 
 IMPLEMENTATIONS = textwrap.dedent(
     '''
-    import reference
+    from bpe_conformance import reference
 
     class LargestTie(reference.LiteralTokenizer):
         """Strict BPE except that a tie goes to the largest pair."""
@@ -51,11 +51,23 @@ IMPLEMENTATIONS = textwrap.dedent(
 
 
 DEMO_CHECKS = [
-    Check("demo-worked-example", "BPE-TRAIN-TIE", "the worked example", verify_worked_example,
-          cases=lambda: [(["abab", "acac"], 32)]),
-    Check("demo-decode-unknown", "BPE-DECODE-STRICT", "unknown ids", verify_unknown_id_rejected,
-          cases=lambda: [258, 10**6], requires=frozenset({"train", "decode"}), also=("BPE-INPUT-IDS",),
-          level="interface"),
+    Check(
+        "demo-worked-example",
+        "BPE-TRAIN-TIE",
+        "the worked example",
+        verify_worked_example,
+        cases=lambda: [(["abab", "acac"], 32)],
+    ),
+    Check(
+        "demo-decode-unknown",
+        "BPE-DECODE-STRICT",
+        "unknown ids",
+        verify_unknown_id_rejected,
+        cases=lambda: [258, 10**6],
+        requires=frozenset({"train", "decode"}),
+        also=("BPE-INPUT-IDS",),
+        level="interface",
+    ),
 ]
 
 
@@ -84,7 +96,7 @@ def _literal(line: str) -> str:
 
 
 def _run(project, *args: str):
-    return project.runpytest_inprocess("-p", "conformance.plugin", "-p", "no:cacheprovider", *args)
+    return project.runpytest_inprocess("-p", "bpe_conformance.plugin", "-p", "no:cacheprovider", *args)
 
 
 def test_without_bpe_impl_the_plugin_collects_nothing(project) -> None:
@@ -113,34 +125,49 @@ def test_one_item_per_check_named_by_check_and_clause(project) -> None:
 
 
 def test_reference_passes_every_check(project) -> None:
-    result = _run(project, "--bpe-impl", "reference:Tokenizer", "--bpe-isolation", "inprocess", "-v")
+    result = _run(project, "--bpe-impl", "bpe_conformance.reference:Tokenizer", "--bpe-isolation", "inprocess", "-v")
     result.assert_outcomes(passed=3)
-    result.stdout.fnmatch_lines(["bpe-conformance: checking reference:Tokenizer (inprocess)", "*collected 3 items",
-                                 "*demo-worked-example?BPE-TRAIN-TIE? PASSED*"])
+    result.stdout.fnmatch_lines(
+        [
+            "bpe-conformance: checking bpe_conformance.reference:Tokenizer (inprocess)",
+            "*collected 3 items",
+            "*demo-worked-example?BPE-TRAIN-TIE? PASSED*",
+        ]
+    )
 
 
 def test_broken_implementation_fails_with_clause_counterexample_and_reproduce(project) -> None:
     result = _run(project, "--bpe-impl", "impls:LargestTie", "--bpe-isolation", "inprocess", "--bpe-seed", "3")
     result.assert_outcomes(passed=2, failed=1)
-    result.stdout.fnmatch_lines([_literal(line) for line in (
-        "FAIL demo-worked-example [BPE-TRAIN-TIE]",
-        "  ties go to the smallest pair",
-        '  inputs: {"documents": ["abab", "acac"], "max_merges": 32}',
-        "  expected: [[97, 98], [97, 99]]",
-        "  actual: [[97, 99], [97, 98]]",
-        "  first divergent merge round:",
-        "  reproduce: pytest -p conformance.plugin --bpe-impl impls:LargestTie --bpe-only --bpe-isolation inprocess "
-        "--bpe-check demo-worked-example --bpe-seed 3",
-        "  or: bpe-conformance run --impl impls:LargestTie --isolation inprocess --check demo-worked-example --seed 3",
-    )])
+    result.stdout.fnmatch_lines(
+        [
+            _literal(line)
+            for line in (
+                "FAIL demo-worked-example [BPE-TRAIN-TIE]",
+                "  ties go to the smallest pair",
+                '  inputs: {"documents": ["abab", "acac"], "max_merges": 32}',
+                "  expected: [[97, 98], [97, 99]]",
+                "  actual: [[97, 99], [97, 98]]",
+                "  first divergent merge round:",
+                "  reproduce: pytest -p bpe_conformance.plugin --bpe-impl impls:LargestTie --bpe-only "
+                "--bpe-isolation inprocess --bpe-check demo-worked-example --bpe-seed 3",
+                "  or: bpe-conformance run --impl impls:LargestTie --isolation inprocess "
+                "--check demo-worked-example --seed 3",
+            )
+        ]
+    )
     assert "Traceback" not in result.stdout.str() and "conformance/running/runner.py" not in result.stdout.str()
 
 
 def test_broken_implementation_in_its_own_process_fails_too(project) -> None:
     result = _run(project, "--bpe-impl", "impls:LargestTie", "--bpe-check", "BPE-TRAIN-TIE", "--bpe-timeout", "20")
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines([_literal("FAIL demo-worked-example [BPE-TRAIN-TIE]"),
-                                 _literal("--bpe-timeout 20 --bpe-check demo-worked-example --bpe-seed 0")])
+    result.stdout.fnmatch_lines(
+        [
+            _literal("FAIL demo-worked-example [BPE-TRAIN-TIE]"),
+            _literal("--bpe-timeout 20 --bpe-check demo-worked-example --bpe-seed 0"),
+        ]
+    )
 
 
 def test_bpe_check_and_keyword_select_by_clause(project) -> None:
@@ -190,16 +217,44 @@ def test_bpe_only_collects_the_checks_and_never_imports_the_projects_tests(proje
 
 def test_the_plugin_draws_what_the_cli_draws_for_the_same_seed(real_project, tmp_path, monkeypatch) -> None:
     # Same profile, same seed, same examples: the printed `bpe-conformance run` line reproduces a failure.
-    from conformance.cli.main import main
+    from bpe_conformance.cli.main import main
 
     junit = tmp_path / "plugin.xml"
-    result = _run(real_project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--bpe-only",
-                  "--bpe-check", "tie-break", "--bpe-seed", "5", f"--junitxml={junit}")
+    result = _run(
+        real_project,
+        "--bpe-impl",
+        "reference",
+        "--bpe-isolation",
+        "inprocess",
+        "--bpe-only",
+        "--bpe-check",
+        "tie-break",
+        "--bpe-seed",
+        "5",
+        f"--junitxml={junit}",
+    )
     result.assert_outcomes(passed=1)
     plugin_examples = re.findall(r'name="examples" value="(\d+)"', junit.read_text(encoding="utf-8"))
     report = tmp_path / "cli.json"
-    assert main(["run", "--impl", "reference", "--isolation", "inprocess", "--check", "tie-break", "--seed", "5",
-                 "--quiet", "--json", str(report)]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--impl",
+                "reference",
+                "--isolation",
+                "inprocess",
+                "--check",
+                "tie-break",
+                "--seed",
+                "5",
+                "--quiet",
+                "--json",
+                str(report),
+            ]
+        )
+        == 0
+    )
     (cli_result,) = json.loads(report.read_text(encoding="utf-8"))["results"]
     assert plugin_examples == [str(cli_result["examples"])]
 
@@ -213,8 +268,10 @@ def test_real_tie_checks_pass_on_the_reference(real_project) -> None:
 
 
 def test_real_tie_check_fails_largest_pair_ties_naming_the_clause(real_project) -> None:
-    result = _run(real_project, "--bpe-impl", "impls:LargestTie", "--bpe-isolation", "inprocess",
-                  "--bpe-check", "tie-break")
+    result = _run(
+        real_project, "--bpe-impl", "impls:LargestTie", "--bpe-isolation", "inprocess", "--bpe-check", "tie-break"
+    )
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines([_literal("FAIL tie-break [BPE-TRAIN-TIE]"), "*first divergent merge round:",
-                                 "*diagnosis: *"])
+    result.stdout.fnmatch_lines(
+        [_literal("FAIL tie-break [BPE-TRAIN-TIE]"), "*first divergent merge round:", "*diagnosis: *"]
+    )

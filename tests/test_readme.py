@@ -17,7 +17,7 @@ import sys
 import hypothesis
 import pytest
 
-from conformance.spec.clauses import SPEC_PATH
+from bpe_conformance.spec.clauses import SPEC_PATH
 
 ROOT = SPEC_PATH.parents[1]
 _spec = importlib.util.spec_from_file_location("readme_tool", ROOT / "tools" / "readme.py")
@@ -42,8 +42,10 @@ def _short(text: str) -> str:
 def test_the_transcript_is_what_the_command_prints(transcript):
     recorded = _RECORDED_WITH.search(transcript.output)
     if recorded and recorded.group(1) != hypothesis.__version__:
-        pytest.skip(f"recorded with hypothesis {recorded.group(1)}, {hypothesis.__version__} is installed: "
-                    "install constraints.txt (tox does) or refresh with `python tools/readme.py --update`")
+        pytest.skip(
+            f"recorded with hypothesis {recorded.group(1)}, {hypothesis.__version__} is installed: "
+            "install constraints.txt (tox does) or refresh with `python tools/readme.py --update`"
+        )
     printed = readme.run_command(transcript.command)
     assert readme.normalised(printed) == readme.normalised(transcript.output), (
         "README.md is out of date; refresh it with `python tools/readme.py --update`"

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import hypothesis
 import pytest
 
-from conformance.zoo import ZOO
+from bpe_conformance.zoo import ZOO
 from tests import ROOT
 from tests.test_readme import readme
 
@@ -47,9 +47,11 @@ def lessons() -> list[tuple[str, str]]:
 def test_the_command_prints_what_the_tutorial_shows(transcript) -> None:
     recorded = _RECORDED_WITH.search(transcript.output)
     if recorded and recorded.group(1) != hypothesis.__version__:
-        pytest.skip(f"recorded with hypothesis {recorded.group(1)}, {hypothesis.__version__} is installed: "
-                    "install constraints.txt (tox does) or refresh with `python tools/readme.py --update --file "
-                    "docs/tutorial.md`")
+        pytest.skip(
+            f"recorded with hypothesis {recorded.group(1)}, {hypothesis.__version__} is installed: "
+            "install constraints.txt (tox does) or refresh with `python tools/readme.py --update --file "
+            "docs/tutorial.md`"
+        )
     assert readme.matches(transcript.output, printed()[transcript.command]), (
         f"docs/tutorial.md is out of date for {transcript.command!r}; refresh it with "
         "`python tools/readme.py --update --file docs/tutorial.md`"

@@ -34,8 +34,11 @@ def _ok(venv, project, *words):
 
 def test_the_wheel_ships_the_specification_and_no_repository_files(installed):
     names = wheel_names(installed[2])
-    shipped = {path.relative_to(ROOT / "specs").as_posix() for path in (ROOT / "specs").rglob("*")
-               if path.is_file() and "__pycache__" not in path.parts}
+    shipped = {
+        path.relative_to(ROOT / "specs").as_posix()
+        for path in (ROOT / "specs").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
     assert {f"conformance/_specs/{name}" for name in shipped} <= names
     for package in ("conformance", "reference"):
         sources = {path.relative_to(ROOT).as_posix() for path in (ROOT / package).rglob("*.py")}
@@ -54,15 +57,29 @@ def test_the_commands_run_from_the_installed_wheel(installed):
     jsonschema.validate(report, schema)
     assert report["summary"]["exit_code"] == 0
     (project / "report.json").unlink()
-    assert "PASSED" in _ok(venv, project, "bpe-conformance", "run", "--impl", "mypkg:Tok",
-                           "--skip-file", "conformance-skips.txt")
+    assert "PASSED" in _ok(
+        venv, project, "bpe-conformance", "run", "--impl", "mypkg:Tok", "--skip-file", "conformance-skips.txt"
+    )
     _ok(venv, project, "bpe-conformance", "vectors", "check")
     assert "BPE-TRAIN-TIE" in _ok(venv, project, "bpe-conformance", "explain", "BPE-TRAIN-TIE")
     assert "strict" in _ok(venv, project, "bpe-conformance", "identify", "--impl", "mypkg:Tok")
     assert "(97, 98)" in _ok(venv, project, "bpe-conformance", "trace", "abab", "acac", "--merges", "32")
-    assert "AGREED" in _ok(venv, project, "bpe-conformance", "compare", "--impl", "mypkg:Tok", "--corpus",
-                           "pyproject.toml", "--corpus", "conformance-skips.txt", "--merges", "20", "--json",
-                           "compare.json")
+    assert "AGREED" in _ok(
+        venv,
+        project,
+        "bpe-conformance",
+        "compare",
+        "--impl",
+        "mypkg:Tok",
+        "--corpus",
+        "pyproject.toml",
+        "--corpus",
+        "conformance-skips.txt",
+        "--merges",
+        "20",
+        "--json",
+        "compare.json",
+    )
     compared = json.loads((project / "compare.json").read_text(encoding="utf-8"))
     jsonschema.validate(compared, json.loads((ROOT / "specs" / "schema" / "compare.schema.json").read_text()))
     (project / "compare.json").unlink()
@@ -70,18 +87,46 @@ def test_the_commands_run_from_the_installed_wheel(installed):
 
 def test_the_plugin_runs_only_the_conformance_items_from_the_installed_wheel(installed):
     venv, project, _ = installed
-    output = _ok(venv, project, "python", "-m", "pytest", "-p", "conformance.plugin", "--bpe-impl", "mypkg:Tok",
-                 "--bpe-only", "-q", "-p", "no:cacheprovider")
+    output = _ok(
+        venv,
+        project,
+        "python",
+        "-m",
+        "pytest",
+        "-p",
+        "bpe_conformance.plugin",
+        "--bpe-impl",
+        "mypkg:Tok",
+        "--bpe-only",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+    )
     assert "passed" in output and "failed" not in output
 
 
 def test_a_fuzz_campaign_runs_from_the_installed_wheel(installed, tmp_path):
-    # Its workers are `python -m conformance.fuzzing.worker` of the venv; its files go where it is told
+    # Its workers are `python -m bpe_conformance.fuzzing.worker` of the venv; its files go where it is told
     # (XDG_CACHE_HOME: hypothesis's storage; --database, --json), none into the working directory.
     venv, project, _ = installed
-    words = ["env", f"XDG_CACHE_HOME={tmp_path / 'cache'}", "bpe-conformance", "fuzz", "--impl", "mypkg:Tok",
-             "--check", "tie-break", "--duration", "3s", "--jobs", "2", "--database", str(tmp_path / "db"),
-             "--json", str(tmp_path / "fuzz.json")]
+    words = [
+        "env",
+        f"XDG_CACHE_HOME={tmp_path / 'cache'}",
+        "bpe-conformance",
+        "fuzz",
+        "--impl",
+        "mypkg:Tok",
+        "--check",
+        "tie-break",
+        "--duration",
+        "3s",
+        "--jobs",
+        "2",
+        "--database",
+        str(tmp_path / "db"),
+        "--json",
+        str(tmp_path / "fuzz.json"),
+    ]
     assert "PASSED: no failure" in _ok(venv, project, *words)
     summary = json.loads((tmp_path / "fuzz.json").read_text(encoding="ascii"))
     jsonschema.validate(summary, json.loads((ROOT / "specs" / "schema" / "fuzz.schema.json").read_text()))
@@ -95,5 +140,11 @@ def test_nothing_is_left_in_the_working_directory(installed):
     left = sorted(
         path.relative_to(project).as_posix() for path in project.rglob("*") if "__pycache__" not in path.parts
     )
-    assert left == ["conformance-skips.txt", "mypkg", "mypkg/__init__.py", "pyproject.toml", "tests",
-                    "tests/test_own.py"], left
+    assert left == [
+        "conformance-skips.txt",
+        "mypkg",
+        "mypkg/__init__.py",
+        "pyproject.toml",
+        "tests",
+        "tests/test_own.py",
+    ], left

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tox -e fuzz: a real, timed campaign against a zoo member, then the replay that proves it was saved.
-#   tools/fuzz_campaign.sh WORKDIR [DURATION] [MEMBER]   (defaults: 2m, conformance.zoo:StopsOneMergeEarly)
+#   tools/fuzz_campaign.sh WORKDIR [DURATION] [MEMBER]   (defaults: 2m, bpe_conformance.zoo:StopsOneMergeEarly)
 # Exits non-zero unless the campaign found the member (exit 1) and `run --database` fails on the same check.
 set -uo pipefail
 

@@ -12,8 +12,8 @@ explained, 2 when the statistics, the results or the explanations cannot be read
 >>> stats = MutationStats(killed=90, survived=4, total=100, no_tests=0, skipped=2, suspicious=0, timeout=3, segfault=1)
 >>> round(mutation_score(stats), 2)
 95.92
->>> parse_results("    reference.counting.x_count_pairs__mutmut_3: survived\\n")
-{'reference.counting.x_count_pairs__mutmut_3': 'survived'}
+>>> parse_results("    bpe_conformance.reference.counting.x_count_pairs__mutmut_3: survived\\n")
+{'bpe_conformance.reference.counting.x_count_pairs__mutmut_3': 'survived'}
 >>> explained_mutants("- `a.x_f__mutmut_1`: `<` and `<=` agree because the index never equals the length")
 {'a.x_f__mutmut_1': '`<` and `<=` agree because the index never equals the length'}
 """

@@ -138,8 +138,9 @@ def matches(shown: str, printed: str) -> bool:
         return False
     position = len(runs[0])
     for run in runs[1:-1]:
-        position = next((start for start in range(position, len(got) - len(run) + 1)
-                         if got[start : start + len(run)] == run), -1)
+        position = next(
+            (start for start in range(position, len(got) - len(run) + 1) if got[start : start + len(run)] == run), -1
+        )
         if position < 0:
             return False
         position += len(run)
@@ -154,7 +155,11 @@ def run_command(command: str) -> str:
     environment = {key: value for key, value in os.environ.items() if key not in _UNSET}
     completed = subprocess.run(
         [sys.executable, "-m", "conformance", *words[1:]],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600,
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     return completed.stdout
 
@@ -187,8 +192,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if normalised(fresh) == normalised(text):
         return 0
-    diff = difflib.unified_diff(text.splitlines(True), fresh.splitlines(True), str(args.file),
-                                "what the commands print")
+    diff = difflib.unified_diff(
+        text.splitlines(True), fresh.splitlines(True), str(args.file), "what the commands print"
+    )
     sys.stdout.writelines(diff)
     return 1
 

@@ -1,8 +1,8 @@
-"""Turning an ``--impl`` string into a :class:`~conformance.adapters.subject.Subject`.
+"""Turning an ``--impl`` string into a :class:`~bpe_conformance.adapters.subject.Subject`.
 
 * ``module:attr`` — a Python class or zero-argument callable with the plug-in contract, found on
   ``sys.path`` (the current directory included); run in its own process through
-  ``python -m conformance.adapters.host`` (``isolation="process"``, the default) or in the harness's
+  ``python -m bpe_conformance.adapters.host`` (``isolation="process"``, the default) or in the harness's
   process (``isolation="inprocess"``: faster, but a hang or a segfault takes the harness down).
 * ``cmd:<command line>`` — any program speaking ``specs/protocol.md``; always its own process.
 * ``reference`` and ``reference-literal`` — the bundled ``reference:Tokenizer`` and
@@ -11,10 +11,10 @@
 >>> subject = load_implementation("reference", isolation="inprocess")
 >>> subject.info.name, subject.train(["abab", "acac"], 32)
 ('reference', [(97, 98), (97, 99)])
->>> load_implementation("reference:NoSuchClass", isolation="inprocess")
+>>> load_implementation("bpe_conformance.reference:NoSuchClass", isolation="inprocess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-conformance.errors.HarnessError: reference:NoSuchClass: module 'reference' has no attribute 'NoSuchClass'
+bpe_conformance.errors.HarnessError: ...:NoSuchClass: module 'bpe_conformance.reference' has no attribute 'NoSuchClass'
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conformance.adapters.python import InProcessSubject, describe_python_implementation
-from conformance.adapters.subject import Subject
-from conformance.adapters.subprocess import DEFAULT_TIMEOUT, ProcessSubject
-from conformance.errors import HarnessError, ImplementationRaised
+from bpe_conformance.adapters.python import InProcessSubject, describe_python_implementation
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT, ProcessSubject
+from bpe_conformance.errors import HarnessError, ImplementationRaised
 
 __all__ = [
     "ISOLATIONS",
@@ -44,7 +44,10 @@ __all__ = [
     "split_spec",
 ]
 
-SHORTCUTS = {"reference": "reference:Tokenizer", "reference-literal": "reference:LiteralTokenizer"}
+SHORTCUTS = {
+    "reference": "bpe_conformance.reference:Tokenizer",
+    "reference-literal": "bpe_conformance.reference:LiteralTokenizer",
+}
 ISOLATIONS = ("process", "inprocess")
 COMMAND_PREFIX = "cmd:"
 _PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +57,7 @@ _SPEC_FORMS = "'module:attr', 'cmd:<command line>', 'reference' or 'reference-li
 def split_spec(spec: str) -> tuple[str, str]:
     """``"package.module:Attr.inner"`` as ``("package.module", "Attr.inner")``.
 
-    >>> split_spec("reference:Tokenizer")
+    >>> split_spec("bpe_conformance.reference:Tokenizer")
     ('reference', 'Tokenizer')
     >>> try:
     ...     split_spec("reference")
@@ -121,7 +124,7 @@ def create_instance(factory: Callable[[], Any], spec: str) -> Any:
 
 def host_command(spec: str) -> list[str]:
     """The command that serves the Python implementation ``spec`` over the protocol."""
-    return [sys.executable, "-m", "conformance.adapters.host", spec]
+    return [sys.executable, "-m", "bpe_conformance.adapters.host", spec]
 
 
 def host_environment() -> dict[str, str]:

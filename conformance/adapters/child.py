@@ -3,7 +3,7 @@
 stdout is read by a thread into a small queue, one line at a time and at most the request's
 allowance (:func:`response_allowance`); stderr is drained into a bounded tail (:func:`stderr_tail`);
 both readers stop the moment the process is killed, even if a grandchild still holds the pipes.
-:mod:`conformance.adapters.subprocess` speaks the protocol over these pipes.
+:mod:`bpe_conformance.adapters.subprocess` speaks the protocol over these pipes.
 
 >>> response_allowance(10, 0, 1 << 30) >= RESPONSE_FLOOR_BYTES
 True
@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO
 
-from conformance.adapters.process_tree import REAP_SECONDS, TAG_VARIABLE, become_subreaper, kill_tree, new_tag
+from bpe_conformance.adapters.process_tree import REAP_SECONDS, TAG_VARIABLE, become_subreaper, kill_tree, new_tag
 
 __all__ = [
     "EXIT_GRACE_SECONDS",

@@ -1,6 +1,6 @@
-"""A :class:`~conformance.adapters.subject.Subject` back in the plug-in contract, for code written against it.
+"""A :class:`~bpe_conformance.adapters.subject.Subject` back in the plug-in contract, for code written against it.
 
-The identification probes (:mod:`conformance.dialects.identify`) call implementations as the plug-in
+The identification probes (:mod:`bpe_conformance.dialects.identify`) call implementations as the plug-in
 contract says; this turns any subject (in-process, hosted or ``cmd:``) back into such an object, its
 errors re-raised as exceptions of their named type.
 """
@@ -11,8 +11,8 @@ import builtins
 from collections.abc import Callable
 from typing import Any
 
-from conformance.adapters.subject import Subject
-from conformance.errors import ImplementationRaised
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.errors import ImplementationRaised
 
 __all__ = ["SubjectContract", "contract_factory"]
 
@@ -53,7 +53,7 @@ def _exception_type(kind: str, ancestors: tuple[str, ...] = ()) -> type[Exceptio
 class SubjectContract:
     """A :class:`Subject` back in the plug-in contract: errors are re-raised as exceptions of their named type.
 
-    >>> from conformance.adapters import load_implementation
+    >>> from bpe_conformance.adapters import load_implementation
     >>> contract = SubjectContract(load_implementation("reference", isolation="inprocess"))
     >>> contract.train(["abab", "acac"], 32), contract.profile
     ([(97, 98), (97, 99)], 'strict')

@@ -1,4 +1,4 @@
-"""Serve a Python implementation over the JSON-lines protocol: ``python -m conformance.adapters.host MODULE:ATTR``.
+"""Serve a Python implementation over the JSON-lines protocol: ``python -m bpe_conformance.adapters.host MODULE:ATTR``.
 
 Running the implementation in its own process means a hang, a segfault or ``os._exit`` in it
 costs one check, not the harness. Every exception it raises becomes a structured error carrying
@@ -7,7 +7,7 @@ the exception's type name, so ``ValueError``/``TypeError`` keep their meaning ac
 The protocol owns file descriptors 0 and 1: the implementation's ``print`` (and any C code writing
 to fd 1) goes to stderr, where the harness keeps it for crash reports, and it reads an empty stdin.
 
->>> session = open_session("reference:Tokenizer")
+>>> session = open_session("bpe_conformance.reference:Tokenizer")
 >>> respond(session, {"id": 1, "op": "train", "documents": ["abab", "acac"], "max_merges": 32})
 {'id': 1, 'ok': True, 'result': [[97, 98], [97, 99]]}
 >>> respond(session, {"id": 2, "op": "encode", "text": 5})["error"]
@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from conformance.adapters import create_instance, resolve_factory
-from conformance.adapters.protocol import (
+from bpe_conformance.adapters import create_instance, resolve_factory
+from bpe_conformance.adapters.protocol import (
     OPERATIONS,
     PROTOCOL_VERSION,
     ProtocolError,
@@ -35,9 +35,9 @@ from conformance.adapters.protocol import (
     handshake_result,
     request_problem,
 )
-from conformance.adapters.python import describe_python_implementation
-from conformance.adapters.subject import ImplementationInfo
-from conformance.errors import HarnessError, exception_ancestors
+from bpe_conformance.adapters.python import describe_python_implementation
+from bpe_conformance.adapters.subject import ImplementationInfo
+from bpe_conformance.errors import HarnessError, exception_ancestors
 
 __all__ = ["Session", "main", "open_session", "respond", "serve", "take_protocol_streams"]
 
@@ -164,12 +164,14 @@ def take_protocol_streams() -> tuple[BinaryIO, BinaryIO]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m conformance.adapters.host``."""
+    """Entry point of ``python -m bpe_conformance.adapters.host``."""
     parser = argparse.ArgumentParser(
-        prog="python -m conformance.adapters.host",
+        prog="python -m bpe_conformance.adapters.host",
         description="Serve a Python implementation of the plug-in contract over the bpe-conformance protocol.",
     )
-    parser.add_argument("spec", help="MODULE:ATTR, a class or zero-argument callable (e.g. reference:Tokenizer)")
+    parser.add_argument(
+        "spec", help="MODULE:ATTR, a class or zero-argument callable (e.g. bpe_conformance.reference:Tokenizer)"
+    )
     args = parser.parse_args(argv)
     protocol_in, protocol_out = take_protocol_streams()
     return serve(open_session(args.spec), protocol_in, protocol_out)

@@ -30,7 +30,13 @@ import time
 from pathlib import Path
 
 __all__ = [
-    "REAP_SECONDS", "TAG_VARIABLE", "become_subreaper", "descendants", "kill_orphans", "kill_tree", "new_tag",
+    "REAP_SECONDS",
+    "TAG_VARIABLE",
+    "become_subreaper",
+    "descendants",
+    "kill_orphans",
+    "kill_tree",
+    "new_tag",
     "tagged_children",
 ]
 

@@ -2,7 +2,7 @@
 
 Building, writing, reading and validating one line at a time. Schemas come from
 ``specs/schema/protocol/`` and are loaded once, on first use, so a process that only *serves*
-the protocol (``conformance.adapters.host``) never pays for importing jsonschema.
+the protocol (``bpe_conformance.adapters.host``) never pays for importing jsonschema.
 
 >>> encode_message(build_request(3, "encode", text="a\\ud800"))
 b'{"id":3,"op":"encode","text":"a\\\\ud800"}\\n'
@@ -13,7 +13,7 @@ b'{"id":3,"op":"encode","text":"a\\\\ud800"}\\n'
 >>> validate_response({"id": 3, "ok": False, "error": {"type": "ValueError"}})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-conformance.adapters.protocol.ProtocolError: response does not follow protocol 1: 'message' is a required ...
+bpe_conformance.adapters.protocol.ProtocolError: response does not follow protocol 1: 'message' is a required ...
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import re
 from functools import cache
 from typing import Any
 
-from conformance.adapters.subject import CAPABILITIES, ImplementationInfo, declaration_problem
-from conformance.spec.resources import spec_file
+from bpe_conformance.adapters.subject import CAPABILITIES, ImplementationInfo, declaration_problem
+from bpe_conformance.spec.resources import spec_file
 
 __all__ = [
     "INPUT_ERROR_TYPES",
@@ -180,7 +180,7 @@ def decode_message(line: bytes) -> Any:
     >>> decode_message(b"ready!\\n")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    conformance.adapters.protocol.ProtocolError: line is not JSON (Expecting value: line 1 column 1 ...): 'ready!\\n'
+    bpe_conformance.adapters.protocol.ProtocolError: line is not JSON (Expecting value: ...): 'ready!\\n'
     """
     shown = _shorten(repr(line[: _SHOWN_CHARS * 2].decode("utf-8", errors="replace")))
     try:
@@ -268,7 +268,7 @@ def validate_request(message: Any) -> None:
     >>> validate_request({"id": 1, "op": "encode"})
     Traceback (most recent call last):
     ...
-    conformance.adapters.protocol.ProtocolError: request does not follow protocol 1: 'text' is a required property
+    bpe_conformance.adapters.protocol.ProtocolError: request does not follow protocol 1: 'text' is a required property
     """
     problem = _schema_problem("request", message)
     if problem:
@@ -320,10 +320,10 @@ def implementation_info(result: Any) -> ImplementationInfo:
     rather than a complaint about fields it does not know.
 
     >>> implementation_info({"name": "x", "version": "1", "language": "c", "capabilities": ["train"],
-    ...                      "profile": "strict", "protocol": 2})
+    ...                      "profile": "strict", "protocol": 2})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    conformance.adapters.protocol.VersionMismatch: protocol version mismatch: the harness speaks 1, the implementation 2
+    bpe_conformance.adapters.protocol.VersionMismatch: protocol version mismatch: the harness speaks 1, the ...
     """
     version = result.get("protocol") if isinstance(result, dict) else None
     if isinstance(version, int) and not isinstance(version, bool) and version != PROTOCOL_VERSION:

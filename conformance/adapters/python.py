@@ -1,13 +1,13 @@
 """Run a Python implementation in the harness's own process (fast; no timeouts, no crash isolation).
 
->>> from reference import Tokenizer
+>>> from bpe_conformance.reference import Tokenizer
 >>> subject = InProcessSubject(Tokenizer)
 >>> subject.train(["abab", "acac"], 32)
 [(97, 98), (97, 99)]
 >>> subject.encode(5)
 Traceback (most recent call last):
 ...
-conformance.errors.ImplementationRaised: encode raised TypeError: text must be a str, not int
+bpe_conformance.errors.ImplementationRaised: encode raised TypeError: text must be a str, not int
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.adapters.signals import stops_the_run
-from conformance.adapters.subject import (
+from bpe_conformance.adapters.signals import stops_the_run
+from bpe_conformance.adapters.subject import (
     CAPABILITIES,
     ImplementationInfo,
     Subject,
@@ -25,7 +25,7 @@ from conformance.adapters.subject import (
     as_text,
     declaration_problem,
 )
-from conformance.errors import ImplementationRaised, MalformedResult, exception_ancestors
+from bpe_conformance.errors import ImplementationRaised, MalformedResult, exception_ancestors
 
 __all__ = ["InProcessSubject", "describe_python_implementation"]
 
@@ -76,7 +76,7 @@ def _call(operation: str, method: Callable[..., Any], *args: Any) -> Any:
 
     That includes ``SystemExit``, ``GeneratorExit``, a pyo3 ``PanicException`` and a ``KeyboardInterrupt``
     no signal caused: none of them may end the run without a verdict. Only the user's own
-    interruption (:func:`conformance.adapters.signals.stops_the_run`) goes on up.
+    interruption (:func:`bpe_conformance.adapters.signals.stops_the_run`) goes on up.
     """
     try:
         return method(*args)

@@ -25,9 +25,7 @@ from types import FrameType
 
 __all__ = ["HANDLED_SIGNALS", "HarnessSignal", "handled_signals", "received_signal", "stops_the_run"]
 
-HANDLED_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
+HANDLED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 class HarnessSignal(KeyboardInterrupt):

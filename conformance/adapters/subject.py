@@ -1,7 +1,7 @@
 """The implementation under test, as every check sees it, whatever language it is written in.
 
 A *subject* wraps one implementation of the plug-in contract. Its methods either return values of
-exactly the contract's types, or raise one of :mod:`conformance.errors`: the check code never sees
+exactly the contract's types, or raise one of :mod:`bpe_conformance.errors`: the check code never sees
 a foreign exception or a wrongly typed result.
 
 >>> as_rules("train", [[97, 98], (97, 99)])
@@ -9,7 +9,7 @@ a foreign exception or a wrongly typed result.
 >>> as_ids("encode", [258, True])
 Traceback (most recent call last):
 ...
-conformance.errors.MalformedResult: encode returned a list whose item 1 is bool (True), not int
+bpe_conformance.errors.MalformedResult: encode returned a list whose item 1 is bool (True), not int
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.errors import MalformedResult
+from bpe_conformance.errors import MalformedResult
 
 __all__ = [
     "CAPABILITIES",

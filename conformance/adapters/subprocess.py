@@ -5,8 +5,8 @@ is read by a thread into a small queue (one line at a time, at most the request'
 :func:`response_allowance`, and never more than ``max_line_bytes``), stderr is drained continuously
 into a bounded tail, both readers stop the moment the process is killed (even if a grandchild still
 holds the pipes), and the process runs in its own session. Killing it kills its whole tree, including
-processes that left its group or session (:mod:`conformance.adapters.process_tree`). Misbehaviour maps
-onto :mod:`conformance.errors`:
+processes that left its group or session (:mod:`bpe_conformance.adapters.process_tree`). Misbehaviour maps
+onto :mod:`bpe_conformance.errors`:
 
 * an error response → :class:`ImplementationRaised` (the process lives on);
 * a timeout → the process group is killed, :class:`CallTimeout`;
@@ -18,7 +18,8 @@ After a kill the next call starts a new process. ``reset`` asks the process to `
 falls back to a new process if that does not work.
 
 >>> import sys
->>> with ProcessSubject([sys.executable, "-m", "conformance.adapters.host", "reference:Tokenizer"]) as subject:
+>>> host = [sys.executable, "-m", "bpe_conformance.adapters.host"]
+>>> with ProcessSubject([*host, "bpe_conformance.reference:Tokenizer"]) as subject:
 ...     subject.info.name, subject.train(["abab", "acac"], 32), subject.encode("abac")
 ('reference', [(97, 98), (97, 99)], [258, 259])
 """
@@ -36,7 +37,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from conformance.adapters.child import (
+from bpe_conformance.adapters.child import (
     EXIT_GRACE_SECONDS,
     POLL_SECONDS,
     RESPONSE_BYTES_PER_REQUEST_BYTE,
@@ -50,7 +51,7 @@ from conformance.adapters.child import (
     spawn,
     stderr_tail,
 )
-from conformance.adapters.protocol import (
+from bpe_conformance.adapters.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
     build_request,
@@ -59,8 +60,8 @@ from conformance.adapters.protocol import (
     implementation_info,
     validate_response,
 )
-from conformance.adapters.subject import ImplementationInfo, Subject, as_ids, as_rules, as_text
-from conformance.errors import (
+from bpe_conformance.adapters.subject import ImplementationInfo, Subject, as_ids, as_rules, as_text
+from bpe_conformance.errors import (
     CallAborted,
     CallTimeout,
     HarnessError,

@@ -16,14 +16,14 @@ import difflib
 import fnmatch
 from collections.abc import Iterable
 
-from conformance.checks.base import Check
-from conformance.checks.decoding import DECODING_CHECKS
-from conformance.checks.encoding import ENCODING_CHECKS
-from conformance.checks.properties import PROPERTY_CHECKS
-from conformance.checks.replacement import REPLACEMENT_CHECKS
-from conformance.checks.training import TRAINING_CHECKS
-from conformance.checks.validation import VALIDATION_CHECKS
-from conformance.checks.vectors import VECTOR_CHECKS
+from bpe_conformance.checks.base import Check
+from bpe_conformance.checks.decoding import DECODING_CHECKS
+from bpe_conformance.checks.encoding import ENCODING_CHECKS
+from bpe_conformance.checks.properties import PROPERTY_CHECKS
+from bpe_conformance.checks.replacement import REPLACEMENT_CHECKS
+from bpe_conformance.checks.training import TRAINING_CHECKS
+from bpe_conformance.checks.validation import VALIDATION_CHECKS
+from bpe_conformance.checks.vectors import VECTOR_CHECKS
 
 __all__ = ["ALL_CHECKS", "Check", "select_checks"]
 

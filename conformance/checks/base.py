@@ -12,8 +12,8 @@ from typing import Any
 
 from hypothesis.strategies import SearchStrategy
 
-from conformance.adapters.subject import Subject
-from reference.profiles import Profile
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["ALGORITHM", "INTERFACE", "LEVELS", "Check", "always_applicable"]
 
@@ -33,7 +33,7 @@ class Check:
     """One check of the suite.
 
     ``verify(subject, example)`` returns normally when the subject behaves as ``clause`` says and
-    raises :class:`conformance.errors.Violation` otherwise. Examples come from ``strategy()`` (a
+    raises :class:`bpe_conformance.errors.Violation` otherwise. Examples come from ``strategy()`` (a
     function returning a hypothesis strategy; shrunk on failure) or, for fixed tables, from ``cases()``
     (each run once, in order, no shrinking needed), or from ``profile_cases(profile)`` for a fixed
     table that depends on the profile the subject is judged by (the known-answer vectors of that

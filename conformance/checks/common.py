@@ -19,8 +19,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.adapters.subject import Subject
-from conformance.diagnosis import (
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.diagnosis import (
     GPT2_PATTERN,
     Judgement,
     Retrain,
@@ -30,13 +30,13 @@ from conformance.diagnosis import (
     replace_overlapping,
     replace_right_to_left,
 )
-from conformance.dialects.context import expected_rules, profile_encode, subject_profile, train_subject
-from conformance.errors import INPUT_ERROR_FAMILIES, ImplementationRaised, MalformedResult, Violation
-from conformance.inputs.predicates import character_class
-from conformance.inputs.strategies import max_merges_values
-from conformance.results.advisories import advise
-from reference import BOUNDARY_IDS, FIRST_RULE_ID, replace_pair
-from reference.profiles import STRICT, Profile
+from bpe_conformance.dialects.context import expected_rules, profile_encode, subject_profile, train_subject
+from bpe_conformance.errors import INPUT_ERROR_FAMILIES, ImplementationRaised, MalformedResult, Violation
+from bpe_conformance.inputs.predicates import character_class
+from bpe_conformance.inputs.strategies import max_merges_values
+from bpe_conformance.reference import BOUNDARY_IDS, FIRST_RULE_ID, replace_pair
+from bpe_conformance.reference.profiles import STRICT, Profile
+from bpe_conformance.results.advisories import advise
 
 __all__ = [
     "PROBE_RULES",
@@ -126,9 +126,7 @@ def subject_retrainer(subject: Subject) -> tuple[Retrain, dict[tuple[tuple[str, 
     return retrain, answers
 
 
-def verify_owned_rounds(
-    subject: Subject, example: dict[str, Any], owns: Callable[[Judgement], bool]
-) -> Rules | None:
+def verify_owned_rounds(subject: Subject, example: dict[str, Any], owns: Callable[[Judgement], bool]) -> Rules | None:
     """Train; raise a violation for the first round this check owns that breaks the subject's profile.
 
     Rounds are judged in the state the implementation's own earlier rules leave, so a check only
@@ -141,8 +139,10 @@ def verify_owned_rounds(
     if actual is None:
         return None
     retrain, answers = subject_retrainer(subject)
-    owned = next((judgement for judgement in judge_rounds(documents, max_merges, actual, profile, retrain)
-                  if owns(judgement)), None)
+    owned = next(
+        (judgement for judgement in judge_rounds(documents, max_merges, actual, profile, retrain) if owns(judgement)),
+        None,
+    )
     violation = None if owned is None else training_violation(owned, documents, max_merges, actual, profile, retrain)
     if answers:
         train_or_none(subject, list(documents), max_merges)  # back to the model these documents make
@@ -169,9 +169,7 @@ def rejection_verdict(raised: ImplementationRaised, preferred: str) -> str:
     return "other" if families else "outside"
 
 
-def expect_rejection(
-    call: Callable[[], Any], *, clause: str, what: str, inputs: dict[str, Any], kind: str
-) -> None:
+def expect_rejection(call: Callable[[], Any], *, clause: str, what: str, inputs: dict[str, Any], kind: str) -> None:
     """``call()`` must raise a ValueError or a TypeError (any subclass); ``kind`` is the one the spec prefers.
 
     The other family is an advisory note; another error, or a result, is a violation of ``clause``.
@@ -254,9 +252,12 @@ _ENCODING_MODELS: tuple[tuple[str, EncodingModel], ...] = (
         "BPE-MERGE-SCAN",
         lambda text, rules, profile: _encode_with(text, rules, profile.first_rule_id, replace_overlapping),
     ),
-    ("BPE-ENCODE-RAW", lambda text, rules, profile: _pretokenized_encode(
-        text, rules, profile, lambda char: character_class(ord(char))
-    )),
+    (
+        "BPE-ENCODE-RAW",
+        lambda text, rules, profile: _pretokenized_encode(
+            text, rules, profile, lambda char: character_class(ord(char))
+        ),
+    ),
     ("BPE-ENCODE-RAW", lambda text, rules, profile: _pretokenized_encode(text, rules, profile, str.isspace)),
     ("BPE-ENCODE-RAW", _gpt2_encode),
 )
@@ -291,8 +292,10 @@ def cross_examine_encodings(
     profile's numbering) when the implementation can load rules.
     """
     shift = profile.first_rule_id - FIRST_RULE_ID
-    rule_lists = [rules, *([(a if a < 256 else a + shift, b if b < 256 else b + shift) for a, b in probe]
-                           for probe in probe_rules)]
+    rule_lists = [
+        rules,
+        *([(a if a < 256 else a + shift, b if b < 256 else b + shift) for a, b in probe] for probe in probe_rules),
+    ]
     for given in rule_lists:
         for text in follow_up_texts(texts):
             if len(candidates) < 2:

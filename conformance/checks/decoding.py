@@ -8,8 +8,8 @@ Past 400 lines on purpose: the checks share the helpers at the top (``_trained_r
 the strict-decoding policy (:func:`bad_ids`, :func:`expected_decode`) is decode-strict's alone; split
 off, either would be a module of this family's private helpers.
 
->>> from conformance.adapters.python import InProcessSubject
->>> from reference import Tokenizer
+>>> from bpe_conformance.adapters.python import InProcessSubject
+>>> from bpe_conformance.reference import Tokenizer
 >>> example = {"documents": ["低低低低"], "max_merges": 2, "texts": ["低!"], "explode": [True]}
 >>> verify_decode_bytes(InProcessSubject(Tokenizer), example)
 """
@@ -21,10 +21,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.adapters.subject import Subject
-from conformance.checks.base import ALGORITHM, INTERFACE, Check
-from conformance.checks.common import expect_rejection, rejection_verdict, rules_json
-from conformance.dialects.context import (
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import ALGORITHM, INTERFACE, Check
+from bpe_conformance.checks.common import expect_rejection, rejection_verdict, rules_json
+from bpe_conformance.dialects.context import (
     not_applicable,
     profile_encode,
     profile_pieces_of,
@@ -32,12 +32,12 @@ from conformance.dialects.context import (
     subject_profile,
     train_subject,
 )
-from conformance.errors import ImplementationRaised, Violation
-from conformance.inputs.strategies import corpora, encode_texts, max_merges_values, unicode_corpora
-from conformance.results.advisories import advise
-from reference import BEGIN_ID, END_ID
-from reference.dialects import decode_profile
-from reference.profiles import STRICT, Profile
+from bpe_conformance.errors import ImplementationRaised, Violation
+from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values, unicode_corpora
+from bpe_conformance.reference import BEGIN_ID, END_ID
+from bpe_conformance.reference.dialects import decode_profile
+from bpe_conformance.reference.profiles import STRICT, Profile
+from bpe_conformance.results.advisories import advise
 
 __all__ = ["DECODING_CHECKS", "boundary_inapplicable", "expected_decode"]
 
@@ -215,7 +215,7 @@ def bad_ids(kind: str, rules: Rules, profile: Profile = STRICT) -> tuple[list[An
 def expected_decode(ids: list[Any], rules: Rules, profile: Profile) -> tuple[bool, str]:
     """What the profile's decode policy does with ``ids``: ``(True, text)``, or ``(False, error kind)``.
 
-    >>> from reference.profiles import HF_TOKENIZERS, MINBPE
+    >>> from bpe_conformance.reference.profiles import HF_TOKENIZERS, MINBPE
     >>> expected_decode([228, 189], [], MINBPE), expected_decode([97, 300], [], HF_TOKENIZERS)
     ((True, '\ufffd'), (True, 'a'))
     >>> expected_decode([97, 300], [], MINBPE)
@@ -254,8 +254,10 @@ def _verify_decode_policy(
             actual = f"raised {raised.kind}: {raised.message}"
             raise _policy_violation(clause, inputs, profile, expected, actual) from None
         if rejection_verdict(raised, expected[1]) == "other":
-            advise(f"[{clause}] decode of ids with a {inputs['problem']}: raised {raised.kind}; "
-                   f"the specification prefers {expected[1]} (a SHOULD)")
+            advise(
+                f"[{clause}] decode of ids with a {inputs['problem']}: raised {raised.kind}; "
+                f"the specification prefers {expected[1]} (a SHOULD)"
+            )
         return
     if expected != (True, returned):
         raise _policy_violation(clause, inputs, profile, expected, f"returned {returned!r}")
@@ -282,8 +284,11 @@ def verify_decode_strict(subject: Subject, example: dict[str, Any]) -> None:
         _verify_decode_policy(subject, ids, rules, profile, clause, inputs)
         return
     expect_rejection(
-        lambda: subject.decode(ids), clause=clause, what=f"decode of ids with a {example['kind']}",
-        inputs=inputs, kind=kind,
+        lambda: subject.decode(ids),
+        clause=clause,
+        what=f"decode of ids with a {example['kind']}",
+        inputs=inputs,
+        kind=kind,
     )
 
 
@@ -316,7 +321,8 @@ def verify_vocab_size(subject: Subject, example: dict[str, Any]) -> None:
             "BPE-VOCAB-SIZE",
             f"{made} rules were made (max_merges {example['max_merges']}), so the vocabulary is "
             f"{first + made} ids and id {token} must be unknown ("
-            + ("dropped: decodes to ''" if skips else "rejected") + ")",
+            + ("dropped: decodes to ''" if skips else "rejected")
+            + ")",
             inputs={**inputs, "ids": [token]},
             expected="" if skips else "an error",
             actual=returned,

@@ -1,7 +1,7 @@
 """Checks of encoding: exact canonical ids, no pre-tokenization, and no side effects (BPE-ENCODE-*).
 
->>> from conformance.adapters.python import InProcessSubject
->>> from reference import Tokenizer
+>>> from bpe_conformance.adapters.python import InProcessSubject
+>>> from bpe_conformance.reference import Tokenizer
 >>> verify_encode_loaded_rules(InProcessSubject(Tokenizer), {"rules": [(98, 99), (97, 98)], "texts": ["abc"]})
 """
 
@@ -11,32 +11,30 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.adapters.subject import Subject
-from conformance.checks.base import ALGORITHM, Check
-from conformance.checks.common import verify_encodings, verify_owned_rounds
-from conformance.dialects.context import (
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import ALGORITHM, Check
+from bpe_conformance.checks.common import verify_encodings, verify_owned_rounds
+from bpe_conformance.dialects.context import (
     not_applicable,
     profile_pieces_of,
     rules_are_valid,
     subject_profile,
     train_subject,
 )
-from conformance.dialects.probes import renumbered
-from conformance.errors import ImplementationRaised, Violation
-from conformance.inputs.strategies import (
+from bpe_conformance.dialects.probes import renumbered
+from bpe_conformance.errors import ImplementationRaised, Violation
+from bpe_conformance.inputs.strategies import (
     corpora,
     encode_texts,
     max_merges_values,
     pretokenization_corpora,
     texts_and_rules,
 )
-from reference.profiles import Profile
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["ENCODING_CHECKS", "pre_tokenization_inapplicable"]
 
-_ENCODE_CLAUSES = (
-    "BPE-ALPHA-BYTES", "BPE-ENCODE-BOUNDARY", "BPE-MERGE-NOREMATCH", "BPE-MERGE-SCAN", "BPE-ENCODE-RAW"
-)
+_ENCODE_CLAUSES = ("BPE-ALPHA-BYTES", "BPE-ENCODE-BOUNDARY", "BPE-MERGE-NOREMATCH", "BPE-MERGE-SCAN", "BPE-ENCODE-RAW")
 # Texts whose pairs the training corpora rarely contain: encoding them must not teach the model anything.
 _NEW_PAIRS = ("xyxyxyxy", "qqqqqqqq", "zzzz zzzz", "😀😀😀😀", "\x00\x00\x00")
 

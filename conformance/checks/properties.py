@@ -2,8 +2,8 @@
 
 These need no expected answer: they compare the implementation with itself.
 
->>> from conformance.adapters.python import InProcessSubject
->>> from reference import Tokenizer
+>>> from bpe_conformance.adapters.python import InProcessSubject
+>>> from bpe_conformance.reference import Tokenizer
 >>> verify_prefix(InProcessSubject(Tokenizer), {"documents": ["abcabc", "abd"], "max_merges": 4})
 """
 
@@ -14,13 +14,13 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.adapters.subject import Subject
-from conformance.checks.base import ALGORITHM, Check
-from conformance.checks.common import rules_json, training_examples
-from conformance.dialects.context import not_applicable, subject_profile, train_subject
-from conformance.errors import Violation
-from conformance.inputs.strategies import corpora, encode_texts, max_merges_values
-from reference.profiles import Profile
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import ALGORITHM, Check
+from bpe_conformance.checks.common import rules_json, training_examples
+from bpe_conformance.dialects.context import not_applicable, subject_profile, train_subject
+from bpe_conformance.errors import Violation
+from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["PROPERTY_CHECKS", "document_order_inapplicable"]
 

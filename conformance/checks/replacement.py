@@ -3,8 +3,8 @@
 Replacement is not directly observable through the plug-in contract, so it is checked where it shows:
 in the rules a run of one byte produces, and in the ids of runs of odd and even length.
 
->>> from conformance.adapters.python import InProcessSubject
->>> from reference import Tokenizer
+>>> from bpe_conformance.adapters.python import InProcessSubject
+>>> from bpe_conformance.reference import Tokenizer
 >>> verify_merge_scan(InProcessSubject(Tokenizer), {"documents": ["aaab", "aaab"], "max_merges": 4})
 """
 
@@ -14,11 +14,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.adapters.subject import Subject
-from conformance.checks.base import ALGORITHM, Check
-from conformance.checks.common import verify_encodings, verify_owned_rounds
-from conformance.dialects.context import rules_are_valid, subject_profile
-from conformance.inputs.strategies import run_corpora
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import ALGORITHM, Check
+from bpe_conformance.checks.common import verify_encodings, verify_owned_rounds
+from bpe_conformance.dialects.context import rules_are_valid, subject_profile
+from bpe_conformance.inputs.strategies import run_corpora
 
 __all__ = ["REPLACEMENT_CHECKS", "verify_merge_scan"]
 

@@ -1,11 +1,11 @@
 """Checks of training: rule ids and references, counting, selection, ties, recounting and stopping.
 
 Every training check judges the implementation's rules round by round in the state its own earlier
-rules leave (:func:`conformance.diagnosis.judge_rounds`) and reports only the rounds of its own bug
+rules leave (:func:`bpe_conformance.diagnosis.judge_rounds`) and reports only the rounds of its own bug
 class, so a dialect that breaks ties differently fails ``tie-break`` and nothing else here.
 
->>> from conformance.adapters.python import InProcessSubject
->>> from reference import Tokenizer
+>>> from bpe_conformance.adapters.python import InProcessSubject
+>>> from bpe_conformance.reference import Tokenizer
 >>> verify_rule_references(InProcessSubject(Tokenizer), {"documents": ["abcabc"], "max_merges": 4})
 """
 
@@ -15,11 +15,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.adapters.subject import Subject
-from conformance.checks.base import ALGORITHM, Check
-from conformance.checks.common import rules_json, training_examples, verify_owned_rounds
-from conformance.diagnosis import NOT_MAXIMAL, Judgement
-from conformance.dialects.context import (
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import ALGORITHM, Check
+from bpe_conformance.checks.common import rules_json, training_examples, verify_owned_rounds
+from bpe_conformance.diagnosis import NOT_MAXIMAL, Judgement
+from bpe_conformance.dialects.context import (
     not_applicable,
     profile_pieces_of,
     rule_problem,
@@ -28,8 +28,8 @@ from conformance.dialects.context import (
     subject_profile,
     train_subject,
 )
-from conformance.errors import Violation
-from conformance.inputs.strategies import (
+from bpe_conformance.errors import Violation
+from bpe_conformance.inputs.strategies import (
     boundary_pair_corpora,
     corpora,
     encode_texts,
@@ -38,8 +38,8 @@ from conformance.inputs.strategies import (
     run_corpora,
     tie_corpora,
 )
-from reference import BOUNDARY_IDS, BYTE_COUNT
-from reference.profiles import Profile
+from bpe_conformance.reference import BOUNDARY_IDS, BYTE_COUNT
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["TRAINING_CHECKS", "cross_document_inapplicable"]
 
@@ -216,9 +216,7 @@ def verify_documents_as_given(subject: Subject, example: dict[str, Any]) -> None
 
     No rule may be explained by documents stripped, normalized to NFC, or deduplicated before counting.
     """
-    verify_owned_rounds(
-        subject, example, lambda judgement: judgement.clause in ("BPE-TRAIN-INPUT", "BPE-TRAIN-DOCS")
-    )
+    verify_owned_rounds(subject, example, lambda judgement: judgement.clause in ("BPE-TRAIN-INPUT", "BPE-TRAIN-DOCS"))
 
 
 def _documents_as_given_corpora() -> st.SearchStrategy[list[str]]:

@@ -8,8 +8,8 @@ check makes the same bad calls against varied models and requires the model to b
 
 >>> [case.kind for case in MAX_MERGES_CASES[:3]]
 ['ValueError', 'ValueError', 'TypeError']
->>> from conformance.adapters.python import InProcessSubject
->>> from reference import Tokenizer
+>>> from bpe_conformance.adapters.python import InProcessSubject
+>>> from bpe_conformance.reference import Tokenizer
 >>> for case in RULES_CASES:
 ...     verify_rejection(InProcessSubject(Tokenizer), case)
 """
@@ -22,14 +22,14 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.adapters.subject import Subject
-from conformance.checks.base import INTERFACE, Check
-from conformance.checks.common import expect_rejection, rules_json
-from conformance.dialects.context import expected_rules, is_strict, subject_profile, train_subject
-from conformance.dialects.probes import ProfileModel
-from conformance.errors import ImplementationRaised, Violation
-from conformance.inputs.strategies import corpora, encode_texts, max_merges_values
-from reference.profiles import Profile
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import INTERFACE, Check
+from bpe_conformance.checks.common import expect_rejection, rules_json
+from bpe_conformance.dialects.context import expected_rules, is_strict, subject_profile, train_subject
+from bpe_conformance.dialects.probes import ProfileModel
+from bpe_conformance.errors import ImplementationRaised, Violation
+from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
     "ALL_CASES",
@@ -162,7 +162,7 @@ def setup_merges(profile: Profile) -> int:
     A trainer that raises once no pair is left breaks BPE-TRAIN-STOP (the stop-rule check's finding);
     the validation checks must not stumble on it while arranging their model.
 
-    >>> from reference.profiles import MINBPE, STRICT
+    >>> from bpe_conformance.reference.profiles import MINBPE, STRICT
     >>> setup_merges(STRICT), setup_merges(MINBPE)
     (2, 5)
     """
@@ -180,7 +180,7 @@ def _set_up(subject: Subject | ProfileModel, profile: Profile, can_train: bool) 
 def profile_accepts(case: BadCall, profile: Profile, can_train: bool) -> bool:
     """True when the profile's own reference accepts ``case`` (a lone surrogate it replaces, say).
 
-    >>> from reference.profiles import HF_TOKENIZERS, TIKTOKEN
+    >>> from bpe_conformance.reference.profiles import HF_TOKENIZERS, TIKTOKEN
     >>> [profile_accepts(case, HF_TOKENIZERS, True) for case in IDS_CASES].count(True)
     1
     >>> profile_accepts(TEXT_CASES[3], TIKTOKEN, False)
@@ -245,8 +245,13 @@ def verify_failed_call_keeps_model(subject: Subject, example: dict[str, Any]) ->
             case.clause,
             f"after a rejected {case.operation} ({case.description}) the same texts encode differently: "
             "a rejected call must leave the model unchanged",
-            inputs={"documents": documents, "max_merges": example["max_merges"], "rules": rules_json(rules),
-                    **case.inputs(), "texts": probes},
+            inputs={
+                "documents": documents,
+                "max_merges": example["max_merges"],
+                "rules": rules_json(rules),
+                **case.inputs(),
+                "texts": probes,
+            },
             expected=before,
             actual=after,
         )
@@ -268,29 +273,39 @@ def _case_check(name: str, clause: str, summary: str, cases: tuple[BadCall, ...]
 
 VALIDATION_CHECKS = [
     _case_check(
-        "max-merges-validation", "BPE-TRAIN-MAXMERGES",
+        "max-merges-validation",
+        "BPE-TRAIN-MAXMERGES",
         "max_merges must be a non-negative int: negative is ValueError; bool, float, str, None are TypeError",
-        MAX_MERGES_CASES, {"train"},
+        MAX_MERGES_CASES,
+        {"train"},
     ),
     _case_check(
-        "documents-validation", "BPE-INPUT-DOCS",
+        "documents-validation",
+        "BPE-INPUT-DOCS",
         "documents must be a list of str: a bare str or non-str items are TypeError, lone surrogates ValueError",
-        DOCUMENTS_CASES, {"train"},
+        DOCUMENTS_CASES,
+        {"train"},
     ),
     _case_check(
-        "text-validation", "BPE-INPUT-TEXT",
+        "text-validation",
+        "BPE-INPUT-TEXT",
         "encode takes a str: anything else is TypeError, a lone surrogate ValueError",
-        TEXT_CASES, {"train", "encode"},
+        TEXT_CASES,
+        {"train", "encode"},
     ),
     _case_check(
-        "ids-validation", "BPE-INPUT-IDS",
+        "ids-validation",
+        "BPE-INPUT-IDS",
         "decode takes a list of int: other types and bool ids are TypeError, ids outside the vocabulary ValueError",
-        IDS_CASES, {"train", "decode"},
+        IDS_CASES,
+        {"train", "decode"},
     ),
     _case_check(
-        "rules-validation", "BPE-INPUT-RULES",
+        "rules-validation",
+        "BPE-INPUT-RULES",
         "load takes (int, int) pairs that refer only to bytes and earlier rules; anything else is rejected",
-        RULES_CASES, {"load"},
+        RULES_CASES,
+        {"load"},
     ),
     Check(
         name="failed-call-keeps-model",

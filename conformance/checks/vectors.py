@@ -3,13 +3,13 @@
 A subject is judged by the vectors of the profile it is judged under (the one it declares, or
 ``run --profile``'s): ``specs/vectors/*.json`` for strict, ``specs/vectors/<profile>/*.json`` for
 the others, never another profile's. The vectors are replayed by
-:func:`conformance.vectors.replay.replay_vector` through a thin object with the plug-in contract that
+:func:`bpe_conformance.vectors.replay.replay_vector` through a thin object with the plug-in contract that
 forwards to the subject. Operations the subject cannot offer (``dumps``, ``decode_bytes``, ...) are
 skipped; any other mismatch is a violation of the clause it most likely breaks, chosen from what
 went wrong under the profile.
 
->>> from conformance.adapters.python import InProcessSubject
->>> from reference import Tokenizer
+>>> from bpe_conformance.adapters.python import InProcessSubject
+>>> from bpe_conformance.reference import Tokenizer
 >>> verify_vector(InProcessSubject(Tokenizer), vector_cases("training.json")[0])
 """
 
@@ -18,17 +18,17 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from conformance.adapters.subject import Subject
-from conformance.checks.base import ALGORITHM, INTERFACE, Check
-from conformance.checks.common import PROBE_RULES, Encoder, encoding_clause, subject_encoder, subject_retrainer
-from conformance.diagnosis import Retrain, first_divergence
-from conformance.dialects.context import bounded_answer, not_applicable, pairs_run_out, subject_profile
-from conformance.errors import HarnessError, ImplementationRaised, Violation
-from conformance.results.advisories import advise
-from conformance.vectors.files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors, profile_directory, profile_files
-from conformance.vectors.replay import Mismatch, replay_vector
-from reference.dialects import renumbered
-from reference.profiles import STRICT, Profile
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import ALGORITHM, INTERFACE, Check
+from bpe_conformance.checks.common import PROBE_RULES, Encoder, encoding_clause, subject_encoder, subject_retrainer
+from bpe_conformance.diagnosis import Retrain, first_divergence
+from bpe_conformance.dialects.context import bounded_answer, not_applicable, pairs_run_out, subject_profile
+from bpe_conformance.errors import HarnessError, ImplementationRaised, Violation
+from bpe_conformance.reference.dialects import renumbered
+from bpe_conformance.reference.profiles import STRICT, Profile
+from bpe_conformance.results.advisories import advise
+from bpe_conformance.vectors.files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors, profile_directory, profile_files
+from bpe_conformance.vectors.replay import Mismatch, replay_vector
 
 __all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "vectors_inapplicable", "verify_vector"]
 
@@ -164,7 +164,7 @@ def vectors_inapplicable(profile: Profile, file_name: str = "training.json") -> 
     """Why ``file_name``'s vectors do not apply under ``profile``: an encode-only profile has no training
     vectors, and a profile whose files are missing has none at all. None when they apply.
 
-    >>> from reference.profiles import RUSTBPE, TIKTOKEN
+    >>> from bpe_conformance.reference.profiles import RUSTBPE, TIKTOKEN
     >>> print(vectors_inapplicable(RUSTBPE))
     None
     >>> print(vectors_inapplicable(TIKTOKEN))  # doctest: +NORMALIZE_WHITESPACE
@@ -194,8 +194,10 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
         if mismatch.skipped:
             continue
         if mismatch.advisory:
-            advise(f"[{vector['clauses'][0]}] vector {vector['id']} ({vector['description']}): {mismatch.actual}; "
-                   f"the specification prefers {mismatch.expected} (a SHOULD)")
+            advise(
+                f"[{vector['clauses'][0]}] vector {vector['id']} ({vector['description']}): {mismatch.actual}; "
+                f"the specification prefers {mismatch.expected} (a SHOULD)"
+            )
             continue
         # The subject holds other rules now (the replay loaded several); the encoder loads the vector's first.
         encode = subject_encoder(subject, []) if subject.supports("load") else None
@@ -229,18 +231,30 @@ def _vector_check(
 
 VECTOR_CHECKS = [
     _vector_check(
-        "vectors-training", "training.json", "BPE-TRAIN-GREEDY",
+        "vectors-training",
+        "training.json",
+        "BPE-TRAIN-GREEDY",
         "known-answer training runs of the profile: exact rules, final sequences and encodings of held-out texts",
-        {"train", "encode", "decode"}, ALGORITHM, set(),
+        {"train", "encode", "decode"},
+        ALGORITHM,
+        set(),
     ),
     _vector_check(
-        "vectors-load", "load.json", "BPE-ENCODE-ORDER",
+        "vectors-load",
+        "load.json",
+        "BPE-ENCODE-ORDER",
         "known-answer rule lists of the profile given to load (some no training makes): exact encodings and decodings",
-        {"load", "encode", "decode"}, ALGORITHM, set(),
+        {"load", "encode", "decode"},
+        ALGORITHM,
+        set(),
     ),
     _vector_check(
-        "vectors-invalid", "invalid.json", "BPE-INPUT-DOCS",
+        "vectors-invalid",
+        "invalid.json",
+        "BPE-INPUT-DOCS",
         "known-answer rejected calls of the profile: the error kind, and the model unchanged after",
-        {"encode"}, INTERFACE, {"train", "load"},
+        {"encode"},
+        INTERFACE,
+        {"train", "load"},
     ),
 ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from conformance.adapters.subprocess import DEFAULT_TIMEOUT
+from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
 
 __all__ = ["add_timeout_argument", "positive_seconds", "whole_number_at_least"]
 

@@ -1,4 +1,4 @@
-"""The ``bpe-conformance`` command line; subcommands live in :mod:`conformance.cli.commands`.
+"""The ``bpe-conformance`` command line; subcommands live in :mod:`bpe_conformance.cli.commands`.
 
 Each module there exposes ``register(subparsers)``, which adds its parser and sets
 ``handler=handle``; ``handle(args)`` returns the exit code. Exit codes: 0 success, 1 the
@@ -20,11 +20,11 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from conformance.adapters.signals import handled_signals
-from conformance.cli import commands
-from conformance.errors import HarnessError
-from conformance.running.suite import HARNESS_NAME, harness_version
-from conformance.settings import keep_storage_out_of_cwd
+from bpe_conformance.adapters.signals import handled_signals
+from bpe_conformance.cli import commands
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.running.suite import HARNESS_NAME, harness_version
+from bpe_conformance.settings import keep_storage_out_of_cwd
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "command_modules", "main"]
 
@@ -33,7 +33,7 @@ EXIT_INTERRUPTED = 130
 
 
 def command_modules() -> list[tuple[str, ModuleType | BaseException]]:
-    """Every module of :mod:`conformance.cli.commands` by name, or the error importing it raised."""
+    """Every module of :mod:`bpe_conformance.cli.commands` by name, or the error importing it raised."""
     found: list[tuple[str, ModuleType | BaseException]] = []
     for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda info: info.name):
         if module_info.name.startswith("_"):

@@ -10,8 +10,8 @@ differ as a consequence, so an implementation that can ``load`` is given the ref
 its encoder is compared alone; one that cannot encodes with its own rules, and the report says so.
 
 >>> import json, tempfile
->>> from reference.profiles import STRICT
->>> from conformance.adapters import load_implementation
+>>> from bpe_conformance.reference.profiles import STRICT
+>>> from bpe_conformance.adapters import load_implementation
 >>> corpus = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False)
 >>> _ = corpus.write("".join(json.dumps({"text": text}) + "\\n" for text in ["abab", "acac", "abac"])); corpus.close()
 >>> subject = load_implementation("reference", isolation="inprocess")
@@ -28,16 +28,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.adapters.subject import Subject
-from conformance.checks.common import subject_retrainer
-from conformance.compare.corpus import Document, disk_bytes, read_documents
-from conformance.compare.progress import Observer
-from conformance.compare.shrink import ShrinkResult, shrink_corpus
-from conformance.compare.state import Divergence, ReferenceEncoder, first_difference, judge_first_divergence
-from conformance.compare.training import Failure, Trained, failure_of, train_both
-from conformance.errors import CallAborted, HarnessError, ImplementationRaised, MalformedResult
-from reference.dialects import profile_pieces
-from reference.profiles import Profile
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.common import subject_retrainer
+from bpe_conformance.compare.corpus import Document, disk_bytes, read_documents
+from bpe_conformance.compare.progress import Observer
+from bpe_conformance.compare.shrink import ShrinkResult, shrink_corpus
+from bpe_conformance.compare.state import Divergence, ReferenceEncoder, first_difference, judge_first_divergence
+from bpe_conformance.compare.training import Failure, Trained, failure_of, train_both
+from bpe_conformance.errors import CallAborted, HarnessError, ImplementationRaised, MalformedResult
+from bpe_conformance.reference.dialects import profile_pieces
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
     "CONTEXT_IDS",

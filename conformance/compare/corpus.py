@@ -24,7 +24,7 @@ documents are asked for.
 >>> list(read_documents([str(folder / "bad.jsonl")]))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-conformance.errors.HarnessError: --corpus '.../bad.jsonl' line 2: no "text" field (a JSON object with a "text" ...)
+bpe_conformance.errors.HarnessError: --corpus '.../bad.jsonl' line 2: no "text" field (a JSON object with a "text" ...)
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.errors import HarnessError
+from bpe_conformance.errors import HarnessError
 
 __all__ = ["JSONL_SUFFIX", "Document", "corpus_files", "disk_bytes", "read_documents", "write_jsonl"]
 

@@ -12,12 +12,12 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from conformance.compare.comparison import DEFAULT_TIMEOUT, Comparison, EncodeResult
-from conformance.compare.shrink import ShrinkResult
-from conformance.compare.state import Divergence
-from conformance.errors import HarnessError
-from conformance.running.suite import HARNESS_NAME, harness_version
-from conformance.spec.resources import spec_file
+from bpe_conformance.compare.comparison import DEFAULT_TIMEOUT, Comparison, EncodeResult
+from bpe_conformance.compare.shrink import ShrinkResult
+from bpe_conformance.compare.state import Divergence
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.running.suite import HARNESS_NAME, harness_version
+from bpe_conformance.spec.resources import spec_file
 
 __all__ = [
     "REPORT_VERSION",
@@ -237,8 +237,10 @@ def report_lines(report: dict[str, Any]) -> list[str]:
         f"{HARNESS_NAME} {report['harness']['version']} compare",
         f"implementation: {implementation['name']} {implementation['version']} ({implementation['language']}), "
         f"{implementation['spec']}, {implementation['isolation']}",
-        f"profile: {report['profile']}" + (
-            "" if implementation["declared_profile"] == report["profile"]
+        f"profile: {report['profile']}"
+        + (
+            ""
+            if implementation["declared_profile"] == report["profile"]
             else f" (--profile; the implementation declares {implementation['declared_profile']})"
         ),
         f"corpus: {corpus['documents']} documents, {corpus['bytes']} bytes; trained on "

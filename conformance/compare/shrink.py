@@ -17,9 +17,9 @@ Signature(round=1, expected=(97, 99), actual=(99, 97))
 
 The reference (strict) judged under ``largest-pair``, which breaks ties the other way:
 
->>> from conformance.adapters import load_implementation
->>> from reference.dialects import train_profile
->>> from reference.profiles import LARGEST_PAIR
+>>> from bpe_conformance.adapters import load_implementation
+>>> from bpe_conformance.reference.dialects import train_profile
+>>> from bpe_conformance.reference.profiles import LARGEST_PAIR
 >>> subject = load_implementation("reference", isolation="inprocess")
 >>> corpus = ["the cat sat", "on the mat", "xyxy abab cdcd", "a hat"]
 >>> expected, actual = train_profile(corpus, 8, LARGEST_PAIR), subject.train(corpus, 8)
@@ -36,11 +36,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from conformance.adapters.subject import Subject
-from conformance.checks.common import subject_retrainer
-from conformance.compare.state import Divergence, first_difference, judge_first_divergence
-from conformance.compare.training import train_both
-from reference.profiles import Profile
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.common import subject_retrainer
+from bpe_conformance.compare.state import Divergence, first_difference, judge_first_divergence
+from bpe_conformance.compare.training import train_both
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["BISECTION_SLACK", "SHORT_DOCUMENT", "ShrinkResult", "Signature", "shrink_corpus", "signature_of"]
 
@@ -155,12 +155,12 @@ def _shortest(search: _Search, documents: list[str], index: int, merges: int, ke
     while high - low > high // BISECTION_SLACK:
         middle = (low + high) // 2
         piece = text[:middle] if keep_start else text[len(text) - middle :]
-        if search.reproduces([*documents[:index], piece, *documents[index + 1:]], merges):
+        if search.reproduces([*documents[:index], piece, *documents[index + 1 :]], merges):
             high = middle
         else:
             low = middle + 1
     piece = text[:high] if keep_start else text[len(text) - high :]
-    return [*documents[:index], piece, *documents[index + 1:]]
+    return [*documents[:index], piece, *documents[index + 1 :]]
 
 
 def _drop_characters(search: _Search, documents: list[str], index: int, merges: int) -> list[str]:
@@ -171,14 +171,14 @@ def _drop_characters(search: _Search, documents: list[str], index: int, merges: 
         start = 0
         while start < len(text):
             candidate = text[:start] + text[start + chunk :]
-            if search.reproduces([*documents[:index], candidate, *documents[index + 1:]], merges):
+            if search.reproduces([*documents[:index], candidate, *documents[index + 1 :]], merges):
                 text = candidate
             else:
                 start += chunk
         if chunk == 1:
             break
         chunk = max(1, chunk // 2)
-    return [*documents[:index], text, *documents[index + 1:]]
+    return [*documents[:index], text, *documents[index + 1 :]]
 
 
 def _shorten_documents(search: _Search, documents: list[str], merges: int) -> list[str]:

@@ -6,12 +6,12 @@ of each sequence with those ``k`` rules (BPE-ENCODE-ORDER), whatever the profile
 algorithm. So the state at the first divergent round comes from the fast encoder, one sequence at a
 time, never from training again; its pair counts are what the profile selects by.
 
-The judgement is :func:`conformance.diagnosis.judge_round`'s, with the honesty rule of the checks: a
+The judgement is :func:`bpe_conformance.diagnosis.judge_round`'s, with the honesty rule of the checks: a
 cause is named only when a bug model made the implementation's rules here and on follow-up inputs it
 was retrained on. The models retrain literally, so they run only while the corpus times the rounds
 stays within :data:`MODEL_BUDGET`; beyond it the cause line says that no cause was examined.
 
->>> from reference.profiles import STRICT, get_profile
+>>> from bpe_conformance.reference.profiles import STRICT, get_profile
 >>> training_state_counts(["abab", "acac"], [(97, 98)], STRICT)
 {(258, 258): 1, (97, 99): 2, (99, 97): 1}
 >>> training_state_counts(["abab", "acac"], [(97, 98)], get_profile("largest-pair"))  # rules from 256
@@ -31,13 +31,13 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from conformance.diagnosis import Explanation, Judgement, Retrain, judge_round, tie_free_departures
-from conformance.diagnosis.confirmation import explanation_of
-from conformance.errors import CallAborted
-from reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
-from reference.dialects import encode_profile, profile_pieces, training_sequences
-from reference.fast_encoding import MergeTable, encode_many_with_table, encode_with_table
-from reference.profiles import Profile
+from bpe_conformance.diagnosis import Explanation, Judgement, Retrain, judge_round, tie_free_departures
+from bpe_conformance.diagnosis.confirmation import explanation_of
+from bpe_conformance.errors import CallAborted
+from bpe_conformance.reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
+from bpe_conformance.reference.dialects import encode_profile, profile_pieces, training_sequences
+from bpe_conformance.reference.fast_encoding import MergeTable, encode_many_with_table, encode_with_table
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
     "MODEL_BUDGET",

@@ -5,8 +5,8 @@ for the answer) while the reference trains in the calling thread: on two cores b
 call that raises, answers with the wrong type, times out or crashes ends as a :class:`Failure`, a
 named outcome, never as an exception.
 
->>> from conformance.adapters import load_implementation
->>> from reference.profiles import STRICT
+>>> from bpe_conformance.adapters import load_implementation
+>>> from bpe_conformance.reference.profiles import STRICT
 >>> subject = load_implementation("reference", isolation="inprocess")
 >>> both = train_both(subject, ["abab", "acac"], 32, STRICT)
 >>> both.reference, both.implementation, both.failure
@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from conformance.adapters.subject import Subject
-from conformance.errors import CallAborted, ImplementationRaised, MalformedResult
-from reference.fast_profiles import fast_train_profile
-from reference.profiles import Profile
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.errors import CallAborted, ImplementationRaised, MalformedResult
+from bpe_conformance.reference.fast_profiles import fast_train_profile
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["Failure", "Trained", "failure_of", "train_both"]
 
@@ -43,7 +43,7 @@ class Failure:
 
 
 def failure_of(error: BaseException) -> Failure:
-    """The named outcome of an exception a subject raised (one of :mod:`conformance.errors`)."""
+    """The named outcome of an exception a subject raised (one of :mod:`bpe_conformance.errors`)."""
     if isinstance(error, CallAborted):
         return Failure(error.outcome, error.operation, error.detail)
     if isinstance(error, ImplementationRaised):

@@ -1,10 +1,10 @@
 """Where, and probably why, an implementation's training first parted from the specification.
 
-The package owns the first-divergence diagnosis: :mod:`~conformance.diagnosis.models` (the bug models),
-:mod:`~conformance.diagnosis.follow_ups` (the corpora that tell them apart),
-:mod:`~conformance.diagnosis.confirmation` (retraining the implementation on them) and
-:mod:`~conformance.diagnosis.divergence` (judging each round). It imports the reference and
-:mod:`conformance.dialects`; the checks and the CLI import it, never the other way round.
+The package owns the first-divergence diagnosis: :mod:`~bpe_conformance.diagnosis.models` (the bug models),
+:mod:`~bpe_conformance.diagnosis.follow_ups` (the corpora that tell them apart),
+:mod:`~bpe_conformance.diagnosis.confirmation` (retraining the implementation on them) and
+:mod:`~bpe_conformance.diagnosis.divergence` (judging each round). It imports the reference and
+:mod:`bpe_conformance.dialects`; the checks and the CLI import it, never the other way round.
 
 Each of the implementation's rules is judged in the state its own earlier rules leave behind (the
 reference replacement applied to the same documents). The first round whose rule is not the one the
@@ -25,8 +25,8 @@ that tell the models apart, and only a model that made the implementation's rule
 named (``confirmed``). Here the "implementation" is a trainer that joins its documents:
 
 >>> import dataclasses
->>> from reference.dialects import train_profile
->>> from reference.profiles import STRICT
+>>> from bpe_conformance.reference.dialects import train_profile
+>>> from bpe_conformance.reference.profiles import STRICT
 >>> joined = dataclasses.replace(STRICT, documents="concatenated")
 >>> def retrain(documents, max_merges):
 ...     return train_profile(documents, max_merges, joined)
@@ -39,7 +39,7 @@ True
 'not confirmed: consistent with a trainer with documents joined before training (no follow-up inputs were run)'
 """
 
-from conformance.diagnosis.confirmation import (
+from bpe_conformance.diagnosis.confirmation import (
     MIN_FOLLOW_UPS,
     Explanation,
     Retrain,
@@ -48,7 +48,7 @@ from conformance.diagnosis.confirmation import (
     rounds_before_a_tie,
     tie_free_departures,
 )
-from conformance.diagnosis.divergence import (
+from bpe_conformance.diagnosis.divergence import (
     BELOW_MINIMUM,
     KIND_CLAUSES,
     NEVER_SEEN,
@@ -65,7 +65,7 @@ from conformance.diagnosis.divergence import (
     judge_round,
     judge_rounds,
 )
-from conformance.diagnosis.models import (
+from bpe_conformance.diagnosis.models import (
     GPT2_PATTERN,
     MODELS,
     model_cause,

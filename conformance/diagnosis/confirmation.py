@@ -7,7 +7,7 @@ deeper departure.
 
 >>> follow_up_inputs(["ab", "cd"], 3)[0]
 (['cd', 'ab'], 3)
->>> from reference.profiles import STRICT
+>>> from bpe_conformance.reference.profiles import STRICT
 >>> rounds_before_a_tie(["ababab"], 8, STRICT), rounds_before_a_tie(["abab", "acac"], 8, STRICT)
 (2, 0)
 """
@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from conformance.diagnosis.follow_ups import FOLLOW_UP_CORPORA, FOLLOW_UP_MERGES, TIE_FREE_CORPORA
-from conformance.diagnosis.models import Pair, checked_rules, model_rules, reproducing_models
-from conformance.dialects.context import pairs_run_out
-from reference import count_pairs, replace_pair
-from reference.dialects import train_profile, training_sequences
-from reference.profiles import Profile
+from bpe_conformance.diagnosis.follow_ups import FOLLOW_UP_CORPORA, FOLLOW_UP_MERGES, TIE_FREE_CORPORA
+from bpe_conformance.diagnosis.models import Pair, checked_rules, model_rules, reproducing_models
+from bpe_conformance.dialects.context import pairs_run_out
+from bpe_conformance.reference import count_pairs, replace_pair
+from bpe_conformance.reference.dialects import train_profile, training_sequences
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
     "MIN_FOLLOW_UPS",
@@ -140,7 +140,7 @@ def rounds_before_a_tie(documents: list[str], max_merges: int, profile: Profile)
     No tie order can change those rules, so an implementation that differs from the profile there
     differs in more than its tie order.
 
-    >>> from reference.profiles import STRICT
+    >>> from bpe_conformance.reference.profiles import STRICT
     >>> rounds_before_a_tie(["ababab"], 8, STRICT), rounds_before_a_tie(["abab", "acac"], 8, STRICT)
     (2, 0)
     """

@@ -3,7 +3,7 @@
 Each of the implementation's rules is judged in the state its own earlier rules leave behind (the
 reference replacement applied to the same documents). The first round whose rule is not the one the
 specification makes in that state is the first divergence; its *kind* says what went wrong there,
-and the cause line names a bug model only when :mod:`conformance.diagnosis.confirmation` proved it.
+and the cause line names a bug model only when :mod:`bpe_conformance.diagnosis.confirmation` proved it.
 
 >>> [judgement.kind for judgement in judge_rounds(["aaab", "aab"], 32, [(97, 97), (258, 98)])]
 ['merged a pair seen once']
@@ -16,18 +16,26 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.diagnosis.confirmation import (
+from bpe_conformance.diagnosis.confirmation import (
     MIN_FOLLOW_UPS,
     Explanation,
     Retrain,
     explanation_of,
     tie_free_departures,
 )
-from conformance.diagnosis.models import MODELS, Counts, Pair, checked_rules, initial_sequences, model_cause, piece_of
-from reference import count_pairs, replace_pair
-from reference.dialects import profile_pieces, select_profile_pair
-from reference.profiles import STRICT, Profile
-from reference.validation import check_documents, check_max_merges
+from bpe_conformance.diagnosis.models import (
+    MODELS,
+    Counts,
+    Pair,
+    checked_rules,
+    initial_sequences,
+    model_cause,
+    piece_of,
+)
+from bpe_conformance.reference import count_pairs, replace_pair
+from bpe_conformance.reference.dialects import profile_pieces, select_profile_pair
+from bpe_conformance.reference.profiles import STRICT, Profile
+from bpe_conformance.reference.validation import check_documents, check_max_merges
 
 __all__ = [
     "BELOW_MINIMUM",
@@ -204,7 +212,6 @@ def judge_round(
         top_counts=sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:5],
         confirmed=confirmed,
     )
-
 
 
 def judge_rounds(

@@ -1,7 +1,7 @@
 """Follow-up corpora: small inputs on which the diagnosis's bug models make different rules.
 
 The diagnosis names a cause only when the implementation, trained on these, makes what that one
-model makes (:func:`conformance.diagnosis.cross_examine`). Each corpus is there to tell some models
+model makes (:func:`bpe_conformance.diagnosis.cross_examine`). Each corpus is there to tell some models
 apart; ``tests/diagnosis/test_confirmation.py`` proves every two models differ on one of them.
 """
 
@@ -62,7 +62,7 @@ FOLLOW_UP_CORPORA: tuple[tuple[str, ...], ...] = (
 )
 
 # For telling a tie order from everything else: the diagnosis trains on each only up to its first tie
-# (:func:`conformance.diagnosis.rounds_before_a_tie`), where no tie order can matter; each has at least
+# (:func:`bpe_conformance.diagnosis.rounds_before_a_tie`), where no tie order can matter; each has at least
 # five rounds with one pair alone at the top count under every trainable profile
 # (tests/diagnosis/test_confirmation.py). Upper case, line ends, non-ASCII letters, spaces and
 # punctuation, repeats and counts that change from round to round, so that rewritten input, stale or

@@ -4,7 +4,7 @@ A model explains an implementation only if it makes exactly the implementation's
 them: agreeing on one round is too often a coincidence. Each model differs from the judging profile
 in one step (:data:`MODELS`); a model equal to the profile is left out.
 
->>> from reference.profiles import STRICT
+>>> from bpe_conformance.reference.profiles import STRICT
 >>> [MODELS[index][1] for index in reproducing_models(["xay", "xby", "xcy"], 32, [(121, 120)], STRICT)]
 ['documents joined before training']
 >>> replace_right_to_left([97, 97, 97], (97, 97), 258), replace_overlapping([97, 97, 97], (97, 97), 258)
@@ -20,10 +20,10 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from conformance.inputs.predicates import character_class
-from reference import count_pairs, replace_pair
-from reference.dialects import profile_pieces, select_profile_pair, training_sequences
-from reference.profiles import Profile
+from bpe_conformance.inputs.predicates import character_class
+from bpe_conformance.reference import count_pairs, replace_pair
+from bpe_conformance.reference.dialects import profile_pieces, select_profile_pair, training_sequences
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
     "GPT2_PATTERN",
@@ -124,12 +124,10 @@ def _words(sequences: Sequences, key: Callable[[int], object]) -> Sequences:
     return [list(group) for data in sequences for _, group in itertools.groupby(data, key=key)]
 
 
-
 Model = Callable[[list[str], int, Profile], "list[Pair] | None"]
 
 # GPT-2's pre-tokenization pattern in Python's re: letters are [^\W\d_], digits \d, the rest neither.
 GPT2_PATTERN = r"'s|'t|'re|'ve|'m|'ll|'d| ?[^\W\d_]+| ?\d+| ?(?:[^\s\w]|_)+|\s+(?!\S)|\s+"
-
 
 
 def _variant(**changes: Callable[[Profile], Any]) -> Model:
@@ -241,7 +239,6 @@ def model_cause(index: int, profile: Profile) -> str:
     return MODELS[index][1].format(minimum=_times(profile.min_count))
 
 
-
 @functools.lru_cache(maxsize=4096)
 def model_rules(index: int, documents: tuple[str, ...], max_merges: int, profile: Profile) -> tuple[Pair, ...] | None:
     rules = MODELS[index][2](list(documents), max_merges, profile)
@@ -251,7 +248,7 @@ def model_rules(index: int, documents: tuple[str, ...], max_merges: int, profile
 def reproducing_models(documents: list[str], max_merges: int, rules: list[Pair], profile: Profile) -> list[int]:
     """The indices of the bug models that make exactly ``rules`` from these documents.
 
-    >>> from reference.profiles import STRICT
+    >>> from bpe_conformance.reference.profiles import STRICT
     >>> [MODELS[index][1] for index in reproducing_models(["xay", "xby", "xcy"], 32, [(121, 120)], STRICT)]
     ['documents joined before training']
     """

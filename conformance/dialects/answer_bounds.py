@@ -35,10 +35,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.errors import Violation
-from reference.dialects import training_sequences
-from reference.pieces import piece_lengths
-from reference.profiles import STRICT, Profile
+from bpe_conformance.errors import Violation
+from bpe_conformance.reference.dialects import training_sequences
+from bpe_conformance.reference.pieces import piece_lengths
+from bpe_conformance.reference.profiles import STRICT, Profile
 
 __all__ = ["PIECE_SLACK", "SHOWN_RULES", "check_trained_answer", "longest_training_sequence", "piece_allowance"]
 
@@ -102,7 +102,9 @@ def check_trained_answer(
             "BPE-TRAIN-STOP",
             f"train(documents, {max_merges}) returned {len(rules)} rules, more than max_merges ({max_merges}): "
             "made more than max_merges rules",
-            documents, max_merges, longest,
+            documents,
+            max_merges,
+            longest,
             {"rule_count": len(rules), "first_rules": _shown(rules)},
         )
     allowance, total = piece_allowance(len(rules), longest), 0
@@ -118,6 +120,8 @@ def check_trained_answer(
                 f"{shown} bytes long, but a trained rule's piece occurs in a training document and the longest "
                 f"is {longest} bytes (rules 0-{rank} imply {total} bytes of pieces, past the {allowance} "
                 "this answer may cost)",
-                documents, max_merges, longest,
+                documents,
+                max_merges,
+                longest,
                 {"rule_count": len(rules), "rank": rank, "rule": [first, second], "first_rules": _shown(rules)},
             )

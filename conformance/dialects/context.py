@@ -3,10 +3,10 @@
 Every check asks :func:`subject_profile` which profile to judge by: the one the implementation
 declares (``ImplementationInfo.profile``), or the one ``run --profile NAME`` put in its place with
 :func:`with_profile`. The helpers here are the profile's literal reference
-(:mod:`reference.dialects`) in the shapes the checks need. Under ``strict`` each helper returns
+(:mod:`bpe_conformance.reference.dialects`) in the shapes the checks need. Under ``strict`` each helper returns
 exactly what the strict reference returns.
 
->>> from reference.profiles import MINBPE, STRICT
+>>> from bpe_conformance.reference.profiles import MINBPE, STRICT
 >>> expected_rules(["ab"], 2, STRICT), expected_rules(["ab"], 2, MINBPE)
 ([], [(97, 98)])
 >>> rule_problem(0, 256, STRICT), rule_problem(1, 256, MINBPE)
@@ -20,14 +20,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from conformance.adapters.subject import ImplementationInfo, Subject
-from conformance.dialects.answer_bounds import check_trained_answer
-from conformance.errors import ImplementationRaised, Violation
-from reference.alphabet import BOUNDARY_IDS
-from reference.counting import count_pairs
-from reference.dialects import encode_profile, profile_pieces, train_profile, training_sequences
-from reference.profiles import STRICT, Profile, get_profile
-from reference.replacement import replace_pair
+from bpe_conformance.adapters.subject import ImplementationInfo, Subject
+from bpe_conformance.dialects.answer_bounds import check_trained_answer
+from bpe_conformance.errors import ImplementationRaised, Violation
+from bpe_conformance.reference.alphabet import BOUNDARY_IDS
+from bpe_conformance.reference.counting import count_pairs
+from bpe_conformance.reference.dialects import encode_profile, profile_pieces, train_profile, training_sequences
+from bpe_conformance.reference.profiles import STRICT, Profile, get_profile
+from bpe_conformance.reference.replacement import replace_pair
 
 __all__ = [
     "ProfiledSubject",
@@ -124,7 +124,7 @@ def expected_rules(documents: list[str], max_merges: int, profile: Profile) -> R
 def pairs_run_out(documents: list[str], max_merges: int, profile: Profile) -> bool:
     """True when the profile's training stops because no adjacent pair is left, before max_merges rules.
 
-    >>> from reference.profiles import MINBPE
+    >>> from bpe_conformance.reference.profiles import MINBPE
     >>> pairs_run_out(["ab"], 2, MINBPE), pairs_run_out(["ab"], 1, MINBPE), pairs_run_out(["abab"], 2, STRICT)
     (True, False, False)
     """
@@ -172,7 +172,7 @@ def stop_violation(subject: Subject, documents: list[str], max_merges: int) -> V
 
 
 def bounded_answer(documents: list[str], max_merges: int, rules: Rules, profile: Profile) -> Rules:
-    """``rules`` once they are within the bounds of the request (:mod:`conformance.dialects.answer_bounds`).
+    """``rules`` once they are within the bounds of the request (:mod:`bpe_conformance.dialects.answer_bounds`).
 
     Every check and the diagnosis build pieces from trained rules; this is where the answer enters.
     """

@@ -1,7 +1,7 @@
 """Dialect identification: which profile(s) explain everything an implementation does.
 
 :func:`identify` runs crafted probes through the implementation and through the literal
-reference under every profile (:mod:`reference.dialects`), and compares outcomes. A raised
+reference under every profile (:mod:`bpe_conformance.reference.dialects`), and compares outcomes. A raised
 exception is an outcome like any other ("it raised"), never a crash of identify. A profile
 explains an implementation when it predicts every observation; when none does, the report
 names the closest profile (most observations explained) and the first observation it gets wrong.
@@ -9,7 +9,7 @@ names the closest profile (most observations explained) and the first observatio
 Probes that load rules depend on the implementation's numbering (rules at 258 + r or 256 + r),
 so they run once per numbering and each profile is judged only on the run in its own numbering.
 
->>> from reference import Tokenizer
+>>> from bpe_conformance.reference import Tokenizer
 >>> report = identify(Tokenizer)
 >>> report.matches, report.closest
 (['strict'], 'strict')
@@ -21,10 +21,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.adapters import COMMAND_PREFIX, load_implementation, split_spec
-from conformance.adapters.contract import contract_factory
-from conformance.adapters.subprocess import DEFAULT_TIMEOUT
-from conformance.dialects.probes import (
+from bpe_conformance.adapters import COMMAND_PREFIX, load_implementation, split_spec
+from bpe_conformance.adapters.contract import contract_factory
+from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
+from bpe_conformance.dialects.probes import (
     CAPABILITIES,
     PROBES,
     Outcome,
@@ -34,8 +34,8 @@ from conformance.dialects.probes import (
     describe_call,
     run_probe,
 )
-from reference.alphabet import FIRST_RULE_ID
-from reference.profiles import PROFILES, Profile
+from bpe_conformance.reference.alphabet import FIRST_RULE_ID
+from bpe_conformance.reference.profiles import PROFILES, Profile
 
 __all__ = [
     "IdentifyReport",
@@ -240,8 +240,10 @@ def format_report(report: IdentifyReport) -> str:
     """The report as plain text: verdict, score per profile, and the counterexample if any."""
     lines = [f"implementation: {report.implementation} (capabilities: {', '.join(report.capabilities) or 'none'})"]
     if report.cannot_train:
-        lines.append("cannot train: train raised on every probe that trains (it offers train, so no encode-only "
-                     "profile can explain it)")
+        lines.append(
+            "cannot train: train raised on every probe that trains (it offers train, so no encode-only "
+            "profile can explain it)"
+        )
     if report.declared_profile is not None:
         verdict = "confirmed" if report.declared_profile in report.matches else "NOT confirmed"
         lines.append(f"declared profile: {report.declared_profile} ({verdict})")
@@ -252,9 +254,11 @@ def format_report(report: IdentifyReport) -> str:
     for name in sorted(report.explained, key=lambda name: report.applicable[name] - report.explained[name]):
         lines.append(f"  {name:<14} explains {report.explained[name]}/{report.applicable[name]}")
     for deviation in report.interface_deviations:
-        lines.append(f"interface deviation (not a dialect): probe {deviation.probe} ({', '.join(deviation.clauses)}): "
-                     f"{deviation.call} {deviation.observed.describe()}; {report.closest} rejects it with "
-                     f"{deviation.expected[report.closest].family}, the contract with ValueError or TypeError")
+        lines.append(
+            f"interface deviation (not a dialect): probe {deviation.probe} ({', '.join(deviation.clauses)}): "
+            f"{deviation.call} {deviation.observed.describe()}; {report.closest} rejects it with "
+            f"{deviation.expected[report.closest].family}, the contract with ValueError or TypeError"
+        )
     if report.counterexample is not None:
         example = report.counterexample
         lines.append(f"counterexample against {report.closest}: probe {example.probe} ({', '.join(example.clauses)})")

@@ -1,7 +1,7 @@
 """The identification probes: crafted calls, their outcomes, and the reference under one profile.
 
 A probe is one call sequence (train; train then encode; load then encode; decode) whose outcome the
-profiles of :mod:`reference.profiles` predict differently. :func:`capture` turns a call into an
+profiles of :mod:`bpe_conformance.reference.profiles` predict differently. :func:`capture` turns a call into an
 :class:`Outcome` (a value, or the family and type of what it raised), so an exception is an
 observation like any other.
 
@@ -17,9 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from reference.alphabet import FIRST_RULE_ID
-from reference.dialects import check_profile_rules, decode_profile, encode_profile, renumbered, train_profile
-from reference.profiles import Profile
+from bpe_conformance.reference.alphabet import FIRST_RULE_ID
+from bpe_conformance.reference.dialects import (
+    check_profile_rules,
+    decode_profile,
+    encode_profile,
+    renumbered,
+    train_profile,
+)
+from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
     "CAPABILITIES",

@@ -1,8 +1,8 @@
 """The coordinator of a campaign: starts the workers, gathers what they find, and stops them all.
 
-It starts ``--jobs`` workers (``python -m conformance.fuzzing.worker``, each in its own session and
-tagged, like an implementation process: :func:`conformance.adapters.child.spawn`), reads their events,
-keeps each distinct failure once (:class:`~conformance.fuzzing.findings.FindingBook`) and tells an
+It starts ``--jobs`` workers (``python -m bpe_conformance.fuzzing.worker``, each in its own session and
+tagged, like an implementation process: :func:`bpe_conformance.adapters.child.spawn`), reads their events,
+keeps each distinct failure once (:class:`~bpe_conformance.fuzzing.findings.FindingBook`) and tells an
 observer (the live display) as soon as one is found.
 
 It ends at the deadline (workers finish shrinking a failure already found, for at most
@@ -34,16 +34,16 @@ from hypothesis import find, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
-from conformance.adapters import host_environment
-from conformance.adapters.child import RunningProcess, describe_exit, kill_process_group, spawn, stderr_tail
-from conformance.adapters.process_tree import kill_orphans, new_tag
-from conformance.checks.base import Check
-from conformance.fuzzing.findings import Finding, FindingBook
-from conformance.fuzzing.messages import decode_event, result_from_record
-from conformance.fuzzing.records import CampaignConfig, CampaignInterrupted, CampaignResult, CheckTally
-from conformance.fuzzing.worker import WorkerConfig
-from conformance.running.database import cache_directory
-from conformance.settings import keep_storage_out_of_cwd
+from bpe_conformance.adapters import host_environment
+from bpe_conformance.adapters.child import RunningProcess, describe_exit, kill_process_group, spawn, stderr_tail
+from bpe_conformance.adapters.process_tree import kill_orphans, new_tag
+from bpe_conformance.checks.base import Check
+from bpe_conformance.fuzzing.findings import Finding, FindingBook
+from bpe_conformance.fuzzing.messages import decode_event, result_from_record
+from bpe_conformance.fuzzing.records import CampaignConfig, CampaignInterrupted, CampaignResult, CheckTally
+from bpe_conformance.fuzzing.worker import WorkerConfig
+from bpe_conformance.running.database import cache_directory
+from bpe_conformance.settings import keep_storage_out_of_cwd
 
 __all__ = [
     "MAX_RESTARTS",
@@ -171,15 +171,23 @@ class Campaign:
 
     def _start(self, slot: WorkerSlot) -> None:
         config = WorkerConfig(
-            worker=slot.index, workers=self.config.jobs, generation=slot.generation,
-            seconds=max(0.1, self.deadline - time.monotonic()), campaign_seed=self.config.seed,
-            checks=self.config.checks, impl=self.config.impl, isolation=self.config.isolation,
-            timeout=self.config.timeout, profile=self.config.profile, effort=self.config.effort,
-            database=self.config.database, parent=os.getpid(),
+            worker=slot.index,
+            workers=self.config.jobs,
+            generation=slot.generation,
+            seconds=max(0.1, self.deadline - time.monotonic()),
+            campaign_seed=self.config.seed,
+            checks=self.config.checks,
+            impl=self.config.impl,
+            isolation=self.config.isolation,
+            timeout=self.config.timeout,
+            profile=self.config.profile,
+            effort=self.config.effort,
+            database=self.config.database,
+            parent=os.getpid(),
         )
         slot.tag = slot.tag or new_tag()
         environment = {**host_environment(), WORKER_VARIABLE: slot.tag, STORAGE_VARIABLE: str(self.storage)}
-        argv = [sys.executable, "-m", "conformance.fuzzing.worker", config.to_json()]
+        argv = [sys.executable, "-m", "bpe_conformance.fuzzing.worker", config.to_json()]
         slot.process = spawn(argv, None, environment, _EVENT_LINE_BYTES, _STDERR_BYTES)
         slot.started, slot.finished, slot.stopped = time.monotonic(), False, False
 

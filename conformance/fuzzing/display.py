@@ -3,7 +3,7 @@
 On a terminal a live table (elapsed and remaining time, per check examples, examples per second and
 failures) stays at the bottom while failures print above it; in a log or a pipe a status line is printed
 every :data:`STATUS_EVERY_SECONDS`. ``--quiet`` prints only the summary. A failure is printed as ``run``
-prints it (:func:`conformance.reports.terminal.failure_lines`), with a ``reproduce:`` line that replays it
+prints it (:func:`bpe_conformance.reports.terminal.failure_lines`), with a ``reproduce:`` line that replays it
 from the campaign's database.
 """
 
@@ -21,12 +21,12 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from conformance.fuzzing.campaign import Campaign, Observer
-from conformance.fuzzing.durations import format_duration
-from conformance.fuzzing.findings import Finding
-from conformance.fuzzing.records import CampaignConfig, CampaignResult, CheckTally
-from conformance.reports.common import hypothesis_note, plural, printable, render_value, run_command
-from conformance.reports.terminal import (
+from bpe_conformance.fuzzing.campaign import Campaign, Observer
+from bpe_conformance.fuzzing.durations import format_duration
+from bpe_conformance.fuzzing.findings import Finding
+from bpe_conformance.fuzzing.records import CampaignConfig, CampaignResult, CheckTally
+from bpe_conformance.reports.common import hypothesis_note, plural, printable, render_value, run_command
+from bpe_conformance.reports.terminal import (
     OUTCOME_STYLES,
     failure_lines,
     header_lines,
@@ -34,7 +34,7 @@ from conformance.reports.terminal import (
     wrap_command,
     wrap_detail,
 )
-from conformance.settings import HYPOTHESIS_VERSION
+from bpe_conformance.settings import HYPOTHESIS_VERSION
 
 __all__ = [
     "STATUS_EVERY_SECONDS",
@@ -78,8 +78,13 @@ def reproduce_line(config: CampaignConfig, check: str) -> str:
     >>> reproduce_line(config, "tie-break").split("  #")[0]
     'bpe-conformance run --impl m:T --database db --check tie-break'
     """
-    record = {"impl": config.impl, "isolation": config.isolation, "timeout": config.timeout,
-              "profile": config.profile, "database": config.database}
+    record = {
+        "impl": config.impl,
+        "isolation": config.isolation,
+        "timeout": config.timeout,
+        "profile": config.profile,
+        "database": config.database,
+    }
     return run_command(record, "dev", check, None) + hypothesis_note(check, HYPOTHESIS_VERSION)
 
 
@@ -126,8 +131,9 @@ def _tally_table(tallies: list[CheckTally], seconds: float, title: str, with_rou
     for tally in tallies:
         failures = Text(str(tally.failures), style="bold red" if tally.failures else "")
         rounds = [str(tally.rounds)] if with_rounds else []
-        table.add_row(tally.check, tally.clause, _grouped(tally.examples), _rate(tally.examples, seconds), *rounds,
-                      failures)
+        table.add_row(
+            tally.check, tally.clause, _grouped(tally.examples), _rate(tally.examples, seconds), *rounds, failures
+        )
     return table
 
 
@@ -192,8 +198,9 @@ def campaign_view(console: Console, config: CampaignConfig, quiet: bool) -> Iter
     if quiet or not console.is_terminal:
         yield CampaignView(console, config, quiet, None)
         return
-    with Live(Text("starting the workers"), console=console, refresh_per_second=4, transient=True,
-              vertical_overflow="crop") as live:
+    with Live(
+        Text("starting the workers"), console=console, refresh_per_second=4, transient=True, vertical_overflow="crop"
+    ) as live:
         yield CampaignView(console, config, quiet, live)
 
 

@@ -3,7 +3,7 @@
 Workers with different seeds, and the replay of a database other workers write to, find the same bug
 again and again; a campaign reports it once, when first found, and counts how often it came back.
 
->>> from conformance.results.outcomes import CheckResult, Outcome
+>>> from bpe_conformance.results.outcomes import CheckResult, Outcome
 >>> def failed(inputs, clause="BPE-TRAIN-TIE"):
 ...     return CheckResult("tie-break", clause, (clause,), "", Outcome.FAIL, "", 5, 0.1,
 ...                        counterexample={"inputs": inputs, "actual": [1]})
@@ -23,8 +23,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from conformance.reports.common import to_json_safe
-from conformance.results.outcomes import CheckResult
+from bpe_conformance.reports.common import to_json_safe
+from bpe_conformance.results.outcomes import CheckResult
 
 __all__ = ["Finding", "FindingBook", "finding_key"]
 

@@ -5,7 +5,7 @@ lost line loses nothing), ``round`` (a check's round ended: seed, budget, outcom
 round failed: the result, with its shrunk counterexample), ``fatal`` (the worker cannot go on: why),
 ``done`` (the worker stopped: ``deadline``, ``signal`` or ``exhausted``).
 
->>> from conformance.results.outcomes import CheckResult, Outcome
+>>> from bpe_conformance.results.outcomes import CheckResult, Outcome
 >>> result = CheckResult("tie-break", "BPE-TRAIN-TIE", ("BPE-TRAIN-TIE",), "ties", Outcome.FAIL, "m", 3, 0.5,
 ...                      counterexample={"inputs": {"documents": ["ab"]}, "actual": (1, 2)})
 >>> decode_event(encode_event("finding", result=result_record(result)))["result"]["counterexample"]
@@ -21,8 +21,8 @@ import dataclasses
 import json
 from typing import Any
 
-from conformance.reports.common import capped_for_json, to_json_safe
-from conformance.results.outcomes import CheckResult, Outcome
+from bpe_conformance.reports.common import capped_for_json, to_json_safe
+from bpe_conformance.results.outcomes import CheckResult, Outcome
 
 __all__ = ["EVENTS", "decode_event", "encode_event", "result_from_record", "result_record"]
 

@@ -13,8 +13,8 @@ import signal
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.fuzzing.findings import Finding
-from conformance.settings import HYPOTHESIS_VERSION
+from bpe_conformance.fuzzing.findings import Finding
+from bpe_conformance.settings import HYPOTHESIS_VERSION
 
 __all__ = ["CampaignConfig", "CampaignInterrupted", "CampaignResult", "CheckTally"]
 

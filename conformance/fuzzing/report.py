@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conformance.fuzzing.display import reproduce_line
-from conformance.fuzzing.records import CampaignResult
-from conformance.reports.common import JSON_MESSAGE_CHARS, capped_for_json, cut, to_json_safe
-from conformance.running.suite import HARNESS_NAME
-from conformance.spec.resources import spec_file
+from bpe_conformance.fuzzing.display import reproduce_line
+from bpe_conformance.fuzzing.records import CampaignResult
+from bpe_conformance.reports.common import JSON_MESSAGE_CHARS, capped_for_json, cut, to_json_safe
+from bpe_conformance.running.suite import HARNESS_NAME
+from bpe_conformance.spec.resources import spec_file
 
 __all__ = ["SCHEMA_PATH", "SUMMARY_VERSION", "build_summary", "dumps_summary", "write_summary"]
 
@@ -24,10 +24,19 @@ SCHEMA_PATH = spec_file("schema", "fuzz.schema.json")
 def _config(result: CampaignResult) -> dict[str, Any]:
     config = result.config
     return {
-        "impl": config.impl, "isolation": config.isolation, "timeout": config.timeout, "profile": config.profile,
-        "level": config.level, "patterns": list(config.patterns), "checks": list(config.checks),
-        "skipped": dict(config.skipped), "jobs": config.jobs, "duration_seconds": config.seconds,
-        "database": config.database, "seed": config.seed, "max_failures": config.max_failures,
+        "impl": config.impl,
+        "isolation": config.isolation,
+        "timeout": config.timeout,
+        "profile": config.profile,
+        "level": config.level,
+        "patterns": list(config.patterns),
+        "checks": list(config.checks),
+        "skipped": dict(config.skipped),
+        "jobs": config.jobs,
+        "duration_seconds": config.seconds,
+        "database": config.database,
+        "seed": config.seed,
+        "max_failures": config.max_failures,
         "effort": config.effort,
     }
 
@@ -36,12 +45,18 @@ def build_summary(result: CampaignResult) -> dict[str, Any]:
     """The summary as JSON-safe Python data."""
     failures = [
         {
-            "check": finding.result.check, "clause": finding.result.clause, "clauses": list(finding.result.clauses),
-            "level": finding.result.level, "outcome": finding.result.outcome.value,
+            "check": finding.result.check,
+            "clause": finding.result.clause,
+            "clauses": list(finding.result.clauses),
+            "level": finding.result.level,
+            "outcome": finding.result.outcome.value,
             "message": cut(finding.result.message, JSON_MESSAGE_CHARS),
             "counterexample": capped_for_json(finding.result.counterexample or {"inputs": {}}),
-            "examples": finding.result.examples, "found_after_seconds": finding.found_after,
-            "worker": finding.worker, "seed": finding.seed, "times_found": finding.times_found,
+            "examples": finding.result.examples,
+            "found_after_seconds": finding.found_after,
+            "worker": finding.worker,
+            "seed": finding.seed,
+            "times_found": finding.times_found,
             "reproduce": reproduce_line(result.config, finding.result.check),
         }
         for finding in result.findings
@@ -49,19 +64,34 @@ def build_summary(result: CampaignResult) -> dict[str, Any]:
     summary = {
         "report_version": SUMMARY_VERSION,
         "kind": "fuzz",
-        "harness": {"name": HARNESS_NAME, "version": result.harness_version,
-                    "hypothesis_version": result.hypothesis_version},
+        "harness": {
+            "name": HARNESS_NAME,
+            "version": result.harness_version,
+            "hypothesis_version": result.hypothesis_version,
+        },
         "implementation": result.implementation,
         "config": _config(result),
         "summary": {
-            "started_at": result.started_at, "seconds": result.seconds, "stop_reason": result.stop_reason,
-            "examples": result.examples, "examples_per_second": round(result.examples_per_second, 3),
-            "failures": len(result.findings), "exit_code": result.exit_code,
-            "worker_restarts": result.worker_restarts, "cpu_seconds": result.cpu_seconds, "error": result.error,
+            "started_at": result.started_at,
+            "seconds": result.seconds,
+            "stop_reason": result.stop_reason,
+            "examples": result.examples,
+            "examples_per_second": round(result.examples_per_second, 3),
+            "failures": len(result.findings),
+            "exit_code": result.exit_code,
+            "worker_restarts": result.worker_restarts,
+            "cpu_seconds": result.cpu_seconds,
+            "error": result.error,
         },
         "checks": [
-            {"check": tally.check, "clause": tally.clause, "level": tally.level, "examples": tally.examples,
-             "rounds": tally.rounds, "failures": tally.failures}
+            {
+                "check": tally.check,
+                "clause": tally.clause,
+                "level": tally.level,
+                "examples": tally.examples,
+                "rounds": tally.rounds,
+                "failures": tally.failures,
+            }
             for tally in result.tallies
         ],
         "failures": failures,

@@ -1,8 +1,8 @@
-"""One worker of a campaign: ``python -m conformance.fuzzing.worker CONFIG_JSON``, started by the coordinator.
+"""One worker of a campaign: ``python -m bpe_conformance.fuzzing.worker CONFIG_JSON``, started by the coordinator.
 
 The worker opens its own implementation (its own process under ``--isolation process``, so a crash or
 a hang costs a check and a restart, as in ``run``) and its own connection to the example database, then
-runs :class:`~conformance.fuzzing.schedule.Schedule`'s rounds through :func:`run_check` until the
+runs :class:`~bpe_conformance.fuzzing.schedule.Schedule`'s rounds through :func:`run_check` until the
 deadline. Each round is a hypothesis search with a seed of its own; a failure is shrunk and saved in the
 database by hypothesis, and reported as a ``finding``. A round's first pass over a check replays what the
 database holds for it; later passes only generate.
@@ -11,7 +11,7 @@ At the deadline a worker stops drawing new examples, but a failure being shrunk 
 coordinator bounds that with a grace period). SIGTERM, SIGINT and SIGHUP stop it at once; it stops its
 implementation, reports what it ran and exits. On Linux it also stops when the coordinator dies.
 
-The worker's stdout carries only events (:mod:`~conformance.fuzzing.messages`): what an in-process
+The worker's stdout carries only events (:mod:`~bpe_conformance.fuzzing.messages`): what an in-process
 implementation prints goes to stderr, which the coordinator keeps for the report of a worker that died.
 """
 
@@ -33,17 +33,17 @@ from typing import IO, Any
 from hypothesis import Phase, settings
 from hypothesis.database import ExampleDatabase
 
-from conformance.adapters.host import take_protocol_streams
-from conformance.adapters.signals import handled_signals
-from conformance.adapters.subject import Subject
-from conformance.checks.base import Check
-from conformance.errors import HarnessError
-from conformance.fuzzing.messages import encode_event, result_record
-from conformance.fuzzing.schedule import Schedule, examples_for_round, round_seed, start_offset
-from conformance.running import suite
-from conformance.running.database import DatabaseUnavailable, open_database
-from conformance.running.runner import run_check
-from conformance.settings import keep_storage_out_of_cwd
+from bpe_conformance.adapters.host import take_protocol_streams
+from bpe_conformance.adapters.signals import handled_signals
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import Check
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.fuzzing.messages import encode_event, result_record
+from bpe_conformance.fuzzing.schedule import Schedule, examples_for_round, round_seed, start_offset
+from bpe_conformance.running import suite
+from bpe_conformance.running.database import DatabaseUnavailable, open_database
+from bpe_conformance.running.runner import run_check
+from bpe_conformance.settings import keep_storage_out_of_cwd
 
 __all__ = ["EXIT_FATAL", "WorkerConfig", "fuzz", "main"]
 
@@ -110,8 +110,7 @@ class Worker:
         now = time.monotonic()
         if force or now - self.last_progress >= PROGRESS_SECONDS:
             self.last_progress = now
-            self.emit("progress", worker=self.config.worker, generation=self.config.generation,
-                      examples=self.examples)
+            self.emit("progress", worker=self.config.worker, generation=self.config.generation, examples=self.examples)
 
     def counted(self, check: Check) -> Check:
         """``check`` with a ``verify`` that counts, reports progress and stops new examples at the deadline."""
@@ -166,9 +165,17 @@ def fuzz(
             break
         failed = not result.outcome.counts_as_success
         schedule.record(name, failed)
-        emit("round", worker=config.worker, check=name, seed=seed, round=round_of_check,
-             max_examples=round_settings.max_examples, examples=result.examples, outcome=result.outcome.value,
-             seconds=result.seconds)
+        emit(
+            "round",
+            worker=config.worker,
+            check=name,
+            seed=seed,
+            round=round_of_check,
+            max_examples=round_settings.max_examples,
+            examples=result.examples,
+            outcome=result.outcome.value,
+            seconds=result.seconds,
+        )
         if failed:
             emit("finding", worker=config.worker, seed=seed, round=round_of_check, result=result_record(result))
         worker.report_progress(force=True)
@@ -237,11 +244,13 @@ def run_worker(config: WorkerConfig, events: IO[bytes]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m conformance.fuzzing.worker CONFIG_JSON``."""
+    """Entry point of ``python -m bpe_conformance.fuzzing.worker CONFIG_JSON``."""
     arguments = sys.argv[1:] if argv is None else argv
     if len(arguments) != 1:
-        print("usage: python -m conformance.fuzzing.worker CONFIG_JSON (started by bpe-conformance fuzz)",
-              file=sys.stderr)
+        print(
+            "usage: python -m bpe_conformance.fuzzing.worker CONFIG_JSON (started by bpe-conformance fuzz)",
+            file=sys.stderr,
+        )
         return 2
     config = WorkerConfig.from_json(arguments[0])
     _, events = take_protocol_streams()

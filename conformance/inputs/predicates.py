@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from reference import build_pieces, count_pairs, select_pair, tied_pairs, train_sequences
+from bpe_conformance.reference import build_pieces, count_pairs, select_pair, tied_pairs, train_sequences
 
 __all__ = [
     "character_class",

@@ -4,13 +4,13 @@ Every function returns a strategy; options are keyword-only and checked eagerly,
 is a :class:`hypothesis.errors.InvalidArgument` at the call, not a confusing failure later.
 
 >>> from hypothesis import given
->>> from reference import train
+>>> from bpe_conformance.reference import train
 >>> @given(tie_corpora())
 ... def test_ties_go_to_the_smallest_pair(documents):
 ...     assert my_tokenizer_train(documents, 8) == train(documents, 8)
 
 >>> from hypothesis import find
->>> from reference import count_pairs, tied_pairs
+>>> from bpe_conformance.reference import count_pairs, tied_pairs
 >>> corpus = find(tie_corpora(), lambda corpus: True)
 >>> len(tied_pairs(count_pairs([list(doc.encode()) for doc in corpus]))) >= 2
 True
@@ -24,7 +24,7 @@ import unicodedata
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from conformance.inputs.predicates import (
+from bpe_conformance.inputs.predicates import (
     crosses_word_boundary,
     has_first_round_tie,
     merges_across_words,
@@ -32,7 +32,7 @@ from conformance.inputs.predicates import (
     top_pair_only_across_boundaries,
     utf8_sequences,
 )
-from reference import check_text, count_pairs, encode
+from bpe_conformance.reference import check_text, count_pairs, encode
 
 __all__ = [
     "boundary_pair_corpora",
@@ -63,8 +63,29 @@ _TWIN_IMAGES = ("д", "ж", "з", "и")  # Cyrillic: lead bytes d0/d1, never c3
 _MIRROR = str.maketrans(_LOW_LETTERS + "".join(_TWIN_BASES), _HIGH_LETTERS[:21] + "".join(_TWIN_IMAGES))
 _RUN_UNITS = ("a", "b", " ", "é", "低", "😀", "\x00", "ab", "\r\n")
 UNICODE_SAMPLES = (
-    "é", "e\u0301", "ñ", "n\u0303", "Å", "A\u030a", "ß", "低", "高", "한", "\u1112\u1161\u11ab",
-    "😀", "👍🏽", "🇫🇷", "👨\u200d👩\u200d👧", "❤\ufe0f", "\r\n", "\n", "\t", "\x00", " ", "a", "b",
+    "é",
+    "e\u0301",
+    "ñ",
+    "n\u0303",
+    "Å",
+    "A\u030a",
+    "ß",
+    "低",
+    "高",
+    "한",
+    "\u1112\u1161\u11ab",
+    "😀",
+    "👍🏽",
+    "🇫🇷",
+    "👨\u200d👩\u200d👧",
+    "❤\ufe0f",
+    "\r\n",
+    "\n",
+    "\t",
+    "\x00",
+    " ",
+    "a",
+    "b",
 )
 _SEPARATORS = (" ", ", ", ".", "\n", "\r\n", "\t", "-", "! ")
 _WORDS = ("a", "ab", "the", "cat", "hi", "to", "x", "é", "低")
@@ -342,7 +363,7 @@ def texts_and_rules(*, max_rules: int = 8, max_length: int = 24) -> st.SearchStr
     """A non-empty text from :func:`encode_texts` and a rule list from :func:`rule_lists` aimed at it.
 
     >>> from hypothesis import find
-    >>> from reference import check_rules
+    >>> from bpe_conformance.reference import check_rules
     >>> text, rules = find(texts_and_rules(), lambda case: len(case[1]) >= 2)
     >>> bool(text) and check_rules(rules) == rules
     True
@@ -359,7 +380,7 @@ def rule_lists(*, max_rules: int = 8, min_rules: int = 0, text: str | None = Non
     text are preferred and rules are often pairs actually present in its encoding so far, so they fire.
 
     >>> from hypothesis import find
-    >>> from reference import encode
+    >>> from bpe_conformance.reference import encode
     >>> find(rule_lists(text="abcabc"), lambda rules: len(encode("abcabc", rules)) == 2)
     [(97, 98), (258, 99)]
     """

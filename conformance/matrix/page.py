@@ -8,9 +8,9 @@ declared profile live in the URL fragment (``#level=interface&profile=minbpe&cel
 so every view, an open cell included, can be linked to. The table and the list of failures are plain
 HTML, readable without the script.
 
->>> from conformance.matrix.run import MatrixRow, RowResult
->>> from conformance.matrix.record import matrix_document
->>> from conformance.running.suite import catalogue
+>>> from bpe_conformance.matrix.run import MatrixRow, RowResult
+>>> from bpe_conformance.matrix.record import matrix_document
+>>> from bpe_conformance.running.suite import catalogue
 >>> row = RowResult(MatrixRow("demo", "pkg.mod:Tok"), "demo", "1.0", "strict", "strict")
 >>> row.cells = {check.name: "pass" for check in catalogue()}
 >>> page = render_page(matrix_document([row], [], seed=0, effort="dev"))
@@ -25,8 +25,8 @@ import re
 from html import escape
 from typing import Any
 
-from conformance.checks.base import LEVELS
-from conformance.matrix.render import FAILURES_HEADING, cell_values, failing_cells, level_tally
+from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.matrix.render import FAILURES_HEADING, cell_values, failing_cells, level_tally
 
 __all__ = ["displayed", "render_page"]
 
@@ -239,7 +239,7 @@ def _header(rows: list[dict[str, Any]]) -> str:
     cells = "".join(
         f'<th data-profile="{_text(row["profile"])}" data-impl="{_text(row["label"])}" scope="col" '
         f'title="{_text(row["spec"])}">{_text(row["label"])}<small>{_text(row["version"])}</small>'
-        f'<small>profile {_text(row["profile"])}</small></th>'
+        f"<small>profile {_text(row['profile'])}</small></th>"
         for row in rows
     )
     corner = '<th class="clause" scope="col">clause</th><th class="check" scope="col">check</th>'
@@ -252,7 +252,7 @@ def _cell(row: dict[str, Any], check: dict[str, str]) -> str:
     if record is None:
         return f'<td data-profile="{profile}" data-impl="{label}">—</td>'
     value = record["cell"]
-    title = f'{row["label"]} {row["version"]} · {check["name"]}: {value} ({record["clause"]})'
+    title = f"{row['label']} {row['version']} · {check['name']}: {value} ({record['clause']})"
     return (
         f'<td class="cell {value}" data-profile="{profile}" data-impl="{label}" data-check="{_text(check["name"])}" '
         f'data-cell="{value}" data-version="{_text(row["version"])}" data-key="{label}/{_text(check["name"])}">'
@@ -301,14 +301,15 @@ def _failures(document: dict[str, Any]) -> str:
         shown = "".join(f"<dt>{key}</dt><dd>{_text(value)}</dd>" for key, value in facts)
         parts = "".join(
             f"<div>{key}</div><pre>{_text(json.dumps(example[key], ensure_ascii=False))}</pre>"
-            for key in ("inputs", "expected", "actual") if key in example
+            for key in ("inputs", "expected", "actual")
+            if key in example
         )
         sections.append(
             f'<section class="failure" id="failure-{_text(row["label"])}--{_text(check["name"])}" '
             f'data-impl="{_text(row["label"])}" data-check="{_text(check["name"])}" data-level="{check["level"]}" '
             f'data-profile="{_text(row["profile"])}">'
-            f'<h3>{_text(row["label"])} {_text(row["version"])}: {_text(check["name"])} '
-            f'({_text(cell["clause"])}, {_text(cell["outcome"])}, {check["level"]} level)</h3>'
+            f"<h3>{_text(row['label'])} {_text(row['version'])}: {_text(check['name'])} "
+            f"({_text(cell['clause'])}, {_text(cell['outcome'])}, {check['level']} level)</h3>"
             f'<dl class="facts">{shown}</dl>{parts}<div>reproduce</div><pre>{_text(cell["reproduce"])}</pre></section>'
         )
     return "".join(sections)

@@ -3,9 +3,9 @@
 The document (schema ``specs/schema/matrix.schema.json``) keys implementations by their row label
 and checks by name, and holds every cell's outcome under the declared profile and under strict,
 what the run said, and for a failure its counterexample and reproduce command. It is kept in the
-repository so a later run can be compared with it cell by cell (:mod:`conformance.matrix.diff`).
+repository so a later run can be compared with it cell by cell (:mod:`bpe_conformance.matrix.diff`).
 
->>> from conformance.matrix.run import MatrixRow, RowResult
+>>> from bpe_conformance.matrix.run import MatrixRow, RowResult
 >>> row = RowResult(MatrixRow("demo", "pkg.mod:Tok"), "demo", "1.0", "strict", "strict")
 >>> row.cells = {check.name: "pass" for check in catalogue()}
 >>> document = matrix_document([row], [], seed=0, effort="dev")
@@ -25,12 +25,12 @@ from typing import Any
 import hypothesis
 from jsonschema import Draft202012Validator
 
-from conformance.errors import HarnessError
-from conformance.files import read_text_file
-from conformance.matrix.run import Failure, RowResult, failure_command
-from conformance.results.outcomes import CheckResult
-from conformance.running.suite import catalogue, harness_version
-from conformance.spec.resources import spec_file
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.files import read_text_file
+from bpe_conformance.matrix.run import Failure, RowResult, failure_command
+from bpe_conformance.results.outcomes import CheckResult
+from bpe_conformance.running.suite import catalogue, harness_version
+from bpe_conformance.spec.resources import spec_file
 
 __all__ = [
     "FORMAT",
@@ -167,10 +167,12 @@ def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> dict[str,
     except ValueError as error:
         raise HarnessError(f"{what} {str(path)!r} is not JSON: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise HarnessError(f"{what} {str(path)!r} is not a matrix document (no \"format\": \"{FORMAT}\")")
+        raise HarnessError(f'{what} {str(path)!r} is not a matrix document (no "format": "{FORMAT}")')
     if document.get("version") != FORMAT_VERSION:
-        raise HarnessError(f"{what} {str(path)!r} has matrix format version {document.get('version')!r}; "
-                           f"this bpe-conformance reads version {FORMAT_VERSION}")
+        raise HarnessError(
+            f"{what} {str(path)!r} has matrix format version {document.get('version')!r}; "
+            f"this bpe-conformance reads version {FORMAT_VERSION}"
+        )
     problems = validate_matrix(document)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""

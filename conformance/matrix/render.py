@@ -1,6 +1,6 @@
 """``docs/matrix.md``: the matrix's table, the libraries not installed, and every failure with its reproduction.
 
-Rendered from the matrix document (:mod:`conformance.matrix.record`), like ``docs/matrix.html``.
+Rendered from the matrix document (:mod:`bpe_conformance.matrix.record`), like ``docs/matrix.html``.
 
 >>> sorted(parse_failures(FAILURES_HEADING + "\\n| hf | tie-break | BPE-TRAIN-TIE | strict | 0 |\\n"))
 [('hf', 'tie-break', 'BPE-TRAIN-TIE', 'strict', 0)]
@@ -12,9 +12,9 @@ import json
 import re
 from typing import Any
 
-from conformance.checks.base import LEVELS
-from conformance.matrix.record import matrix_document
-from conformance.matrix.run import RowResult
+from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.matrix.record import matrix_document
+from bpe_conformance.matrix.run import RowResult
 
 __all__ = [
     "FAILURES_HEADING",
@@ -102,8 +102,10 @@ def _failure_section(document: dict[str, Any]) -> list[str]:
     if not failures:
         return [*lines, "None: every implementation passes every applicable check under its own profile.", ""]
     lines += ["| implementation | check | clause | profile | seed |", "| --- | --- | --- | --- | --- |"]
-    lines += [f"| {row['label']} | {check['name']} | {cell['clause']} | {row['profile']} | {seed} |"
-              for row, check, cell in failures]
+    lines += [
+        f"| {row['label']} | {check['name']} | {cell['clause']} | {row['profile']} | {seed} |"
+        for row, check, cell in failures
+    ]
     lines.append("")
     for row, check, cell in failures:
         example = cell.get("counterexample") or {}

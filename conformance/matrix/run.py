@@ -4,7 +4,7 @@ Each implementation runs the whole suite twice with the same seed: under ``stric
 the profile it declares. A cell is ``pass`` (passes both), ``dialect`` (fails strict, passes
 its declared profile: a documented difference), ``fail`` (fails under its own profile: a bug
 or an undeclared difference) or ``skip`` (capability not declared, or the clause does not
-apply under its profile). :func:`conformance.matrix.render.render_matrix` writes ``docs/matrix.md``
+apply under its profile). :func:`bpe_conformance.matrix.render.render_matrix` writes ``docs/matrix.md``
 from the results.
 
 >>> cell(declared="pass", strict="fail"), cell(declared="fail", strict="fail"), cell(declared="skip", strict="pass")
@@ -20,14 +20,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.adapters import load_implementation, resolve_factory
-from conformance.adapters.python import InProcessSubject
-from conformance.adapters.subject import CAPABILITIES, ImplementationInfo, Subject
-from conformance.adapters.thirdparty import ADAPTERS, LIBRARIES, NPM_ADAPTERS, npm_installed
-from conformance.dialects.identify import identify_spec
-from conformance.errors import HarnessError
-from conformance.results.outcomes import CheckResult, Outcome
-from conformance.running.suite import RunConfig, catalogue, run_suite
+from bpe_conformance.adapters import load_implementation, resolve_factory
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.adapters.subject import CAPABILITIES, ImplementationInfo, Subject
+from bpe_conformance.adapters.thirdparty import ADAPTERS, LIBRARIES, NPM_ADAPTERS, npm_installed
+from bpe_conformance.dialects.identify import identify_spec
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.results.outcomes import CheckResult, Outcome
+from bpe_conformance.running.suite import RunConfig, catalogue, run_suite
 
 __all__ = [
     "CELLS",
@@ -57,7 +57,7 @@ class MatrixRow:
 
 
 ROWS: tuple[MatrixRow, ...] = (
-    MatrixRow("reference", "reference:Tokenizer", isolation="inprocess"),
+    MatrixRow("reference", "bpe_conformance.reference:Tokenizer", isolation="inprocess"),
     MatrixRow("node-fixture", NODE_FIXTURE),
     *(MatrixRow(name, spec, LIBRARIES[name]) for name, spec in ADAPTERS.items()),
     *(MatrixRow(name, spec, npm_package=package) for name, (spec, package) in NPM_ADAPTERS.items()),

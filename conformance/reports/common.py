@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.checks.base import LEVELS
-from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-from conformance.running.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
+from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.running.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
 
 __all__ = [
     "JSON_MESSAGE_CHARS",
@@ -195,7 +195,7 @@ def root_causes(results: Sequence[CheckResult]) -> dict[str, str]:
     as its own, reports a consequence of that deviation (a pre-tokenizer fails greedy-selection under
     BPE-ENCODE-RAW, which no-pre-tokenization fails as itself): one deviation, not two defects.
 
-    >>> from conformance.results.outcomes import Outcome
+    >>> from bpe_conformance.results.outcomes import Outcome
     >>> def failed(check, clause, own):
     ...     return CheckResult(check, clause, (own,), "", Outcome.FAIL, "", 1, 0.0)
     >>> root_causes([failed("raw", "BPE-ENCODE-RAW", "BPE-ENCODE-RAW"),
@@ -212,7 +212,7 @@ def root_causes(results: Sequence[CheckResult]) -> dict[str, str]:
 def root_cause_lines(suite: SuiteResult) -> list[str]:
     """One line per root clause that other failures are consequences of, naming them.
 
-    >>> from conformance.results.outcomes import Outcome
+    >>> from bpe_conformance.results.outcomes import Outcome
     >>> results = [CheckResult("raw", "BPE-ENCODE-RAW", ("BPE-ENCODE-RAW",), "", Outcome.FAIL, "", 1, 0.0),
     ...            CheckResult("greedy", "BPE-ENCODE-RAW", ("BPE-TRAIN-GREEDY",), "", Outcome.FAIL, "", 1, 0.0)]
     >>> root_cause_lines(SuiteResult({}, results, 0, "dev", 0.0, "0"))
@@ -293,7 +293,7 @@ def level_verdict(level: str, results: list[CheckResult]) -> str:
 
     Skipped checks count neither way; advisory notes are named after the verdict.
 
-    >>> from conformance.results.outcomes import CheckResult, Outcome
+    >>> from bpe_conformance.results.outcomes import CheckResult, Outcome
     >>> def result(outcome, advisories=()):
     ...     return CheckResult("c", "X", ("X",), "", outcome, "", 1, 0.0, level="interface", advisories=advisories)
     >>> level_verdict("interface", [result(Outcome.PASS, ("a note",)), result(Outcome.SKIP)])

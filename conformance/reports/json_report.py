@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conformance.reports.common import (
+from bpe_conformance.reports.common import (
     JSON_MESSAGE_CHARS,
     capped_for_json,
     clause_examples,
@@ -22,9 +22,9 @@ from conformance.reports.common import (
     to_json_safe,
     total_advisories,
 )
-from conformance.results.outcomes import CheckResult, SuiteResult
-from conformance.running.suite import HARNESS_NAME, exit_code_for
-from conformance.spec.resources import spec_file
+from bpe_conformance.results.outcomes import CheckResult, SuiteResult
+from bpe_conformance.running.suite import HARNESS_NAME, exit_code_for
+from bpe_conformance.spec.resources import spec_file
 
 __all__ = ["REPORT_VERSION", "SCHEMA_PATH", "build_report", "dumps_report", "write_json_report"]
 
@@ -32,8 +32,19 @@ REPORT_VERSION = 1
 SCHEMA_PATH = spec_file("schema", "report.schema.json")
 
 _CONFIG_KEYS = (
-    "impl", "seed", "effort", "timeout", "isolation", "patterns", "level", "checks", "skip_file", "skipped",
-    "declared_clauses", "database", "profile",
+    "impl",
+    "seed",
+    "effort",
+    "timeout",
+    "isolation",
+    "patterns",
+    "level",
+    "checks",
+    "skip_file",
+    "skipped",
+    "declared_clauses",
+    "database",
+    "profile",
 )
 
 
@@ -72,7 +83,9 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
     report = {
         "report_version": REPORT_VERSION,
         "harness": {
-            "name": HARNESS_NAME, "version": suite.harness_version, "hypothesis_version": suite.hypothesis_version,
+            "name": HARNESS_NAME,
+            "version": suite.harness_version,
+            "hypothesis_version": suite.hypothesis_version,
         },
         "implementation": suite.implementation,
         "config": _config_record(suite),

@@ -14,9 +14,9 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conformance.reports.common import counterexample_lines, reproduce_command
-from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-from conformance.running.suite import HARNESS_NAME
+from bpe_conformance.reports.common import counterexample_lines, reproduce_command
+from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.running.suite import HARNESS_NAME
 
 __all__ = ["build_junit", "junit_text", "write_junit", "xml_safe"]
 

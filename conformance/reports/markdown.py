@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conformance.reports.common import (
+from bpe_conformance.reports.common import (
     SHOWN_MESSAGE_CHARS,
     clause_examples,
     counterexample_lines,
@@ -23,8 +23,8 @@ from conformance.reports.common import (
     shown_message,
     verdict_line,
 )
-from conformance.results.outcomes import CheckResult, SuiteResult
-from conformance.running.suite import HARNESS_NAME
+from bpe_conformance.results.outcomes import CheckResult, SuiteResult
+from bpe_conformance.running.suite import HARNESS_NAME
 
 __all__ = ["fence", "render_markdown", "table_cell", "write_markdown"]
 

@@ -24,8 +24,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from conformance.checks.base import Check
-from conformance.reports.common import (
+from bpe_conformance.checks.base import Check
+from bpe_conformance.reports.common import (
     clause_examples,
     counterexample_lines,
     failures,
@@ -38,8 +38,8 @@ from conformance.reports.common import (
     shown_message,
     verdict_line,
 )
-from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-from conformance.settings import HYPOTHESIS_VERSION
+from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.settings import HYPOTHESIS_VERSION
 
 __all__ = [
     "ADVISORIES_SHOWN",
@@ -134,7 +134,7 @@ def result_line(result: CheckResult, index: int, total: int) -> Text:
 
 
 class LiveView:
-    """Receives ``on_start``/``on_result`` from :func:`conformance.running.suite.run_suite` and shows them."""
+    """Receives ``on_start``/``on_result`` from :func:`bpe_conformance.running.suite.run_suite` and shows them."""
 
     def __init__(self, console: Console, total: int, progress: Progress | None, quiet: bool) -> None:
         self.console = console
@@ -196,8 +196,12 @@ def _summary_table(suite: SuiteResult, with_time: bool = True) -> Table:
     # No message column: a failure's text is in its details below, a skip's reason on its line above.
     # Names and clause ids never wrap or shorten.
     table = Table(
-        title="Conformance results", title_justify="left", expand=False, box=box.SIMPLE_HEAD,
-        pad_edge=False, show_edge=False,
+        title="Conformance results",
+        title_justify="left",
+        expand=False,
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
     )
     results = suite.results
     table.add_column("check", no_wrap=True, min_width=max([5, *(len(result.check) for result in results)]))
@@ -231,7 +235,7 @@ def failure_lines(result: CheckResult, reproduce: str) -> list[str]:
 def clause_lines(suite: SuiteResult, width: int) -> list[str]:
     """``Clauses checked (N): A (k examples), B (...)``, wrapped between clauses to lines of ``width``.
 
-    >>> from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+    >>> from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
     >>> result = CheckResult("c", "BPE-TRAIN-TIE", ("BPE-TRAIN-TIE", "BPE-TRAIN-STOP"), "", Outcome.PASS, "", 3, 0.1)
     >>> suite = SuiteResult({}, [result], 0, "dev", 0.1, "1")
     >>> clause_lines(suite, 40)
@@ -298,7 +302,7 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
 def advisory_lines(suite: SuiteResult, shown: int = ADVISORIES_SHOWN) -> list[str]:
     """The advisory notes (a SHOULD not followed; never a failure): a heading, the first ``shown``, how many more.
 
-    >>> from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+    >>> from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
     >>> notes = ("[BPE-TRAIN-MAXMERGES] prefers TypeError", "[BPE-INPUT-IDS] prefers ValueError")
     >>> result = CheckResult("c", "X", ("X",), "", Outcome.PASS, "", 1, 0.0, level="interface", advisories=notes)
     >>> for line in advisory_lines(SuiteResult({}, [result], 0, "dev", 0.1, "1"), shown=1):

@@ -14,7 +14,7 @@ DatabaseLocation(kind='redis', text='redis://127.0.0.1:6390/3', path=None, host=
 >>> parse_location("redis://localhost:0")
 Traceback (most recent call last):
 ...
-conformance.errors.HarnessError: --database redis://localhost:0: port must be a number from 1 to 65535, got '0'
+bpe_conformance.errors.HarnessError: --database redis://localhost:0: port must be a number from 1 to 65535, got '0'
 >>> default_directory("cmd:node my tok.mjs", {"XDG_CACHE_HOME": "/c"}).as_posix()
 '/c/bpe-conformance/examples/cmd-node-my-tok.mjs-63b573c5'
 """
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
-from conformance.errors import HarnessError
+from bpe_conformance.errors import HarnessError
 
 __all__ = [
     "DEFAULT_REDIS_PORT",
@@ -161,7 +161,7 @@ def parse_location(text: str, option: str = "--database") -> DatabaseLocation:
     >>> parse_location("file:///tmp/x")
     Traceback (most recent call last):
     ...
-    conformance.errors.HarnessError: --database file:///tmp/x: unknown scheme 'file'; give a directory or redis://HOST:PORT[/DB]
+    bpe_conformance.errors.HarnessError: --database file:///tmp/x: unknown scheme 'file'; give a directory or redis://HOST:PORT[/DB]
     """
     try:
         return _parse(text)
@@ -190,8 +190,11 @@ def _open_redis(location: DatabaseLocation) -> ExampleDatabase:
     except ImportError:
         raise _Unusable("the redis client is not installed: pip install 'bpe-conformance[redis]'") from None
     client = redis.Redis(
-        host=location.host or "", port=location.port or DEFAULT_REDIS_PORT, db=location.db,
-        socket_connect_timeout=_CONNECT_SECONDS, socket_timeout=30.0,
+        host=location.host or "",
+        port=location.port or DEFAULT_REDIS_PORT,
+        db=location.db,
+        socket_connect_timeout=_CONNECT_SECONDS,
+        socket_timeout=30.0,
     )
     try:
         client.ping()

@@ -20,13 +20,13 @@ from hypothesis import Phase, given, settings
 from hypothesis.database import ExampleDatabase
 from hypothesis.errors import Flaky, HypothesisException
 
-from conformance.adapters.subject import Subject
-from conformance.checks.base import Check
-from conformance.errors import CallAborted, ImplementationRaised, MalformedResult, Violation
-from conformance.results.advisories import collecting
-from conformance.results.outcomes import CheckResult, Outcome
-from conformance.running.database import DatabaseUnavailable
-from reference.profiles import get_profile
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import Check
+from bpe_conformance.errors import CallAborted, ImplementationRaised, MalformedResult, Violation
+from bpe_conformance.reference.profiles import get_profile
+from bpe_conformance.results.advisories import collecting
+from bpe_conformance.results.outcomes import CheckResult, Outcome
+from bpe_conformance.running.database import DatabaseUnavailable
 
 __all__ = ["Attempt", "check_settings", "classify", "run_check", "run_checks"]
 
@@ -112,31 +112,52 @@ def classify(check: Check, error: BaseException, attempt: Attempt, started: floa
     """The outcome for a search that ended by raising ``error``."""
     if isinstance(error, Violation):
         return _result(
-            check, Outcome.FAIL, error.message, attempt, started,
-            clause=error.clause, counterexample=error.counterexample(),
+            check,
+            Outcome.FAIL,
+            error.message,
+            attempt,
+            started,
+            clause=error.clause,
+            counterexample=error.counterexample(),
         )
     if isinstance(error, Flaky) and attempt.last_violation is not None:
         violation = attempt.last_violation
         return _result(
-            check, Outcome.FAIL,
+            check,
+            Outcome.FAIL,
             f"{violation.message} (not reproducible on a second call: the implementation is nondeterministic)",
-            attempt, started, clause=violation.clause, counterexample=violation.counterexample(),
+            attempt,
+            started,
+            clause=violation.clause,
+            counterexample=violation.counterexample(),
         )
     if isinstance(error, CallAborted):
         return _result(
-            check, Outcome(error.outcome), f"{error.operation}: {error.detail}", attempt, started,
+            check,
+            Outcome(error.outcome),
+            f"{error.operation}: {error.detail}",
+            attempt,
+            started,
             counterexample={"inputs": error.inputs or {"example": repr(attempt.last_input)}},
         )
     if isinstance(error, (ImplementationRaised, MalformedResult)):
         return _result(
-            check, Outcome.ERROR, str(error), attempt, started,
+            check,
+            Outcome.ERROR,
+            str(error),
+            attempt,
+            started,
             counterexample={"inputs": {"example": repr(attempt.last_input)}},
         )
     if isinstance(error, HypothesisException):
         return _result(check, Outcome.ERROR, f"hypothesis could not run this check: {error}", attempt, started)
     summary = "".join(traceback.format_exception_only(type(error), error)).strip()
     return _result(
-        check, Outcome.ERROR, f"unexpected exception while checking: {summary}", attempt, started,
+        check,
+        Outcome.ERROR,
+        f"unexpected exception while checking: {summary}",
+        attempt,
+        started,
         counterexample={"inputs": {"example": repr(attempt.last_input)}},
     )
 

@@ -19,7 +19,7 @@ any check, is an error: a typo must never silently skip nothing.
 >>> parse_skip_text("train tie\\n", "skip.txt")
 Traceback (most recent call last):
 ...
-conformance.errors.HarnessError: skip.txt line 1: expected one check name or clause id, got 2 words: 'train tie'
+bpe_conformance.errors.HarnessError: skip.txt line 1: expected one check name or clause id, got 2 words: 'train tie'
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conformance.checks.base import Check
-from conformance.errors import HarnessError
-from conformance.files import read_text_file
+from bpe_conformance.checks.base import Check
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.files import read_text_file
 
 __all__ = [
     "MAX_SKIP_FILE_BYTES",
@@ -126,7 +126,7 @@ def read_skip_file(path: str | Path) -> str:
     >>> read_skip_file("/dev/zero")
     Traceback (most recent call last):
     ...
-    conformance.errors.HarnessError: skip file '/dev/zero' is not a regular file
+    bpe_conformance.errors.HarnessError: skip file '/dev/zero' is not a regular file
     """
     return read_text_file(path, "skip file", MAX_SKIP_FILE_BYTES)
 

@@ -1,7 +1,7 @@
 """Assembling one conformance run: implementation, checks, hypothesis profile and skip file.
 
 The CLI's ``run`` and the pytest plugin share these functions; reports are built from the
-:class:`~conformance.results.outcomes.SuiteResult` that :func:`run_suite` returns.
+:class:`~bpe_conformance.results.outcomes.SuiteResult` that :func:`run_suite` returns.
 
 >>> config = RunConfig(seed=3, patterns=("train-*",))
 >>> config.isolation_used, exit_code_for([])
@@ -23,17 +23,17 @@ from typing import Any
 
 from hypothesis import settings
 
-from conformance.adapters import ISOLATIONS, load_implementation
-from conformance.adapters.subject import Subject
-from conformance.adapters.subprocess import DEFAULT_TIMEOUT
-from conformance.checks.base import Check
-from conformance.dialects.context import known_profile, with_profile
-from conformance.errors import HarnessError
-from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-from conformance.running.database import open_database
-from conformance.running.runner import run_checks
-from conformance.running.skipfile import SkipPlan, load_skip_file
-from conformance.settings import HYPOTHESIS_VERSION, PROFILES, active_profile_name
+from bpe_conformance.adapters import ISOLATIONS, load_implementation
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
+from bpe_conformance.checks.base import Check
+from bpe_conformance.dialects.context import known_profile, with_profile
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.running.database import open_database
+from bpe_conformance.running.runner import run_checks
+from bpe_conformance.running.skipfile import SkipPlan, load_skip_file
+from bpe_conformance.settings import HYPOTHESIS_VERSION, PROFILES, active_profile_name
 
 __all__ = [
     "BUNDLED_REFERENCE",
@@ -113,7 +113,7 @@ def base_settings(effort: str) -> settings:
 def catalogue() -> list[Check]:
     """Every check of the suite, in its stable order."""
     # Imported here, not at the top: the CLI imports this module for every command, only `run` needs checks.
-    from conformance.checks import ALL_CHECKS
+    from bpe_conformance.checks import ALL_CHECKS
 
     return list(ALL_CHECKS)
 
@@ -122,7 +122,7 @@ def select(patterns: Sequence[str]) -> list[Check]:
     """The checks matching any of ``patterns`` (names or clause ids, fnmatch-style); all when none."""
     if not patterns:
         return catalogue()
-    from conformance.checks import select_checks
+    from bpe_conformance.checks import select_checks
 
     try:
         return list(select_checks(list(patterns)))

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.spec.resources import spec_file
+from bpe_conformance.spec.resources import spec_file
 
 __all__ = [
     "CLAUSE_ID_PATTERN",

@@ -1,7 +1,7 @@
 """Where the specification's files are: ``specs/`` of the repository, shipped in the wheel.
 
 ``specs/`` (normative text, protocol, profiles, JSON schemas, vectors) stays at the top of the
-repository, the one copy anyone edits. The build maps it onto the package ``conformance._specs``
+repository, the one copy anyone edits. The build maps it onto the package ``bpe_conformance._specs``
 (``[tool.setuptools] package-dir`` in ``pyproject.toml``), so an installed wheel, an editable install
 and a checkout all find the same files here through :mod:`importlib.resources`.
 
@@ -18,8 +18,8 @@ from pathlib import Path
 
 __all__ = ["SPECS_PACKAGE", "read_spec_text", "spec_file", "spec_root"]
 
-SPECS_PACKAGE = "conformance._specs"
-# An uninstalled tree on sys.path (mutmut's copy of the checkout, PYTHONPATH=.) has no conformance._specs
+SPECS_PACKAGE = "bpe_conformance._specs"
+# An uninstalled tree on sys.path (mutmut's copy of the checkout, PYTHONPATH=.) has no bpe_conformance._specs
 # package to import, but has specs/ beside conformance/.
 _CHECKOUT_SPECS = Path(__file__).resolve().parents[2] / "specs"
 
@@ -34,7 +34,9 @@ def spec_root() -> Path:
         root = importlib.resources.files(SPECS_PACKAGE)
     except ModuleNotFoundError:
         root = _CHECKOUT_SPECS
-    path = Path(str(root))
+    # Resolved: in a checkout the package is reached through the link conformance/_specs -> ../specs, and
+    # callers find the repository's other files beside the real specs/.
+    path = Path(str(root)).resolve()
     if not path.is_dir():
         raise FileNotFoundError(f"the specification files are missing: {path} (reinstall bpe-conformance)")
     return path

@@ -1,9 +1,9 @@
 """Teaching what correct means: the reference's traces and the specification's clauses, shown to a reader.
 
-Owns :mod:`~conformance.teaching.labels` (how ids, pieces, counts and the reasons of a round are
-written), :mod:`~conformance.teaching.training_view` and :mod:`~conformance.teaching.encoding_view`
-(the terminal views of ``bpe-conformance trace``), :mod:`~conformance.teaching.page` (the same trace as
-one self-contained HTML page, ``trace --html``) and :mod:`~conformance.teaching.clause_view` (a clause
+Owns :mod:`~bpe_conformance.teaching.labels` (how ids, pieces, counts and the reasons of a round are
+written), :mod:`~bpe_conformance.teaching.training_view` and :mod:`~bpe_conformance.teaching.encoding_view`
+(the terminal views of ``bpe-conformance trace``), :mod:`~bpe_conformance.teaching.page` (the same trace as
+one self-contained HTML page, ``trace --html``) and :mod:`~bpe_conformance.teaching.clause_view` (a clause
 in document order, with the checks, vectors and zoo members that stand behind it: ``explain``).
 
 What a trace records is the reference's business (``reference/trace.py``,

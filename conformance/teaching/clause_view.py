@@ -4,7 +4,7 @@ Behind every clause stand the checks that enforce it, the known-answer vectors t
 the zoo members that break it (:func:`clause_links`); one screen shows all four, so the way from the
 text to its proof is a glance, not three searches.
 
->>> from conformance.spec.clauses import get_clause
+>>> from bpe_conformance.spec.clauses import get_clause
 >>> links = clause_links("BPE-TRAIN-TIE")
 >>> [check.name for check in links.checks], "ties-to-largest-pair" in [member.name for member in links.members]
 (['tie-break'], True)
@@ -29,12 +29,12 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from conformance.checks import ALL_CHECKS
-from conformance.checks.base import Check
-from conformance.spec.clauses import Clause
-from conformance.vectors.files import load_vectors
-from conformance.zoo import ZOO
-from conformance.zoo.base import ZooMember
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.checks.base import Check
+from bpe_conformance.spec.clauses import Clause
+from bpe_conformance.vectors.files import load_vectors
+from bpe_conformance.zoo import ZOO
+from bpe_conformance.zoo.base import ZooMember
 
 __all__ = [
     "MAX_NAMED",
@@ -107,7 +107,7 @@ def _links_entries(links: ClauseLinks) -> list[tuple[str, str]]:
     if links.members:
         zoo += (
             f". Their counterexamples: docs/bug-zoo.md; to see one found: bpe-conformance run --impl "
-            f"conformance.zoo:{links.members[0].__name__}"
+            f"bpe_conformance.zoo:{links.members[0].__name__}"
         )
     return [("checks", checks), ("vectors", vectors), ("zoo", zoo)]
 
@@ -117,8 +117,14 @@ def links_lines(links: ClauseLinks, width: int) -> list[str]:
     lines = ["Enforced by"]
     for label, text in _links_entries(links):
         first = _LABEL.format(label)
-        lines += textwrap.wrap(text, max(width, 40), initial_indent=first, subsequent_indent=" " * len(first),
-                               break_long_words=False, break_on_hyphens=False)
+        lines += textwrap.wrap(
+            text,
+            max(width, 40),
+            initial_indent=first,
+            subsequent_indent=" " * len(first),
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
     return lines
 
 
@@ -137,9 +143,15 @@ def wrap_prose(paragraph: str, width: int) -> str:
     for item in items:
         marker = _LIST_ITEM.match(item[0])
         lead = marker.group() if marker else ""
-        body = " ".join(" ".join(item)[len(lead):].split())
-        wrapped += textwrap.wrap(body, max(width, 40), initial_indent=lead, subsequent_indent=" " * len(lead),
-                                 break_long_words=False, break_on_hyphens=False)
+        body = " ".join(" ".join(item)[len(lead) :].split())
+        wrapped += textwrap.wrap(
+            body,
+            max(width, 40),
+            initial_indent=lead,
+            subsequent_indent=" " * len(lead),
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
     return "\n".join(wrapped)
 
 

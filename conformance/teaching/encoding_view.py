@@ -3,7 +3,7 @@
 With the out-of-order trace beside it, the view shows what applying the same rules in another order
 gives, and that both decode to the text, so only the exact ids tell them apart.
 
->>> from reference import reversed_ranks, trace_encoding
+>>> from bpe_conformance.reference import reversed_ranks, trace_encoding
 >>> rules = [(97, 98), (258, 99)]
 >>> right = trace_encoding("abc", rules)
 >>> wrong = trace_encoding("abc", rules, order=reversed_ranks(2))
@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conformance.reports.common import plural
-from conformance.teaching.labels import (
+from bpe_conformance.reference import BEGIN_ID, END_ID, EncodingTrace, build_pieces
+from bpe_conformance.reports.common import plural
+from bpe_conformance.teaching.labels import (
     fit,
     ids_text,
     order_comparison,
@@ -34,10 +35,10 @@ from conformance.teaching.labels import (
     short_repr,
     wrap,
 )
-from conformance.teaching.lines import EMPHASIS, HEADING, NOTE, Line
-from reference import BEGIN_ID, END_ID, EncodingTrace, build_pieces
+from bpe_conformance.teaching.lines import EMPHASIS, HEADING, NOTE, Line
 
 __all__ = ["encoding_lines"]
+
 
 def _steps(trace: EncodingTrace, pieces: list[bytes], width: int) -> list[Line]:
     rows = [("bytes", trace.start)]
@@ -51,25 +52,29 @@ def _steps(trace: EncodingTrace, pieces: list[bytes], width: int) -> list[Line]:
             lines.append(Line(f"  {label}"))
             prefix = "      "
         room = width - len(prefix)
-        lines += [Line(text) for text in sequence_lines(prefix, ids, pieces_of(ids, pieces), width,
-                                                        min(column, room // 2))]
+        lines += [
+            Line(text) for text in sequence_lines(prefix, ids, pieces_of(ids, pieces), width, min(column, room // 2))
+        ]
     return lines
 
 
 def _decode_line(trace: EncodingTrace, pieces: list[bytes], width: int) -> list[Line]:
-    joined = fit([piece_label(pieces[token]) for token in trace.ids], max(width - 40, 20), separator=" + ",
-                 noun="pieces") or "''"
+    joined = (
+        fit([piece_label(pieces[token]) for token in trace.ids], max(width - 40, 20), separator=" + ", noun="pieces")
+        or "''"
+    )
     same = "the text again" if trace.decoded == trace.text else "NOT the text"
-    return [Line(line) for line in wrap(f"{joined} = {short_repr(trace.decoded)}, {same} (BPE-ROUNDTRIP)",
-                                        width, "  decode    ", " " * 12)]
+    return [
+        Line(line)
+        for line in wrap(
+            f"{joined} = {short_repr(trace.decoded)}, {same} (BPE-ROUNDTRIP)", width, "  decode    ", " " * 12
+        )
+    ]
 
 
 def _result_lines(trace: EncodingTrace, pieces: list[bytes], width: int) -> list[Line]:
     room = width - 12
-    document = (
-        f"{ids_text(trace.document_ids, room)} (begin {BEGIN_ID}, the ids, end {END_ID}: "
-        f"BPE-ENCODE-BOUNDARY)"
-    )
+    document = f"{ids_text(trace.document_ids, room)} (begin {BEGIN_ID}, the ids, end {END_ID}: BPE-ENCODE-BOUNDARY)"
     return [
         Line(f"  ids       {ids_text(trace.ids, room)}", EMPHASIS),
         *(Line(line) for line in wrap(document, width, "  document  ", " " * 12)),
@@ -81,20 +86,18 @@ def _skipped_note(trace: EncodingTrace, rule_count: int, width: int) -> list[Lin
     unused = rule_count - len(trace.steps)
     if not unused:
         return []
-    text = (
-        f"{plural(unused, 'rule')} of {rule_count} replaced nothing: each pair was absent when its turn came"
-    )
+    text = f"{plural(unused, 'rule')} of {rule_count} replaced nothing: each pair was absent when its turn came"
     return [Line(line, NOTE) for line in wrap(text, width, "  ", "  ")]
 
 
-def _comparison(right: EncodingTrace, wrong: EncodingTrace, rules: Sequence[tuple[int, int]],
-                width: int) -> list[Line]:
+def _comparison(right: EncodingTrace, wrong: EncodingTrace, rules: Sequence[tuple[int, int]], width: int) -> list[Line]:
     style = "" if wrong.ids == right.ids else EMPHASIS
     return [Line(line, style) for line in wrap(order_comparison(right, wrong, rules, width), width, "  ", "  ")]
 
 
-def encoding_lines(trace: EncodingTrace, rules: Sequence[tuple[int, int]], *, wrong: EncodingTrace | None = None,
-                   width: int = 100) -> list[Line]:
+def encoding_lines(
+    trace: EncodingTrace, rules: Sequence[tuple[int, int]], *, wrong: EncodingTrace | None = None, width: int = 100
+) -> list[Line]:
     """Encoding step by step, the result, the decode; and, with ``wrong``, the same rules out of rank order."""
     pieces = build_pieces(list(rules))
     heading = f"encode {short_repr(trace.text)} with {plural(len(rules), 'rule')}, in rank order (BPE-ENCODE-ORDER)"
@@ -106,9 +109,15 @@ def encoding_lines(trace: EncodingTrace, rules: Sequence[tuple[int, int]], *, wr
         order = ", ".join(str(rank) for rank in wrong.order[:12]) + (", …" if len(wrong.order) > 12 else "")
         lines += [
             Line(""),
-            *(Line(line, HEADING) for line in wrap(
-                f"the same rules out of rank order (ranks {order}), as an encoder that lost the order would", width,
-                "", "  ")),
+            *(
+                Line(line, HEADING)
+                for line in wrap(
+                    f"the same rules out of rank order (ranks {order}), as an encoder that lost the order would",
+                    width,
+                    "",
+                    "  ",
+                )
+            ),
             *_steps(wrong, pieces, width),
             *_result_lines(wrong, pieces, width),
             *_comparison(trace, wrong, rules, width),

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 
-from reference import EncodingTrace, RoundSummary, StopRound, unmade_ids
-from reference.pieces import piece_hex
-from reference.trace import STOP_MAX_MERGES
+from bpe_conformance.reference import EncodingTrace, RoundSummary, StopRound, unmade_ids
+from bpe_conformance.reference.pieces import piece_hex
+from bpe_conformance.reference.trace import STOP_MAX_MERGES
 
 __all__ = [
     "MAX_LABEL_CELLS",
@@ -114,8 +114,9 @@ def pair_text(pair: tuple[int, int]) -> str:
     return f"({pair[0]}, {pair[1]})"
 
 
-def fit(items: Sequence[str], width: int, opening: str = "", closing: str = "", separator: str = " ",
-        noun: str = "") -> str:
+def fit(
+    items: Sequence[str], width: int, opening: str = "", closing: str = "", separator: str = " ", noun: str = ""
+) -> str:
     """``items`` joined and wrapped in ``opening``/``closing``, cut with a count of the whole when wider than
     ``width`` (at least one item is always shown)."""
     whole = opening + separator.join(items) + closing
@@ -140,8 +141,9 @@ def labels_text(pieces: Sequence[bytes], width: int) -> str:
     return fit([piece_label(piece) for piece in pieces], width, noun="pieces")
 
 
-def sequence_lines(prefix: str, ids: Sequence[int], pieces: Sequence[bytes], width: int,
-                   ids_column: int = 0) -> list[str]:
+def sequence_lines(
+    prefix: str, ids: Sequence[int], pieces: Sequence[bytes], width: int, ids_column: int = 0
+) -> list[str]:
     """One line ``prefix [ids]  'pieces'`` when it fits in ``width``, else the ids and, under them, the pieces."""
     ids_part = ids_text(ids, max(width - len(prefix), 12))
     labels = labels_text(pieces, width)
@@ -204,8 +206,9 @@ def _why_nothing(rank: int, rules: Sequence[tuple[int, int]], wrong: EncodingTra
     return f"rule {rank} {pair_text(rules[rank])} found its ids already merged otherwise by the rules applied before it"
 
 
-def order_comparison(right: EncodingTrace, wrong: EncodingTrace, rules: Sequence[tuple[int, int]],
-                     width: int = 100) -> str:
+def order_comparison(
+    right: EncodingTrace, wrong: EncodingTrace, rules: Sequence[tuple[int, int]], width: int = 100
+) -> str:
     """What applying the rules out of rank order changed: nothing for this text, or other ids that decode the same,
     with the reason each rule that matched in rank order matched nothing (BPE-ENCODE-ORDER)."""
     if wrong.ids == right.ids:

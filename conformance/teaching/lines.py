@@ -41,5 +41,12 @@ def print_lines(console: Console, lines: Iterable[Line]) -> None:
     """Each line as it is: never re-wrapped (views fit their own lines), styled only on a terminal."""
     for line in lines:
         style = line.style if console.is_terminal else ""
-        console.print(Text(line.text, style=style), overflow="ignore", crop=False, no_wrap=True,
-                      markup=False, highlight=False, emoji=False)
+        console.print(
+            Text(line.text, style=style),
+            overflow="ignore",
+            crop=False,
+            no_wrap=True,
+            markup=False,
+            highlight=False,
+            emoji=False,
+        )

@@ -6,7 +6,7 @@ table (the winner and the tied pairs marked) and every kept document as two rows
 before the round, with the replaced pairs highlighted where they are replaced, and after it, with the
 new ids highlighted. Nothing is loaded from anywhere: style and script are inline.
 
->>> from reference import trace_training
+>>> from bpe_conformance.reference import trace_training
 >>> page = render_page(["abab", "acac"], trace_training(["abab", "acac"], 32))
 >>> page.startswith("<!DOCTYPE html>"), 'data-state="round-1"' in page, "http" in page
 (True, True, False)
@@ -18,8 +18,18 @@ import html
 import re
 from collections.abc import Sequence
 
-from conformance.reports.common import plural
-from conformance.teaching.labels import (
+from bpe_conformance.reference import (
+    BEGIN_ID,
+    END_ID,
+    EncodingTrace,
+    RoundSummary,
+    TrainingTrace,
+    build_pieces,
+    vocab_size,
+)
+from bpe_conformance.reference.trace import STOP_MAX_MERGES
+from bpe_conformance.reports.common import plural
+from bpe_conformance.teaching.labels import (
     PARTIAL_NOTE,
     is_text,
     order_comparison,
@@ -29,9 +39,7 @@ from conformance.teaching.labels import (
     short_repr,
     stop_explanation,
 )
-from conformance.teaching.page_assets import SCRIPT, STYLE
-from reference import BEGIN_ID, END_ID, EncodingTrace, RoundSummary, TrainingTrace, build_pieces, vocab_size
-from reference.trace import STOP_MAX_MERGES
+from bpe_conformance.teaching.page_assets import SCRIPT, STYLE
 
 __all__ = ["MAX_TOKENS_SHOWN", "render_page", "replaced_positions"]
 
@@ -69,12 +77,19 @@ def _token(token: int, pieces: list[bytes], marked: str = "") -> str:
     if token in (BEGIN_ID, END_ID):
         classes += " boundary"
         label = "begin" if token == BEGIN_ID else "end"
-    return (f'<span class="{classes}" data-id="{token}" title="{_e(piece.hex(" ") or label)}"><b>{token}</b>'
-            f"<i>{_e(label)}</i></span>")
+    return (
+        f'<span class="{classes}" data-id="{token}" title="{_e(piece.hex(" ") or label)}"><b>{token}</b>'
+        f"<i>{_e(label)}</i></span>"
+    )
 
 
-def _row(label: str, ids: Sequence[int], pieces: list[bytes], marks: dict[int, str] | None = None,
-         pair_starts: Sequence[int] = ()) -> str:
+def _row(
+    label: str,
+    ids: Sequence[int],
+    pieces: list[bytes],
+    marks: dict[int, str] | None = None,
+    pair_starts: Sequence[int] = (),
+) -> str:
     """A row of token boxes; ``pair_starts`` groups the two boxes of each replaced pair in one frame."""
     marks = marks or {}
     starts = set(pair_starts)
@@ -94,8 +109,9 @@ def _row(label: str, ids: Sequence[int], pieces: list[bytes], marks: dict[int, s
     return f'<div class="row" data-row="{_e(label)}"><span class="row-label">{_e(label)}</span>{"".join(boxes)}</div>'
 
 
-def _documents(pairs: Sequence[tuple[list[int], list[int] | None]], total: int, pieces: list[bytes],
-               new_id: int | None) -> str:
+def _documents(
+    pairs: Sequence[tuple[list[int], list[int] | None]], total: int, pieces: list[bytes], new_id: int | None
+) -> str:
     parts = []
     for index, (before, after) in enumerate(pairs):
         rows = []
@@ -106,15 +122,18 @@ def _documents(pairs: Sequence[tuple[list[int], list[int] | None]], total: int, 
             rows.append(_row("before", before, pieces, pair_starts=starts))
             fresh = {position: "new" for position, token in enumerate(after) if token == new_id}
             rows.append(_row("after", after, pieces, fresh))
-        parts.append(f'<div class="doc" data-document="{index}"><div class="doc-label">document {index}</div>'
-                     f'{"".join(rows)}</div>')
+        parts.append(
+            f'<div class="doc" data-document="{index}"><div class="doc-label">document {index}</div>'
+            f"{''.join(rows)}</div>"
+        )
     if total > len(pairs):
         parts.append(f'<p class="note">… and {plural(total - len(pairs), "more document")} (--max-docs)</p>')
     return "".join(parts)
 
 
-def _counts_table(counts: Sequence[tuple[Pair, int]], pieces: list[bytes], winner: Pair | None,
-                  ties: Sequence[Pair]) -> str:
+def _counts_table(
+    counts: Sequence[tuple[Pair, int]], pieces: list[bytes], winner: Pair | None, ties: Sequence[Pair]
+) -> str:
     rows = []
     for pair, count in counts:
         classes = " ".join(name for name in ("winner" if pair == winner else "", "tie" if pair in ties else "") if name)
@@ -122,10 +141,14 @@ def _counts_table(counts: Sequence[tuple[Pair, int]], pieces: list[bytes], winne
         if pair in ties and len(ties) > 1:
             mark = (mark + " · " if mark else "") + "tie"
         pieces_label = " ".join(piece_label(pieces[part]) for part in pair)
-        rows.append(f'<tr class="{classes}"><td class="pair">{_e(pair_text(pair))}</td><td class="mono">'
-                    f'{_e(pieces_label)}</td><td class="count">{count}</td><td class="mark">{mark}</td></tr>')
-    return ('<table class="counts"><thead><tr><th>pair</th><th>pieces</th><th>count</th><th></th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')
+        rows.append(
+            f'<tr class="{classes}"><td class="pair">{_e(pair_text(pair))}</td><td class="mono">'
+            f'{_e(pieces_label)}</td><td class="count">{count}</td><td class="mark">{mark}</td></tr>'
+        )
+    return (
+        '<table class="counts"><thead><tr><th>pair</th><th>pieces</th><th>count</th><th></th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
 
 
 def _state(state_id: str, title: str, body: str) -> str:
@@ -143,10 +166,15 @@ def _round(step: RoundSummary, documents: Sequence[str], pieces: list[bytes]) ->
         _counts_table(step.top_counts, pieces, step.pair, step.tie_candidates),
         f'<p class="result">{plural(step.replacements, "replacement")}: length {step.length_before} → '
         f"{step.length_after}"
-        + (f" (the count is {step.count}: windows overlap when counted, never when replaced)"
-           if step.replacements != step.count else "") + "</p>",
-        _documents(list(zip(step.sequences_before, step.sequences_after, strict=True)), len(documents), pieces,
-                   step.new_id),
+        + (
+            f" (the count is {step.count}: windows overlap when counted, never when replaced)"
+            if step.replacements != step.count
+            else ""
+        )
+        + "</p>",
+        _documents(
+            list(zip(step.sequences_before, step.sequences_after, strict=True)), len(documents), pieces, step.new_id
+        ),
     ]
     if step.overlap is not None:
         wrong = step.overlap.every_window_bytes
@@ -175,18 +203,22 @@ def _stop(trace: TrainingTrace, documents: Sequence[str], pieces: list[bytes]) -
     return _state("stop", f"round {stop.rules_made}: stop", "".join(body))
 
 
-def _encoding(number: int, trace: EncodingTrace, pieces: list[bytes], wrong: EncodingTrace | None,
-              rules: Sequence[Pair]) -> str:
+def _encoding(
+    number: int, trace: EncodingTrace, pieces: list[bytes], wrong: EncodingTrace | None, rules: Sequence[Pair]
+) -> str:
     def steps(encoding: EncodingTrace) -> str:
         rows = [_row("bytes", encoding.start, pieces)]
         for step in encoding.steps:
             fresh = {index: "new" for index, token in enumerate(step.sequence_after) if token == step.new_id}
-            rows.append(_row(f"rule {step.rank} {pair_text(step.pair)} → {step.new_id}", step.sequence_after,
-                             pieces, fresh))
+            rows.append(
+                _row(f"rule {step.rank} {pair_text(step.pair)} → {step.new_id}", step.sequence_after, pieces, fresh)
+            )
         rows.append(_row("document", encoding.document_ids, pieces))
         decoded = f"decodes to {short_repr(encoding.decoded)}"
-        return (f'<div class="encoding">{"".join(rows)}</div>'
-                f'<p class="result mono">ids {_e(encoding.ids)} · {_e(decoded)}</p>')
+        return (
+            f'<div class="encoding">{"".join(rows)}</div>'
+            f'<p class="result mono">ids {_e(encoding.ids)} · {_e(decoded)}</p>'
+        )
 
     body = [f"<h2>Encode {_e(short_repr(trace.text))}: the rules in rank order</h2>", steps(trace)]
     if wrong is not None:
@@ -206,9 +238,13 @@ def _start(trace: TrainingTrace, documents: Sequence[str], pieces: list[bytes]) 
     return _state("start", "start", "".join(body))
 
 
-def render_page(documents: Sequence[str], trace: TrainingTrace | None,
-                encodings: Sequence[tuple[EncodingTrace, EncodingTrace | None]] = (),
-                rules: Sequence[Pair] | None = None, title: str | None = None) -> str:
+def render_page(
+    documents: Sequence[str],
+    trace: TrainingTrace | None,
+    encodings: Sequence[tuple[EncodingTrace, EncodingTrace | None]] = (),
+    rules: Sequence[Pair] | None = None,
+    title: str | None = None,
+) -> str:
     """The whole page: the training states of ``trace`` (if any), then each encoding, which uses ``rules`` (by
     default the rules ``trace`` made)."""
     if trace is None and rules is None:
@@ -217,8 +253,11 @@ def render_page(documents: Sequence[str], trace: TrainingTrace | None,
     pieces = build_pieces(learned)
     states = []
     if trace is not None:
-        states += [_start(trace, documents, pieces), *(_round(step, documents, pieces) for step in trace.rounds),
-                   _stop(trace, documents, pieces)]
+        states += [
+            _start(trace, documents, pieces),
+            *(_round(step, documents, pieces) for step in trace.rounds),
+            _stop(trace, documents, pieces),
+        ]
     states += [_encoding(number, right, pieces, wrong, learned) for number, (right, wrong) in enumerate(encodings)]
     if title is not None:
         heading = title

@@ -1,6 +1,6 @@
 """The terminal view of a training trace: the documents' sequences round by round, and why each round did what it did.
 
->>> from reference import trace_training
+>>> from bpe_conformance.reference import trace_training
 >>> documents = ["abab", "acac"]
 >>> lines = [line.text for line in training_lines(documents, trace_training(documents, 32), width=72)]
 >>> print("\\n".join(lines[:13]))
@@ -23,8 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conformance.reports.common import plural
-from conformance.teaching.labels import (
+from bpe_conformance.reference import RoundSummary, StopRound, TrainingTrace, build_pieces, vocab_size
+from bpe_conformance.reference.trace import STOP_MAX_MERGES
+from bpe_conformance.reports.common import plural
+from bpe_conformance.teaching.labels import (
     PARTIAL_LABEL,
     PARTIAL_NOTE,
     fit,
@@ -40,9 +42,7 @@ from conformance.teaching.labels import (
     wrap,
     wrap_items,
 )
-from conformance.teaching.lines import BLANK, EMPHASIS, HEADING, NOTE, Line
-from reference import RoundSummary, StopRound, TrainingTrace, build_pieces, vocab_size
-from reference.trace import STOP_MAX_MERGES
+from bpe_conformance.teaching.lines import BLANK, EMPHASIS, HEADING, NOTE, Line
 
 __all__ = ["DEFAULT_MAX_DOCS", "LABEL", "footnote_lines", "training_lines"]
 
@@ -58,8 +58,10 @@ def _documents_block(sequences: Sequence[list[int]], total: int, pieces: list[by
     lines = []
     for prefix, sequence in zip(prefixes, sequences, strict=True):
         room = width - len(prefix)
-        lines += [Line(text) for text in sequence_lines(prefix, sequence, pieces_of(sequence, pieces), width,
-                                                         min(column, room // 2))]
+        lines += [
+            Line(text)
+            for text in sequence_lines(prefix, sequence, pieces_of(sequence, pieces), width, min(column, room // 2))
+        ]
     if total > len(sequences):
         lines.append(Line(f"  … and {plural(total - len(sequences), 'more document')} (--max-docs)", NOTE))
     return lines
@@ -85,10 +87,12 @@ def _piece_text(piece: bytes) -> str:
     return label if is_text(piece) else f"{label} (hex)"
 
 
-def _round_lines(step: RoundSummary, documents: Sequence[str], pieces: list[bytes], width: int,
-                 show_counts: bool) -> list[Line]:
-    lines = _heading(f"round {step.rank}: merge {pair_text(step.pair)} into {step.new_id} = {_piece_text(step.piece)}",
-                     width)
+def _round_lines(
+    step: RoundSummary, documents: Sequence[str], pieces: list[bytes], width: int, show_counts: bool
+) -> list[Line]:
+    lines = _heading(
+        f"round {step.rank}: merge {pair_text(step.pair)} into {step.new_id} = {_piece_text(step.piece)}", width
+    )
     if show_counts:
         lines += _counts(step.top_counts, width)
     lines += _labelled("chosen", selection_reason(step), width)
@@ -111,14 +115,17 @@ def _round_lines(step: RoundSummary, documents: Sequence[str], pieces: list[byte
                 f"{overlap.document}: consuming every counted window would use an id twice, and "
                 f"{ids_text(overlap.every_window, width)} decodes to {shown} ({len(wrong)} bytes), not "
                 f"{short_repr(documents[overlap.document])}",
-                width, "  ", "  ",
+                width,
+                "  ",
+                "  ",
             )
         ]
     return lines
 
 
-def _stop_lines(stop: StopRound, documents: Sequence[str], pieces: list[bytes], width: int,
-                show_counts: bool) -> list[Line]:
+def _stop_lines(
+    stop: StopRound, documents: Sequence[str], pieces: list[bytes], width: int, show_counts: bool
+) -> list[Line]:
     heading = (
         f"round {stop.rules_made}: not run, max_merges reached"
         if stop.rule == STOP_MAX_MERGES
@@ -128,22 +135,33 @@ def _stop_lines(stop: StopRound, documents: Sequence[str], pieces: list[bytes], 
     if show_counts and stop.top_counts:
         lines += _counts(stop.top_counts, width)
     lines += _labelled("why", stop_explanation(stop), width)
-    lines += [Line(line, NOTE) for line in wrap("final sequences: what encode gives for each training document",
-                                                  width, "  ", "  ")]
+    lines += [
+        Line(line, NOTE)
+        for line in wrap("final sequences: what encode gives for each training document", width, "  ", "  ")
+    ]
     lines += _documents_block(stop.sequences, len(documents), pieces, width)
     return lines
 
 
-def training_lines(documents: Sequence[str], trace: TrainingTrace, *, max_merges: int | None = None,
-                   width: int = 100, show_counts: bool = True) -> list[Line]:
+def training_lines(
+    documents: Sequence[str],
+    trace: TrainingTrace,
+    *,
+    max_merges: int | None = None,
+    width: int = 100,
+    show_counts: bool = True,
+) -> list[Line]:
     """The whole training view: corpus, starting bytes, every round, the round that stopped, the rules."""
     rules = [step.pair for step in trace.rounds]
     pieces = build_pieces(rules)
     merges = trace.stop.max_merges if max_merges is None else max_merges
     total = sum(len(document.encode("utf-8")) for document in documents)
     lines = [
-        *_heading(f"{plural(len(documents), 'document')}, {plural(total, 'byte')}, max_merges {merges} "
-                  f"(the reference, strict profile)", width),
+        *_heading(
+            f"{plural(len(documents), 'document')}, {plural(total, 'byte')}, max_merges {merges} "
+            f"(the reference, strict profile)",
+            width,
+        ),
         BLANK,
         *_heading("start: each document is its UTF-8 bytes, one id per byte", width),
         *_documents_block(trace.start, len(documents), pieces, width),
@@ -163,4 +181,3 @@ def footnote_lines(lines: Sequence[Line], width: int) -> list[Line]:
     if not any(PARTIAL_LABEL.search(line.text) for line in lines):
         return []
     return [BLANK, *(Line(line, NOTE) for line in wrap(PARTIAL_NOTE, width))]
-

@@ -1,7 +1,7 @@
 """The vector files: where they live, how a vector's id is derived, and reading and validating them.
 
 ``specs/vectors/`` holds the strict profile's files, one per kind of vector (:data:`FILES`), and
-``specs/vectors/<profile>/`` the same files for every other profile of :mod:`reference.profiles`
+``specs/vectors/<profile>/`` the same files for every other profile of :mod:`bpe_conformance.reference.profiles`
 (an encode-only profile has no ``training.json``), each described field by field in
 ``specs/schema/vectors.schema.json``. A vector's id is its kind and a hash of its inputs, so a file
 edited by hand, or a vector copied under another id, no longer validates; ids are unique within
@@ -31,8 +31,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from conformance.spec.resources import spec_file
-from reference.profiles import PROFILES, STRICT, Profile, get_profile
+from bpe_conformance.reference.profiles import PROFILES, STRICT, Profile, get_profile
+from bpe_conformance.spec.resources import spec_file
 
 __all__ = [
     "CLAUSE_IDS",

@@ -1,18 +1,18 @@
 """Known-answer vectors computed from the reference, for every profile.
 
-Every profile of :mod:`reference.profiles` has three files (an encode-only profile has no
+Every profile of :mod:`bpe_conformance.reference.profiles` has three files (an encode-only profile has no
 ``training.json``), described field by field in ``specs/schema/vectors.schema.json``:
 ``training.json`` (documents in; rules, sequences and encodings of held-out texts out), ``load.json``
 (a valid rule list adopted through ``load``, then encodings and decodings) and ``invalid.json`` (a
 rejected call and the error family preferred for it). Strict's answers come from the strict
 reference and are cross-checked against its second formulation; every other profile's come from
-the literal reference run under that profile (:mod:`reference.dialects`), on the same corpora: the
+the literal reference run under that profile (:mod:`bpe_conformance.reference.dialects`), on the same corpora: the
 same training inputs, the load corpora's rule lists renumbered into the profile's ids, and the
-rejected calls the profile still rejects. :mod:`conformance.vectors.output` writes the files and
-proves them current, :mod:`conformance.vectors.files` reads them, :mod:`conformance.vectors.replay`
+rejected calls the profile still rejects. :mod:`bpe_conformance.vectors.output` writes the files and
+proves them current, :mod:`bpe_conformance.vectors.files` reads them, :mod:`bpe_conformance.vectors.replay`
 replays them; the names of those two in ``__all__`` are importable from here.
 
->>> from reference import Tokenizer
+>>> from bpe_conformance.reference import Tokenizer
 >>> files = load_vectors()
 >>> sorted(files)
 ['invalid.json', 'load.json', 'training.json']
@@ -34,9 +34,34 @@ from collections.abc import Iterable
 from types import SimpleNamespace
 from typing import Any
 
-from conformance.inputs.corpora import training as corpora
-from conformance.inputs.predicates import character_class
-from conformance.vectors.files import (
+from bpe_conformance.inputs.corpora import training as corpora
+from bpe_conformance.inputs.predicates import character_class
+from bpe_conformance.reference import (
+    BEGIN_ID,
+    END_ID,
+    FIRST_RULE_ID,
+    Tokenizer,
+    digest,
+    dumps,
+    encode,
+    encode_lowest_rank_first,
+    replace_pair,
+    tied_pairs,
+)
+from bpe_conformance.reference.dialects import (
+    check_profile_rules,
+    decode_profile,
+    decode_profile_bytes,
+    encode_profile,
+    profile_pieces,
+    profile_training_rounds,
+    renumbered,
+    train_profile,
+)
+from bpe_conformance.reference.fast_training import fast_train
+from bpe_conformance.reference.profiles import STRICT, Profile, get_profile
+from bpe_conformance.reference.training import Round
+from bpe_conformance.vectors.files import (
     CLAUSE_IDS,
     FILES,
     NOT_IN_VECTORS,
@@ -54,32 +79,7 @@ from conformance.vectors.files import (
     vector_id,
     vector_inputs,
 )
-from conformance.vectors.replay import Mismatch, call_operation, format_mismatch, replay_all, replay_vector
-from reference import (
-    BEGIN_ID,
-    END_ID,
-    FIRST_RULE_ID,
-    Tokenizer,
-    digest,
-    dumps,
-    encode,
-    encode_lowest_rank_first,
-    replace_pair,
-    tied_pairs,
-)
-from reference.dialects import (
-    check_profile_rules,
-    decode_profile,
-    decode_profile_bytes,
-    encode_profile,
-    profile_pieces,
-    profile_training_rounds,
-    renumbered,
-    train_profile,
-)
-from reference.fast_training import fast_train
-from reference.profiles import STRICT, Profile, get_profile
-from reference.training import Round
+from bpe_conformance.vectors.replay import Mismatch, call_operation, format_mismatch, replay_all, replay_vector
 
 __all__ = [
     "CLAUSE_IDS",
@@ -122,7 +122,7 @@ def _strict_numbering(profile: Profile) -> bool:
 def void_clauses(profile: Profile) -> frozenset[str]:
     """Clauses whose subject a profile's parameters take away (``specs/profiles.md``): its vectors never name them.
 
-    >>> from reference.profiles import MINBPE
+    >>> from bpe_conformance.reference.profiles import MINBPE
     >>> sorted(void_clauses(STRICT)), sorted(void_clauses(MINBPE))[:3]
     ([], ['BPE-ALPHA-BOUNDARY', 'BPE-ENCODE-BOUNDARY', 'BPE-PROP-PERMUTE'])
     """
@@ -235,8 +235,9 @@ def _against_strict(rules: Rules, case: corpora.TrainingCase, profile: Profile) 
     strict_rules = renumbered(fast_train(list(case.documents), case.max_merges), profile.first_rule_id)
     if rules == strict_rules:
         return f"{_rules(len(rules))}, the same as strict's"
-    parted = next((rank for rank, pair in enumerate(rules) if rank >= len(strict_rules) or strict_rules[rank] != pair),
-                  len(rules))
+    parted = next(
+        (rank for rank, pair in enumerate(rules) if rank >= len(strict_rules) or strict_rules[rank] != pair), len(rules)
+    )
     return f"{_rules(len(rules))} where strict makes {len(strict_rules)}, the first difference at rule {parted}"
 
 

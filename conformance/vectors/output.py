@@ -1,6 +1,6 @@
 """The vector files as text: rendered byte for byte, written for every profile, and checked to be current.
 
-``bpe-conformance vectors generate`` writes what :func:`conformance.vectors.generate.generate_vectors`
+``bpe-conformance vectors generate`` writes what :func:`bpe_conformance.vectors.generate.generate_vectors`
 computes, for strict in ``specs/vectors/`` and for every other profile in ``specs/vectors/<profile>/``;
 ``bpe-conformance vectors check`` proves the committed files are exactly that, byte for byte.
 
@@ -26,9 +26,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from conformance.vectors.files import FILES, VECTOR_PROFILES, VECTORS_DIR, profile_directory, profile_files
-from conformance.vectors.generate import generate_vectors
-from reference.profiles import STRICT
+from bpe_conformance.reference.profiles import STRICT
+from bpe_conformance.vectors.files import FILES, VECTOR_PROFILES, VECTORS_DIR, profile_directory, profile_files
+from bpe_conformance.vectors.generate import generate_vectors
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "check_up_to_date", "render_file", "write_vectors"]
 
@@ -140,8 +140,11 @@ def _strays(root: Path, profiles: list[str]) -> list[str]:
             found.append(f"{folder.name}/: not the folder of a profile; expected one of {list(VECTOR_PROFILES)[1:]}")
         elif folder.name in profiles:
             expected = profile_files(folder.name)
-            found += [f"{folder.name}/{path.name}: not a vector file" for path in sorted(folder.glob("*.json"))
-                      if path.name not in expected]
+            found += [
+                f"{folder.name}/{path.name}: not a vector file"
+                for path in sorted(folder.glob("*.json"))
+                if path.name not in expected
+            ]
     return found
 
 

@@ -5,7 +5,7 @@ Every vector runs against a fresh object from the factory. Each disagreement bec
 against what came back; an optional operation the object lacks (``load``, ``dumps``,
 ``decode_bytes``, ...) is recorded once per vector as skipped rather than as a failure.
 
->>> from reference import Tokenizer
+>>> from bpe_conformance.reference import Tokenizer
 >>> vector = load_vectors()["training.json"][0]
 >>> replay_vector(Tokenizer, vector)
 []
@@ -27,8 +27,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.errors import ImplementationRaised, error_families, exception_ancestors
-from conformance.vectors.files import load_vectors, vector_kind
+from bpe_conformance.errors import ImplementationRaised, error_families, exception_ancestors
+from bpe_conformance.vectors.files import load_vectors, vector_kind
 
 __all__ = ["Mismatch", "call_operation", "error_families_of", "format_mismatch", "replay_all", "replay_vector"]
 
@@ -71,7 +71,12 @@ class _Replay:
 
 
 def _record(
-    replay: _Replay, operation: str, given: Any, expected: Any, actual: Any, skipped: bool = False,
+    replay: _Replay,
+    operation: str,
+    given: Any,
+    expected: Any,
+    actual: Any,
+    skipped: bool = False,
     advisory: bool = False,
 ) -> None:
     vector = replay.vector
@@ -161,8 +166,14 @@ def _loaded(replay: _Replay, load: Callable[..., Any]) -> bool:
         load(list(map(tuple, rules)))
     except Exception as error:  # a valid rule list must be accepted, unless the vector says it may be refused
         if replay.vector.get("refusable") and error_families_of(error):
-            _record(replay, "load", {"rules": rules}, "adopted, or refused (two rules make one piece)",
-                    _raised(error), skipped=True)
+            _record(
+                replay,
+                "load",
+                {"rules": rules},
+                "adopted, or refused (two rules make one piece)",
+                _raised(error),
+                skipped=True,
+            )
         else:
             _record(replay, "load", {"rules": rules}, "no error", _raised(error))
         return False

@@ -1,10 +1,10 @@
 """The bug zoo and the controls: implementations a conformance harness must reject, and must accept.
 
-``ZOO`` lists the members, each :class:`~conformance.zoo.base.ZooBase` with exactly one step
+``ZOO`` lists the members, each :class:`~bpe_conformance.zoo.base.ZooBase` with exactly one step
 broken; every member names the clause it breaks (``clause``, plus ``also``), a ``witness`` on
 which it differs from the spec, and a ``why`` for the gallery. ``CONTROLS`` lists correct
 implementations built differently. Every class is a zero-argument factory importable as
-``conformance.zoo:<ClassName>``, and has a stable kebab-case ``name``.
+``bpe_conformance.zoo:<ClassName>``, and has a stable kebab-case ``name``.
 
 Docstrings say where each kind of bug is seen in the wild: public projects' code and threads
 (named as ``owner/repo`` issue or pull request numbers), or "source chapter NNN", one of the
@@ -14,7 +14,7 @@ project's shared source chapters (``shared/seeds/NNN_*.txt``) that describe thes
 True
 >>> by_name("ties-by-string-key").clause
 'BPE-TRAIN-TIE'
->>> from conformance.zoo import OverlappingReplacement
+>>> from bpe_conformance.zoo import OverlappingReplacement
 >>> OverlappingReplacement.name
 'overlapping-replacement'
 """
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.zoo import corpus, counting, decoding, encoding, replacement, state, training, validation
-from conformance.zoo.base import ZooBase, ZooMember
-from conformance.zoo.controls import CONTROLS
+from bpe_conformance.zoo import corpus, counting, decoding, encoding, replacement, state, training, validation
+from bpe_conformance.zoo.base import ZooBase, ZooMember
+from bpe_conformance.zoo.controls import CONTROLS
 
 __all__ = ["CONTROLS", "ZOO", "ZooBase", "ZooMember", "by_name"]
 
@@ -55,11 +55,11 @@ def by_name(name: str) -> type[ZooBase]:
 
 
 def __getattr__(attribute: str) -> Any:
-    # Makes every class importable as conformance.zoo:<ClassName> without listing 60 imports here.
+    # Makes every class importable as bpe_conformance.zoo:<ClassName> without listing 60 imports here.
     try:
         return _BY_CLASS_NAME[attribute]
     except KeyError:
-        raise AttributeError(f"module 'conformance.zoo' has no attribute {attribute!r}") from None
+        raise AttributeError(f"module 'bpe_conformance.zoo' has no attribute {attribute!r}") from None
 
 
 def __dir__() -> list[str]:

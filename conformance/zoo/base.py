@@ -300,7 +300,7 @@ class ZooMember(ZooBase):
 
     ``clause`` is the clause id the bug breaks; ``also`` other ids a harness may report for it;
     ``witness`` a tiny call sequence on which it differs from the spec (see
-    :mod:`conformance.zoo.witness`); ``why`` one paragraph for the gallery. ``level`` is the
+    :mod:`bpe_conformance.zoo.witness`); ``why`` one paragraph for the gallery. ``level`` is the
     conformance level of the bug: ``algorithm`` for a wrong answer to valid input, ``interface``
     for bad input handled against the contract (the harness must reject it at that level).
     """

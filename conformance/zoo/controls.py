@@ -1,6 +1,6 @@
 """Controls: correct implementations built differently from the reference, which a harness must accept.
 
-Each replaces one whole area of :class:`~conformance.zoo.base.ZooBase` with another structure; a
+Each replaces one whole area of :class:`~bpe_conformance.zoo.base.ZooBase` with another structure; a
 harness that rejects one of them is checking the reference's shape, not the spec.
 
 >>> IncrementalCountsTrainer().train(["abab", "acac"], 32)
@@ -23,7 +23,7 @@ import heapq
 from collections import Counter
 from itertools import pairwise
 
-from conformance.zoo.base import BOUNDARY_IDS, BYTE_COUNT, FIRST_RULE_ID, MIN_MERGE_COUNT, Pair, Rules, ZooBase
+from bpe_conformance.zoo.base import BOUNDARY_IDS, BYTE_COUNT, FIRST_RULE_ID, MIN_MERGE_COUNT, Pair, Rules, ZooBase
 
 __all__ = [
     "CONTROLS",

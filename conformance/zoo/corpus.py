@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from conformance.zoo.base import BOUNDARY_IDS, ZooMember
-from conformance.zoo.witness import make_witness
+from bpe_conformance.zoo.base import BOUNDARY_IDS, ZooMember
+from bpe_conformance.zoo.witness import make_witness
 
 __all__ = [
     "MEMBERS",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from conformance.zoo.base import BYTE_COUNT, Pair, Rules, ZooMember
-from conformance.zoo.witness import make_witness
+from bpe_conformance.zoo.base import BYTE_COUNT, Pair, Rules, ZooMember
+from bpe_conformance.zoo.witness import make_witness
 
 __all__ = [
     "MEMBERS",

@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
-from conformance.zoo.base import BEGIN_ID, BOUNDARY_IDS, BYTE_COUNT, END_ID, FIRST_RULE_ID, Rules, ZooMember
-from conformance.zoo.witness import make_witness
+from bpe_conformance.zoo.base import BEGIN_ID, BOUNDARY_IDS, BYTE_COUNT, END_ID, FIRST_RULE_ID, Rules, ZooMember
+from bpe_conformance.zoo.witness import make_witness
 
 __all__ = [
     "MEMBERS",

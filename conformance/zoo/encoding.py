@@ -13,8 +13,8 @@ import re
 import unicodedata
 from itertools import pairwise
 
-from conformance.zoo.base import BEGIN_ID, END_ID, Pair, Rules, ZooMember
-from conformance.zoo.witness import make_witness
+from bpe_conformance.zoo.base import BEGIN_ID, END_ID, Pair, Rules, ZooMember
+from bpe_conformance.zoo.witness import make_witness
 
 __all__ = [
     "MEMBERS",

@@ -5,7 +5,7 @@ docstring names (its ``clause`` or one of its ``also``); a control is proven whe
 suite passes. The quick proof runs only the checks that may report a claimed clause, most specific
 first, and stops at the first failure with a matching clause; the full proof runs every check.
 
->>> from conformance.zoo import by_name
+>>> from bpe_conformance.zoo import by_name
 >>> member = by_name("ties-to-largest-pair")
 >>> claimed_clauses(member), area(member), area(by_name("zoo-base"))
 (('BPE-TRAIN-TIE', 'BPE-PROP-DETERMINISM'), 'training', 'controls')
@@ -27,12 +27,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.adapters.python import InProcessSubject
-from conformance.checks import ALL_CHECKS
-from conformance.checks.base import Check
-from conformance.results.outcomes import CheckResult, Outcome
-from conformance.running.runner import run_check
-from conformance.running.suite import base_settings
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.checks.base import Check
+from bpe_conformance.results.outcomes import CheckResult, Outcome
+from bpe_conformance.running.runner import run_check
+from bpe_conformance.running.suite import base_settings
 
 __all__ = [
     "DEFAULT_EFFORT",
@@ -204,7 +204,7 @@ def full_proof(implementation: type, *, effort: str = DEFAULT_EFFORT, seed: int 
 
 
 def _worker_context() -> multiprocessing.context.BaseContext:
-    # Forked workers need not re-import the main module, which for `python -m conformance` would run the CLI again.
+    # Forked workers need not re-import the main module, which for `python -m bpe_conformance` would run the CLI again.
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 
@@ -277,7 +277,7 @@ def proven(proof: Proof) -> bool:
 def verdict(proof: Proof) -> str:
     """One line: how the harness judged the implementation.
 
-    >>> from conformance.zoo import by_name
+    >>> from bpe_conformance.zoo import by_name
     >>> verdict(quick_proof(by_name("accepts-bool-ids")))
     'rejected with BPE-INPUT-IDS by ids-validation'
     """

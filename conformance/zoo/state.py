@@ -13,8 +13,8 @@ Each witness here is a short sequence of calls on one instance: the bug needs hi
 
 from __future__ import annotations
 
-from conformance.zoo.base import Rules, ZooMember
-from conformance.zoo.witness import make_witness
+from bpe_conformance.zoo.base import Rules, ZooMember
+from bpe_conformance.zoo.witness import make_witness
 
 __all__ = [
     "MEMBERS",

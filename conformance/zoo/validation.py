@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
-from conformance.zoo.base import BOUNDARY_IDS, ZooMember, is_int
-from conformance.zoo.witness import make_witness
+from bpe_conformance.zoo.base import BOUNDARY_IDS, ZooMember, is_int
+from bpe_conformance.zoo.witness import make_witness
 
 __all__ = [
     "DEFAULT_MAX_MERGES",

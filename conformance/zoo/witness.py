@@ -9,7 +9,7 @@ A witness is a plain dict, JSON-ready apart from tuples::
 did: returned a value, rejected the input with ValueError/TypeError (which of the two is not
 compared: the contract allows either), or crashed with any other exception.
 
->>> from conformance.zoo.base import ZooBase
+>>> from bpe_conformance.zoo.base import ZooBase
 >>> witness = make_witness("encode", "aaa", setup=[("load", [[(97, 97)]])])
 >>> witness == {"operation": "encode", "args": ["aaa"], "setup": [("load", [[(97, 97)]])]}
 True

@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from hypothesis import strategies as st
 
-import reference
-from conformance.adapters import load_implementation
-from conformance.adapters.subprocess import DEFAULT_STDERR_BYTES, ProcessSubject
-from conformance.checks.base import Check
-from conformance.errors import HarnessError, Violation
-from conformance.results.outcomes import Outcome
-from conformance.running.runner import run_check, run_checks
-from conformance.settings import PROFILES, active_profile_name
+from bpe_conformance import reference
+from bpe_conformance.adapters import load_implementation
+from bpe_conformance.adapters.subprocess import DEFAULT_STDERR_BYTES, ProcessSubject
+from bpe_conformance.checks.base import Check
+from bpe_conformance.errors import HarnessError, Violation
+from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.running.runner import run_check, run_checks
+from bpe_conformance.settings import PROFILES, active_profile_name
 from tests import ROOT
 
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
@@ -84,8 +84,13 @@ def nothing_left_behind():
 def verify_training(subject, documents) -> None:
     expected, actual = reference.train(documents, 16), subject.train(documents, 16)
     if actual != expected:
-        raise Violation("BPE-TRAIN-GREEDY", "rules differ from the spec's", inputs={"documents": documents},
-                        expected=expected, actual=actual)
+        raise Violation(
+            "BPE-TRAIN-GREEDY",
+            "rules differ from the spec's",
+            inputs={"documents": documents},
+            expected=expected,
+            actual=actual,
+        )
 
 
 def verify_encoding(subject, text) -> None:
@@ -93,15 +98,25 @@ def verify_encoding(subject, text) -> None:
     subject.load(rules)
     expected, actual = reference.encode(text, rules), subject.encode(text)
     if actual != expected:
-        raise Violation("BPE-ENCODE-ORDER", "ids differ from the spec's", inputs={"rules": rules, "text": text},
-                        expected=expected, actual=actual)
+        raise Violation(
+            "BPE-ENCODE-ORDER",
+            "ids differ from the spec's",
+            inputs={"rules": rules, "text": text},
+            expected=expected,
+            actual=actual,
+        )
 
 
 def verify_determinism(subject, documents) -> None:
     first, second = subject.train(documents, 16), subject.train(documents, 16)
     if first != second:
-        raise Violation("BPE-PROP-DETERMINISM", "training twice gave two answers", inputs={"documents": documents},
-                        expected=first, actual=second)
+        raise Violation(
+            "BPE-PROP-DETERMINISM",
+            "training twice gave two answers",
+            inputs={"documents": documents},
+            expected=first,
+            actual=second,
+        )
 
 
 def verify_decoding(subject, ids) -> None:
@@ -111,17 +126,40 @@ def verify_decoding(subject, ids) -> None:
 
 
 TRAIN = Check("train", "BPE-TRAIN-GREEDY", "training", verify_training, cases=lambda: [["abab", "acac"]])
-ENCODE = Check("encode", "BPE-ENCODE-ORDER", "encoding", verify_encoding, cases=lambda: ["abababcab"],
-               requires=frozenset({"load", "encode"}))
-DECODE = Check("decode", "BPE-DECODE-CONCAT", "decoding", verify_decoding, cases=lambda: [[104, 105]],
-               requires=frozenset({"decode"}))
-DETERMINISM = Check("determinism", "BPE-PROP-DETERMINISM", "same answer twice", verify_determinism,
-                    cases=lambda: [["abab", "acac"]])
-TRAIN_SEARCH = Check("train-search", "BPE-TRAIN-GREEDY", "training, searched", verify_training,
-                     strategy=lambda: st.lists(st.text(alphabet="ab", max_size=6), min_size=1, max_size=3),
-                     budget=0.2)
-TRIGGER_SEGFAULT = Check("segfault-trigger", "BPE-TRAIN-GREEDY", "training on the fatal document",
-                         verify_training, cases=lambda: [["abab", "this mentions a segfault"]])
+ENCODE = Check(
+    "encode",
+    "BPE-ENCODE-ORDER",
+    "encoding",
+    verify_encoding,
+    cases=lambda: ["abababcab"],
+    requires=frozenset({"load", "encode"}),
+)
+DECODE = Check(
+    "decode",
+    "BPE-DECODE-CONCAT",
+    "decoding",
+    verify_decoding,
+    cases=lambda: [[104, 105]],
+    requires=frozenset({"decode"}),
+)
+DETERMINISM = Check(
+    "determinism", "BPE-PROP-DETERMINISM", "same answer twice", verify_determinism, cases=lambda: [["abab", "acac"]]
+)
+TRAIN_SEARCH = Check(
+    "train-search",
+    "BPE-TRAIN-GREEDY",
+    "training, searched",
+    verify_training,
+    strategy=lambda: st.lists(st.text(alphabet="ab", max_size=6), min_size=1, max_size=3),
+    budget=0.2,
+)
+TRIGGER_SEGFAULT = Check(
+    "segfault-trigger",
+    "BPE-TRAIN-GREEDY",
+    "training on the fatal document",
+    verify_training,
+    cases=lambda: [["abab", "this mentions a segfault"]],
+)
 
 
 def outcome_of(check: Check, subject: ProcessSubject):
@@ -231,7 +269,7 @@ def test_an_answer_that_breaks_the_schema_is_a_crash():
     assert "'result' is a required property" in result.message
 
 
-# -- hostile Python classes, isolated by conformance.adapters.host ----------------------------------------------
+# -- hostile Python classes, isolated by bpe_conformance.adapters.host ----------------------------------------------
 
 
 @pytest.fixture

@@ -20,20 +20,20 @@ from pathlib import Path
 
 import pytest
 
-import reference
-from conformance.adapters import load_implementation
-from conformance.adapters.python import InProcessSubject
-from conformance.adapters.signals import HarnessSignal, handled_signals
-from conformance.cli.main import main
-from conformance.dialects.context import train_subject
-from conformance.errors import HarnessError, Violation
-from conformance.reports.json_report import build_report
-from conformance.reports.markdown import render_markdown
-from conformance.reports.terminal import make_console, render_summary
-from conformance.results.outcomes import Outcome, SuiteResult
-from conformance.running.runner import run_check
-from conformance.running.suite import select
-from conformance.settings import PROFILES, active_profile_name
+from bpe_conformance import reference
+from bpe_conformance.adapters import load_implementation
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.adapters.signals import HarnessSignal, handled_signals
+from bpe_conformance.cli.main import main
+from bpe_conformance.dialects.context import train_subject
+from bpe_conformance.errors import HarnessError, Violation
+from bpe_conformance.reports.json_report import build_report
+from bpe_conformance.reports.markdown import render_markdown
+from bpe_conformance.reports.terminal import make_console, render_summary
+from bpe_conformance.results.outcomes import Outcome, SuiteResult
+from bpe_conformance.running.runner import run_check
+from bpe_conformance.running.suite import select
+from bpe_conformance.settings import PROFILES, active_profile_name
 from tests.adapters.test_hostile import ENV, HOSTILE, ROOT, hostile, is_alive, nothing_left_behind, outcome_of  # noqa: F401
 
 sys.path.insert(0, str(HOSTILE))
@@ -79,9 +79,7 @@ def peak_memory(call):
         (hostile_answers.SixtyThousandRules, 24, "BPE-TRAIN-STOP", ("60000 rules", "max_merges")),
     ],
 )
-def test_an_answer_implying_huge_pieces_is_a_violation_found_without_building_them(
-    factory, max_merges, clause, words
-):
+def test_an_answer_implying_huge_pieces_is_a_violation_found_without_building_them(factory, max_merges, clause, words):
     subject = InProcessSubject(factory)
     with pytest.raises(Violation) as caught:
         peak_memory(lambda: train_subject(subject, ["abab", "acac"], max_merges))
@@ -208,11 +206,29 @@ def test_a_grandchild_in_its_own_session_is_killed_and_its_output_not_kept():
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)])
 def test_a_signal_kills_the_implementation_and_writes_the_reports(tmp_path, signum, code):
     pid_file, report = tmp_path / "pid", tmp_path / "report.json"
-    command = [sys.executable, "-m", "conformance", "run", "--impl",
-               f"cmd:{sys.executable} {HOSTILE / 'writes_pid_then_hangs.py'}", "--timeout", "60",
-               "--check", "rule-references", "--check", "rule-ids", "--json", str(report)]
-    harness = subprocess.Popen(command, env={**ENV, "HOSTILE_PID_FILE": str(pid_file)}, cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    command = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "run",
+        "--impl",
+        f"cmd:{sys.executable} {HOSTILE / 'writes_pid_then_hangs.py'}",
+        "--timeout",
+        "60",
+        "--check",
+        "rule-references",
+        "--check",
+        "rule-ids",
+        "--json",
+        str(report),
+    ]
+    harness = subprocess.Popen(
+        command,
+        env={**ENV, "HOSTILE_PID_FILE": str(pid_file)},
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 30
     while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -231,10 +247,23 @@ def test_a_signal_kills_the_implementation_and_writes_the_reports(tmp_path, sign
 
 def huge_result() -> SuiteResult:
     result = run_check(only("tie-break"), InProcessSubject(hostile_answers.HugeErrorMessage), SETTINGS)
-    return SuiteResult(implementation={"name": "huge-error-message", "version": "0", "language": "python",
-                                       "profile": "strict", "capabilities": ["train"], "spec": None},
-                       results=[result], seed=0, effort="dev", seconds=0.0, harness_version="0",
-                       started_at="2026-01-01T00:00:00+00:00", config={})
+    return SuiteResult(
+        implementation={
+            "name": "huge-error-message",
+            "version": "0",
+            "language": "python",
+            "profile": "strict",
+            "capabilities": ["train"],
+            "spec": None,
+        },
+        results=[result],
+        seed=0,
+        effort="dev",
+        seconds=0.0,
+        harness_version="0",
+        started_at="2026-01-01T00:00:00+00:00",
+        config={},
+    )
 
 
 def test_a_huge_message_is_cut_in_the_terminal_and_markdown_and_capped_in_json():
@@ -246,7 +275,7 @@ def test_a_huge_message_is_cut_in_the_terminal_and_markdown_and_capped_in_json()
     assert "characters cut" in stream.getvalue()
     markdown = render_markdown(suite)
     assert len(markdown) < 20_000 and "characters cut" in markdown
-    from conformance.reports.common import JSON_MESSAGE_CHARS
+    from bpe_conformance.reports.common import JSON_MESSAGE_CHARS
 
     message = build_report(suite)["results"][0]["message"]
     assert len(message) <= JSON_MESSAGE_CHARS + 100 and "characters cut" in message
@@ -312,7 +341,7 @@ def fifo(tmp_path: Path) -> str:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["identify", "--impl", "reference:Tokenizer", "--json", "/nonexistent/x.json"],
+        ["identify", "--impl", "bpe_conformance.reference:Tokenizer", "--json", "/nonexistent/x.json"],
         ["vectors", "generate", "--dir", __file__],
         ["run", "--check", "tie-break", "--skip-file", "/dev/zero"],
         ["run", "--check", "tie-break", "--skip-file", "FIFO"],

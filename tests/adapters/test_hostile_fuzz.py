@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.adapters.subprocess import ProcessSubject
-from conformance.errors import CallAborted, ImplementationRaised, MalformedResult
+from bpe_conformance.adapters.subprocess import ProcessSubject
+from bpe_conformance.errors import CallAborted, ImplementationRaised, MalformedResult
 from tests.adapters.test_hostile import ENV, HOSTILE, is_alive, nothing_left_behind  # noqa: F401
 
 pytestmark = [

@@ -10,11 +10,11 @@ import uuid
 
 import pytest
 
-from conformance.adapters import SHORTCUTS, load_implementation, resolve_factory, split_spec
-from conformance.adapters.python import InProcessSubject
-from conformance.adapters.subprocess import ProcessSubject
-from conformance.errors import HarnessError
-from reference import Tokenizer
+from bpe_conformance.adapters import SHORTCUTS, load_implementation, resolve_factory, split_spec
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.adapters.subprocess import ProcessSubject
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.reference import Tokenizer
 from tests import ROOT
 
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
@@ -22,8 +22,8 @@ NODE = shutil.which("node")
 
 pytestmark = pytest.mark.timeout(60)
 
-TOKENIZER_MODULE = '''
-from reference import Tokenizer
+TOKENIZER_MODULE = """
+from bpe_conformance.reference import Tokenizer
 
 
 class MyTokenizer(Tokenizer):
@@ -37,7 +37,7 @@ def make():
 
 class Namespace:
     Nested = MyTokenizer
-'''
+"""
 
 
 @pytest.fixture
@@ -79,7 +79,10 @@ def test_the_bundled_reference_shortcuts(spec, name, isolation):
 
 
 def test_shortcuts_name_the_bundled_classes():
-    assert SHORTCUTS == {"reference": "reference:Tokenizer", "reference-literal": "reference:LiteralTokenizer"}
+    assert SHORTCUTS == {
+        "reference": "bpe_conformance.reference:Tokenizer",
+        "reference-literal": "bpe_conformance.reference:LiteralTokenizer",
+    }
 
 
 @pytest.mark.parametrize("isolation", ["inprocess", "process"])
@@ -97,7 +100,7 @@ def test_process_isolation_is_the_default(module_in_cwd):
 
 
 def test_a_command_line(hostile_on_path):
-    command = shlex.join([sys.executable, "-m", "conformance.adapters.host", "reference:Tokenizer"])
+    command = shlex.join([sys.executable, "-m", "bpe_conformance.adapters.host", "bpe_conformance.reference:Tokenizer"])
     subject = load_implementation(f"cmd:{command}", timeout=5.0)
     assert isinstance(subject, ProcessSubject)
     assert subject.timeout == 5.0
@@ -123,9 +126,9 @@ def test_split_spec_reads_dotted_modules_and_attributes():
 
 
 def test_resolve_factory_returns_the_class():
-    from reference import LiteralTokenizer
+    from bpe_conformance.reference import LiteralTokenizer
 
-    assert resolve_factory("reference:LiteralTokenizer") is LiteralTokenizer
+    assert resolve_factory("bpe_conformance.reference:LiteralTokenizer") is LiteralTokenizer
 
 
 # -- what is a mistake -------------------------------------------------------------------------------
@@ -139,7 +142,7 @@ def test_resolve_factory_returns_the_class():
         ("reference.Tokenizer", "reference.Tokenizer: an implementation is 'module:attr'"),
         ("reference:", "reference:: an implementation is"),
         (":Tokenizer", ":Tokenizer: an implementation is"),
-        ("reference:Token izer", "an implementation is"),
+        ("bpe_conformance.reference:Token izer", "an implementation is"),
         ("my-module:Tokenizer", "an implementation is"),
     ],
 )
@@ -173,9 +176,15 @@ def test_bad_options(options, problem):
     ("spec", "problem"),
     [
         ("no_such_module_anywhere:Tokenizer", "no module named 'no_such_module_anywhere' on the Python path"),
-        ("reference.no_such_submodule:Tokenizer", "no module named 'reference.no_such_submodule'"),
-        ("reference:NoSuchClass", "module 'reference' has no attribute 'NoSuchClass'"),
-        ("reference:Tokenizer.no_such_thing", "object 'reference.Tokenizer' has no attribute 'no_such_thing'"),
+        (
+            "bpe_conformance.reference.no_such_submodule:Tokenizer",
+            "no module named 'bpe_conformance.reference.no_such_submodule'",
+        ),
+        ("bpe_conformance.reference:NoSuchClass", "module 'bpe_conformance.reference' has no attribute 'NoSuchClass'"),
+        (
+            "bpe_conformance.reference:Tokenizer.no_such_thing",
+            "object 'reference.Tokenizer' has no attribute 'no_such_thing'",
+        ),
         ("hostile_impls:NOT_CALLABLE", r"NOT_CALLABLE is not a class or a zero-argument callable \(it is 42\)"),
         ("hostile_impls:failing_factory", "calling it raised RuntimeError: vocabulary file tokenizer.json is missing"),
         ("hostile_impls:NotAnImplementation", "does not implement the plug-in contract: missing train, encode, decode"),

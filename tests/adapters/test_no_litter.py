@@ -15,13 +15,13 @@ from pathlib import Path
 from hypothesis import settings
 from hypothesis import strategies as st
 
-import reference
-from conformance.adapters.python import InProcessSubject
-from conformance.checks.base import Check
-from conformance.errors import Violation
-from conformance.results.outcomes import Outcome
-from conformance.running.database import open_database
-from conformance.running.runner import run_check
+from bpe_conformance import reference
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks.base import Check
+from bpe_conformance.errors import Violation
+from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.running.database import open_database
+from bpe_conformance.running.runner import run_check
 from tests import ROOT
 
 _IMPL = "tests.support.broken_for_checks:LargestTiedPair"
@@ -31,9 +31,25 @@ def _run(cwd: Path, *words: str) -> subprocess.CompletedProcess[str]:
     environment = {key: value for key, value in os.environ.items() if not key.startswith("HYPOTHESIS")}
     environment["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--impl", _IMPL, "--isolation", "inprocess",
-         "--check", "tie-break", "--quiet", *words],
-        cwd=cwd, env=environment, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "run",
+            "--impl",
+            _IMPL,
+            "--isolation",
+            "inprocess",
+            "--check",
+            "tie-break",
+            "--quiet",
+            *words,
+        ],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -72,11 +88,18 @@ def test_every_report_names_the_hypothesis_version(tmp_path):
 def _threshold_check(fails) -> Check:
     def verify(subject, number: int) -> None:
         if fails(number):
-            raise Violation("BPE-TRAIN-TIE", "the number is too big", inputs={"number": number}, expected="small",
-                            actual=number)
+            raise Violation(
+                "BPE-TRAIN-TIE", "the number is too big", inputs={"number": number}, expected="small", actual=number
+            )
 
-    return Check("big-numbers", "BPE-TRAIN-TIE", "numbers stay small", verify,
-                 strategy=lambda: st.integers(0, 10**9), requires=frozenset())
+    return Check(
+        "big-numbers",
+        "BPE-TRAIN-TIE",
+        "numbers stay small",
+        verify,
+        strategy=lambda: st.integers(0, 10**9),
+        requires=frozenset(),
+    )
 
 
 def test_a_saved_failure_is_replayed_before_anything_new(tmp_path):
@@ -84,8 +107,7 @@ def test_a_saved_failure_is_replayed_before_anything_new(tmp_path):
     # number only is caught from the database; a run without it never draws that number.
     subject = InProcessSubject(reference.Tokenizer)
     database = open_database(str(tmp_path / "db"))
-    found = run_check(_threshold_check(lambda number: number >= 10**8), subject, settings(max_examples=60), 0,
-                      database)
+    found = run_check(_threshold_check(lambda number: number >= 10**8), subject, settings(max_examples=60), 0, database)
     assert found.outcome is Outcome.FAIL and found.counterexample["inputs"] == {"number": 10**8}
     only_that_number = _threshold_check(lambda number: number == 10**8)
     assert run_check(only_that_number, subject, settings(max_examples=60), 1, database).outcome is Outcome.FAIL

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conformance.adapters import process_tree
+from bpe_conformance.adapters import process_tree
 
 
 def test_kill_tree_keeps_going_until_a_slow_orphan_is_reaped(monkeypatch: pytest.MonkeyPatch) -> None:

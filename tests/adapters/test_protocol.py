@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.adapters.protocol import (
+from bpe_conformance.adapters.protocol import (
     OPERATIONS,
     PROTOCOL_VERSION,
     SCHEMA_DIR,
@@ -35,7 +35,7 @@ from conformance.adapters.protocol import (
     validate_request,
     validate_response,
 )
-from conformance.adapters.subject import ImplementationInfo
+from bpe_conformance.adapters.subject import ImplementationInfo
 from tests import ROOT
 
 SPEC = ROOT / "specs" / "protocol.md"

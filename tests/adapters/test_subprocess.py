@@ -15,16 +15,16 @@ import sys
 import pytest
 from hypothesis import strategies as st
 
-import reference
-from conformance.adapters import host_command
-from conformance.adapters.host import open_session, serve
-from conformance.adapters.protocol import PROTOCOL_VERSION, encode_message
-from conformance.adapters.subprocess import MIN_HANDSHAKE_TIMEOUT, ProcessSubject
-from conformance.checks.base import Check
-from conformance.errors import HarnessError, ImplementationRaised, MalformedResult, Violation
-from conformance.results.outcomes import Outcome
-from conformance.running.runner import run_checks
-from conformance.settings import PROFILES, active_profile_name
+from bpe_conformance import reference
+from bpe_conformance.adapters import host_command
+from bpe_conformance.adapters.host import open_session, serve
+from bpe_conformance.adapters.protocol import PROTOCOL_VERSION, encode_message
+from bpe_conformance.adapters.subprocess import MIN_HANDSHAKE_TIMEOUT, ProcessSubject
+from bpe_conformance.checks.base import Check
+from bpe_conformance.errors import HarnessError, ImplementationRaised, MalformedResult, Violation
+from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.running.runner import run_checks
+from bpe_conformance.settings import PROFILES, active_profile_name
 from tests import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -36,7 +36,7 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HOSTILE)])}
 pytestmark = pytest.mark.timeout(120)
 
 
-def hosted(spec: str = "reference:Tokenizer", **options) -> ProcessSubject:
+def hosted(spec: str = "bpe_conformance.reference:Tokenizer", **options) -> ProcessSubject:
     return ProcessSubject(host_command(spec), env=ENV, cwd=ROOT, **options)
 
 
@@ -59,7 +59,7 @@ def reference_error(operation: str, *args) -> str | None:
     return None
 
 
-# -- checks written here, until conformance.checks.ALL_CHECKS exists --------------------------
+# -- checks written here, until bpe_conformance.checks.ALL_CHECKS exists --------------------------
 
 SMALL_TEXTS = st.text(alphabet="abdé", max_size=12)
 ANY_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=20) | st.sampled_from(
@@ -81,8 +81,9 @@ def verify_training(subject, example) -> None:
         step = trace.rounds[rank]
         clause = "BPE-TRAIN-TIE" if actual[rank] in step.tie_candidates else "BPE-TRAIN-GREEDY"
         message = f"rule {rank} is {actual[rank]}, the spec picks {step.pair} among {step.tie_candidates}"
-    raise Violation(clause, message, inputs={"documents": documents, "max_merges": max_merges},
-                    expected=expected, actual=actual)
+    raise Violation(
+        clause, message, inputs={"documents": documents, "max_merges": max_merges}, expected=expected, actual=actual
+    )
 
 
 def verify_encoding(subject, example) -> None:
@@ -91,12 +92,22 @@ def verify_encoding(subject, example) -> None:
     subject.load(rules)
     expected, actual = reference.encode(text, rules), subject.encode(text)
     if actual != expected:
-        raise Violation("BPE-ENCODE-ORDER", "encode disagrees with the rules applied in rank order",
-                        inputs={"rules": rules, "text": text}, expected=expected, actual=actual)
+        raise Violation(
+            "BPE-ENCODE-ORDER",
+            "encode disagrees with the rules applied in rank order",
+            inputs={"rules": rules, "text": text},
+            expected=expected,
+            actual=actual,
+        )
     decoded = subject.decode(actual)
     if decoded != text:
-        raise Violation("BPE-ROUNDTRIP", "decode(encode(text)) is not text",
-                        inputs={"rules": rules, "text": text}, expected=text, actual=decoded)
+        raise Violation(
+            "BPE-ROUNDTRIP",
+            "decode(encode(text)) is not text",
+            inputs={"rules": rules, "text": text},
+            expected=text,
+            actual=decoded,
+        )
 
 
 BAD_INPUTS = [
@@ -143,20 +154,38 @@ def verify_rejection(subject, case) -> None:
         if error.kind == expected:
             return
         answer = f"{error.kind}: {error.message}"
-    raise Violation(clause, f"{operation} must raise {expected}", inputs={"args": repr(args)},
-                    expected=expected, actual=answer)
+    raise Violation(
+        clause, f"{operation} must raise {expected}", inputs={"args": repr(args)}, expected=expected, actual=answer
+    )
 
 
 LOCAL_CHECKS = [
-    Check("train-matches-reference", "BPE-TRAIN-TIE", "training makes the spec's rules", verify_training,
-          strategy=lambda: st.tuples(st.lists(SMALL_TEXTS, min_size=1, max_size=4), st.integers(0, 12)),
-          also=("BPE-TRAIN-GREEDY", "BPE-TRAIN-STOP")),
-    Check("encode-matches-reference", "BPE-ENCODE-ORDER", "encoding applies the rules in rank order",
-          verify_encoding, strategy=lambda: st.tuples(st.lists(ANY_TEXT, min_size=1, max_size=3), ANY_TEXT),
-          requires=frozenset({"load", "encode", "decode"}), also=("BPE-ROUNDTRIP",)),
-    Check("bad-input-rejected", "BPE-INPUT-TEXT", "bad input is a ValueError/TypeError like the reference's",
-          verify_rejection, cases=lambda: BAD_INPUTS, requires=frozenset({"train", "load", "encode", "decode"}),
-          also=tuple(sorted({clause for clause, _, _ in BAD_INPUTS} - {"BPE-INPUT-TEXT"}))),
+    Check(
+        "train-matches-reference",
+        "BPE-TRAIN-TIE",
+        "training makes the spec's rules",
+        verify_training,
+        strategy=lambda: st.tuples(st.lists(SMALL_TEXTS, min_size=1, max_size=4), st.integers(0, 12)),
+        also=("BPE-TRAIN-GREEDY", "BPE-TRAIN-STOP"),
+    ),
+    Check(
+        "encode-matches-reference",
+        "BPE-ENCODE-ORDER",
+        "encoding applies the rules in rank order",
+        verify_encoding,
+        strategy=lambda: st.tuples(st.lists(ANY_TEXT, min_size=1, max_size=3), ANY_TEXT),
+        requires=frozenset({"load", "encode", "decode"}),
+        also=("BPE-ROUNDTRIP",),
+    ),
+    Check(
+        "bad-input-rejected",
+        "BPE-INPUT-TEXT",
+        "bad input is a ValueError/TypeError like the reference's",
+        verify_rejection,
+        cases=lambda: BAD_INPUTS,
+        requires=frozenset({"train", "load", "encode", "decode"}),
+        also=tuple(sorted({clause for clause, _, _ in BAD_INPUTS} - {"BPE-INPUT-TEXT"})),
+    ),
 ]
 
 
@@ -166,11 +195,11 @@ def run(checks, subject):
 
 
 def suite_checks(*patterns: str) -> list[Check]:
-    """The checks engineer's suite (``conformance.checks``), or those matching ``patterns``."""
-    from conformance import checks
+    """The checks engineer's suite (``bpe_conformance.checks``), or those matching ``patterns``."""
+    from bpe_conformance import checks
 
     if not hasattr(checks, "ALL_CHECKS"):
-        pytest.skip("conformance.checks.ALL_CHECKS is not written yet")
+        pytest.skip("bpe_conformance.checks.ALL_CHECKS is not written yet")
     return list(checks.select_checks(list(patterns))) if patterns else list(checks.ALL_CHECKS)
 
 
@@ -345,7 +374,7 @@ def hostile_on_path(monkeypatch):
 
 def test_host_answers_each_request_until_stop():
     answers = converse(
-        "reference:LiteralTokenizer",
+        "bpe_conformance.reference:LiteralTokenizer",
         {"id": 1, "op": "handshake", "protocol": PROTOCOL_VERSION},
         {"id": 2, "op": "train", "documents": ["abab", "acac"], "max_merges": 1},
         {"id": 3, "op": "load", "rules": [[97, 98]]},
@@ -360,7 +389,10 @@ def test_host_answers_each_request_until_stop():
 
 def test_host_reports_unreadable_requests_and_goes_on():
     answers = converse(
-        "reference:Tokenizer", b"hello\n", b'{"id": 7, "op": "encode"}\n', {"id": 8, "op": "encode", "text": "a"}
+        "bpe_conformance.reference:Tokenizer",
+        b"hello\n",
+        b'{"id": 7, "op": "encode"}\n',
+        {"id": 8, "op": "encode", "text": "a"},
     )
     assert answers[0] == {"id": None, "ok": False, "error": answers[0]["error"]}
     assert answers[0]["error"]["type"] == "ProtocolError"
@@ -369,7 +401,9 @@ def test_host_reports_unreadable_requests_and_goes_on():
 
 
 def test_host_refuses_another_protocol_version():
-    (answer,) = converse("reference:Tokenizer", {"id": 1, "op": "handshake", "protocol": PROTOCOL_VERSION + 1})
+    (answer,) = converse(
+        "bpe_conformance.reference:Tokenizer", {"id": 1, "op": "handshake", "protocol": PROTOCOL_VERSION + 1}
+    )
     assert answer["error"]["type"] == "ProtocolVersion"
 
 
@@ -393,13 +427,15 @@ def test_host_answers_not_implemented_for_a_missing_method(hostile_on_path):
 def test_host_passes_on_the_exception_type_name(hostile_on_path):
     (answer,) = converse("hostile_impls:RaisesKeyError", {"id": 1, "op": "train", "documents": [], "max_merges": 1})
     assert answer["error"] == {
-        "type": "KeyError", "message": "'pair_counts'", "ancestors": ["LookupError", "Exception", "BaseException"],
+        "type": "KeyError",
+        "message": "'pair_counts'",
+        "ancestors": ["LookupError", "Exception", "BaseException"],
     }
 
 
 def test_host_reset_makes_a_new_instance():
     answers = converse(
-        "reference:Tokenizer",
+        "bpe_conformance.reference:Tokenizer",
         {"id": 1, "op": "train", "documents": ["abab"], "max_merges": 1},
         {"id": 2, "op": "reset"},
         {"id": 3, "op": "encode", "text": "ab"},

@@ -11,13 +11,13 @@ from hypothesis import find, given
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from conformance.adapters.python import InProcessSubject
-from conformance.checks import ALL_CHECKS
-from conformance.checks.base import Check
-from conformance.dialects.probes import ProfileModel
-from conformance.errors import Violation
-from conformance.inputs import strategies
-from reference import LiteralTokenizer
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.checks.base import Check
+from bpe_conformance.dialects.probes import ProfileModel
+from bpe_conformance.errors import Violation
+from bpe_conformance.inputs import strategies
+from bpe_conformance.reference import LiteralTokenizer
 from tests.support.fresh_modules import fresh_copy as fresh
 
 CHECKS = {check.name: check for check in ALL_CHECKS}

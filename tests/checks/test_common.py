@@ -1,4 +1,4 @@
-"""Tests of ``conformance.checks.common``: rejection verdicts, encoding models and cross-examination.
+"""Tests of ``bpe_conformance.checks.common``: rejection verdicts, encoding models and cross-examination.
 
 Each test pins one documented behaviour of the helpers shared by the checks, on a fixed small example.
 """
@@ -12,8 +12,8 @@ from hypothesis import find
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from conformance.adapters.python import InProcessSubject
-from conformance.checks.common import (
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks.common import (
     _ENCODING_MODELS,
     PROBE_RULES,
     cross_examine_encodings,
@@ -25,11 +25,11 @@ from conformance.checks.common import (
     training_examples,
     verify_encodings,
 )
-from conformance.dialects.context import profile_encode
-from conformance.errors import ImplementationRaised, Violation
-from conformance.results.advisories import collecting
-from reference import LiteralTokenizer
-from reference.profiles import MINBPE, RUSTBPE, STRICT
+from bpe_conformance.dialects.context import profile_encode
+from bpe_conformance.errors import ImplementationRaised, Violation
+from bpe_conformance.reference import LiteralTokenizer
+from bpe_conformance.reference.profiles import MINBPE, RUSTBPE, STRICT
+from bpe_conformance.results.advisories import collecting
 from tests.checks.helpers import dialect, violation_of
 from tests.support import broken_for_checks as broken
 
@@ -52,18 +52,33 @@ def test_rejection_verdict_names_preferred_other_and_outside_families() -> None:
 def test_expect_rejection_accepts_the_preferred_family_without_a_note() -> None:
     """BPE-INPUT-DOCS: raising the preferred family (a subclass too) passes and leaves no advisory note."""
     with collecting() as notes:
-        expect_rejection(_raiser("ValueError"), clause="BPE-INPUT-DOCS", what="train(5, 3)",
-                         inputs={"documents": 5}, kind="ValueError")
-        expect_rejection(_raiser("UnicodeDecodeError", ("UnicodeError", "ValueError")), clause="BPE-INPUT-DOCS",
-                         what="train(5, 3)", inputs={"documents": 5}, kind="ValueError")
+        expect_rejection(
+            _raiser("ValueError"),
+            clause="BPE-INPUT-DOCS",
+            what="train(5, 3)",
+            inputs={"documents": 5},
+            kind="ValueError",
+        )
+        expect_rejection(
+            _raiser("UnicodeDecodeError", ("UnicodeError", "ValueError")),
+            clause="BPE-INPUT-DOCS",
+            what="train(5, 3)",
+            inputs={"documents": 5},
+            kind="ValueError",
+        )
     assert notes == []
 
 
 def test_expect_rejection_notes_the_other_family() -> None:
     """BPE-INPUT-DOCS: the other input-error family is allowed, with an advisory note naming the clause."""
     with collecting() as notes:
-        expect_rejection(_raiser("TypeError"), clause="BPE-INPUT-DOCS", what="train(5, 3)",
-                         inputs={"documents": 5}, kind="ValueError")
+        expect_rejection(
+            _raiser("TypeError"),
+            clause="BPE-INPUT-DOCS",
+            what="train(5, 3)",
+            inputs={"documents": 5},
+            kind="ValueError",
+        )
     assert len(notes) == 1
     assert "BPE-INPUT-DOCS" in notes[0] and "TypeError" in notes[0]
 
@@ -71,8 +86,9 @@ def test_expect_rejection_notes_the_other_family() -> None:
 def test_expect_rejection_reports_an_error_of_neither_family() -> None:
     """BPE-INPUT-DOCS: an error of neither family is a violation stating inputs, expected kind and actual error."""
     with pytest.raises(Violation) as caught:
-        expect_rejection(_raiser("KeyError"), clause="BPE-INPUT-DOCS", what="train(5, 3)",
-                         inputs={"documents": 5}, kind="TypeError")
+        expect_rejection(
+            _raiser("KeyError"), clause="BPE-INPUT-DOCS", what="train(5, 3)", inputs={"documents": 5}, kind="TypeError"
+        )
     violation = caught.value
     assert violation.clause == "BPE-INPUT-DOCS"
     assert violation.inputs == {"documents": 5}
@@ -83,8 +99,9 @@ def test_expect_rejection_reports_an_error_of_neither_family() -> None:
 def test_expect_rejection_reports_an_accepted_call() -> None:
     """BPE-INPUT-DOCS: bad input that is accepted is a violation carrying what was returned."""
     with pytest.raises(Violation) as caught:
-        expect_rejection(lambda: [(97, 98)], clause="BPE-INPUT-DOCS", what="train(5, 3)",
-                         inputs={"documents": 5}, kind="TypeError")
+        expect_rejection(
+            lambda: [(97, 98)], clause="BPE-INPUT-DOCS", what="train(5, 3)", inputs={"documents": 5}, kind="TypeError"
+        )
     assert caught.value.inputs == {"documents": 5}
     assert caught.value.expected == "TypeError"
 
@@ -122,8 +139,14 @@ def test_every_fixed_follow_up_parts_the_encoding_models() -> None:
     or rules over its own letters, so asking it can drop a wrong model."""
     fixed = follow_up_texts([])[2:]
     assert fixed
-    rule_lists = [list(PROBE_RULES[0]), list(PROBE_RULES[1]), [(120, 44), (258, 121), (121, 32)],
-               [(105, 116), (39, 115), (49, 50)], [(97, 97)], [(97, 32), (32, 98), (98, 32)]]
+    rule_lists = [
+        list(PROBE_RULES[0]),
+        list(PROBE_RULES[1]),
+        [(120, 44), (258, 121), (121, 32)],
+        [(105, 116), (39, 115), (49, 50)],
+        [(97, 97)],
+        [(97, 32), (32, 98), (98, 32)],
+    ]
     assert _parting(fixed, rule_lists) == fixed
 
 
@@ -150,8 +173,14 @@ def test_probe_rules_are_asked_in_the_profile_numbering() -> None:
         return model
 
     asked: list[tuple[str, list[tuple[int, int]]]] = []
-    cross_examine_encodings([("A", agreeing), ("B", parts_on(1)), ("C", parts_on(2))], ["ab"], given, RUSTBPE,
-                            _recorder(agreeing, asked), PROBE_RULES)
+    cross_examine_encodings(
+        [("A", agreeing), ("B", parts_on(1)), ("C", parts_on(2))],
+        ["ab"],
+        given,
+        RUSTBPE,
+        _recorder(agreeing, asked),
+        PROBE_RULES,
+    )
     shift = RUSTBPE.first_rule_id - STRICT.first_rule_id
     assert shift == -2
     assert [rules for _, rules in asked] == [[(97, 32), (256, 98)], [(98, 97), (97, 256), (32, 97)]]
@@ -159,6 +188,7 @@ def test_probe_rules_are_asked_in_the_profile_numbering() -> None:
 
 def test_cross_examination_keeps_asking_after_a_text_the_models_agree_on() -> None:
     """BPE-ENCODE-ORDER diagnosis: a follow-up all candidates agree on is skipped, not the end of the rule list."""
+
     def always_one(text: str, rules: Any, profile: Any) -> list[int]:
         return [1]
 
@@ -166,8 +196,9 @@ def test_cross_examination_keeps_asking_after_a_text_the_models_agree_on() -> No
         return [1] if text == "ab" else [2]
 
     asked: list[tuple[str, list[tuple[int, int]]]] = []
-    kept = cross_examine_encodings([("X", always_one), ("Y", one_on_first)], ["ab"], [(97, 98)], STRICT,
-                                   _recorder(always_one, asked))
+    kept = cross_examine_encodings(
+        [("X", always_one), ("Y", one_on_first)], ["ab"], [(97, 98)], STRICT, _recorder(always_one, asked)
+    )
     assert [clause for clause, _ in kept] == ["X"]
     assert asked and all(text != "ab" for text, _ in asked)
 

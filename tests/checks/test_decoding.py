@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters.python import InProcessSubject
-from conformance.checks.base import INTERFACE
-from conformance.checks.decoding import BAD_ID_KINDS, bad_ids, boundary_inapplicable
-from conformance.errors import Violation
-from conformance.results.advisories import collecting
-from reference import LiteralTokenizer
-from reference.profiles import HF_TOKENIZERS, MINBPE, STRICT
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks.base import INTERFACE
+from bpe_conformance.checks.decoding import BAD_ID_KINDS, bad_ids, boundary_inapplicable
+from bpe_conformance.errors import Violation
+from bpe_conformance.reference import LiteralTokenizer
+from bpe_conformance.reference.profiles import HF_TOKENIZERS, MINBPE, STRICT
+from bpe_conformance.results.advisories import collecting
 from tests.checks.helpers import (
     CHECKS,
     assert_inapplicable,
@@ -177,7 +177,7 @@ def test_no_pre_tokenization_does_not_judge_encodings_under_malformed_rules() ->
 
 def test_every_validation_check_is_at_the_interface_level() -> None:
     """BPE-TRAIN-MAXMERGES, BPE-INPUT-DOCS, BPE-INPUT-TEXT, BPE-INPUT-IDS: input validation is interface-level."""
-    validation = fresh("conformance.checks.validation")
+    validation = fresh("bpe_conformance.checks.validation")
     assert validation.VALIDATION_CHECKS
     assert {check.level for check in validation.VALIDATION_CHECKS} == {INTERFACE}
 
@@ -438,7 +438,7 @@ def test_decoding_check_examples_have_documents_and_max_merges_up_to_24(
     """The decoding checks draw documents and a max_merges from 0 to 24, plus their own fields: up to 3 texts
     of up to 24 characters, up to 4 explode choices, a cut from 0 to 64."""
     sizes = DECODING_SIZES[name]
-    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.decoding")[name]
+    check = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.decoding")[name]
     shortest = 0 if sizes["documents"][0] == 0 else sizes["length"]
     ranges = {
         "documents": (lambda example: len(example["documents"]), *sizes["documents"]),

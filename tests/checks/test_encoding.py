@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from hypothesis import find
 
-from conformance.adapters.python import InProcessSubject
-from conformance.checks.encoding import _with_variants, pre_tokenization_inapplicable
-from conformance.errors import ImplementationRaised, Violation
-from reference import LiteralTokenizer, Tokenizer
-from reference.profiles import STRICT
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks.encoding import _with_variants, pre_tokenization_inapplicable
+from bpe_conformance.errors import ImplementationRaised, Violation
+from bpe_conformance.reference import LiteralTokenizer, Tokenizer
+from bpe_conformance.reference.profiles import STRICT
 from tests.checks.helpers import (
     CHECKS,
     assert_inapplicable,
@@ -150,7 +150,7 @@ def test_trained_encoding_examples_have_up_to_three_unseen_texts(
     """BPE-ENCODE-ORDER, BPE-ENCODE-PURE: documents, max_merges from 0 to 24, and up to 3 unseen texts of up to
     24 characters (encode-trained: up to 4 documents of 24 characters; encode-pure: 3 of 20)."""
     max_documents, max_length = documents
-    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.encoding")[name]
+    check = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.encoding")[name]
     ranges = {
         "documents": (lambda example: len(example["documents"]), 0, max_documents),
         "document length": (lambda example: longest(example["documents"]), 0, max_length),
@@ -165,7 +165,7 @@ def test_loaded_rule_examples_have_up_to_ten_rules_for_a_text_of_up_to_24_charac
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """BPE-ENCODE-ORDER after load: a text and up to 10 rules aimed at it, then the text's variants."""
-    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.encoding")["encode-loaded-rules"]
+    check = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.encoding")["encode-loaded-rules"]
     ranges = {
         "rules": (lambda example: len(example["rules"]), 0, 10),
         "text length": (lambda example: len(example["texts"][0]), 24, 24),

@@ -10,20 +10,20 @@ import shutil
 
 import pytest
 
-from conformance.adapters.host import open_session, respond
-from conformance.adapters.python import InProcessSubject
-from conformance.adapters.subprocess import ProcessSubject
-from conformance.checks import select_checks
-from conformance.checks.common import expect_rejection, rejection_verdict
-from conformance.checks.validation import MAX_MERGES_CASES, verify_rejection
-from conformance.errors import ImplementationRaised, Violation, error_families, exception_ancestors
-from conformance.results.advisories import collecting
-from conformance.results.outcomes import Outcome
-from conformance.running.runner import run_checks
-from conformance.settings import PROFILES, active_profile_name
-from conformance.vectors.files import load_vectors
-from conformance.vectors.replay import replay_vector
-from reference import Tokenizer
+from bpe_conformance.adapters.host import open_session, respond
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.adapters.subprocess import ProcessSubject
+from bpe_conformance.checks import select_checks
+from bpe_conformance.checks.common import expect_rejection, rejection_verdict
+from bpe_conformance.checks.validation import MAX_MERGES_CASES, verify_rejection
+from bpe_conformance.errors import ImplementationRaised, Violation, error_families, exception_ancestors
+from bpe_conformance.reference import Tokenizer
+from bpe_conformance.results.advisories import collecting
+from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.running.runner import run_checks
+from bpe_conformance.settings import PROFILES, active_profile_name
+from bpe_conformance.vectors.files import load_vectors
+from bpe_conformance.vectors.replay import replay_vector
 from tests import FIXTURES
 
 NODE = shutil.which("node")
@@ -81,24 +81,32 @@ def test_a_subclass_name_without_ancestry_is_outside_both_families() -> None:
 
 def test_the_other_family_is_an_advisory_note_never_a_violation() -> None:
     with collecting() as notes:
-        expect_rejection(_raise(TypeError("no")), clause="BPE-DECODE-STRICT", what="decode of x",
-                         inputs=_inputs(), kind="ValueError")
+        expect_rejection(
+            _raise(TypeError("no")), clause="BPE-DECODE-STRICT", what="decode of x", inputs=_inputs(), kind="ValueError"
+        )
     assert len(notes) == 1
     assert "BPE-DECODE-STRICT" in notes[0] and "TypeError" in notes[0] and "ValueError" in notes[0]
 
 
 def test_the_preferred_family_leaves_no_note_and_outside_families_is_a_violation() -> None:
     with collecting() as notes:
-        expect_rejection(_raise(UnicodeDecodeError("utf-8", b"\x80", 0, 1, "bad")), clause="BPE-DECODE-STRICT",
-                         what="decode of x", inputs=_inputs(), kind="ValueError")
+        expect_rejection(
+            _raise(UnicodeDecodeError("utf-8", b"\x80", 0, 1, "bad")),
+            clause="BPE-DECODE-STRICT",
+            what="decode of x",
+            inputs=_inputs(),
+            kind="ValueError",
+        )
     assert notes == []
     with pytest.raises(Violation) as caught:
-        expect_rejection(_raise(KeyError(300)), clause="BPE-DECODE-STRICT", what="decode of x",
-                         inputs=_inputs(), kind="ValueError")
+        expect_rejection(
+            _raise(KeyError(300)), clause="BPE-DECODE-STRICT", what="decode of x", inputs=_inputs(), kind="ValueError"
+        )
     assert caught.value.clause == "BPE-DECODE-STRICT" and "KeyError" in caught.value.message
     with pytest.raises(Violation) as caught:
-        expect_rejection(lambda: "text", clause="BPE-DECODE-STRICT", what="decode of x", inputs=_inputs(),
-                         kind="ValueError")
+        expect_rejection(
+            lambda: "text", clause="BPE-DECODE-STRICT", what="decode of x", inputs=_inputs(), kind="ValueError"
+        )
     assert "accepted" in caught.value.message
 
 
@@ -121,22 +129,26 @@ def test_advisories_reach_the_result_and_do_not_change_the_outcome() -> None:
 
 
 def test_an_error_outside_both_families_still_fails_decode_strict() -> None:
-    (result,) = run_checks(select_checks(["decode-strict"]), InProcessSubject(_KeyErrorForUnknownIds),
-                           PROFILES[active_profile_name()])
+    (result,) = run_checks(
+        select_checks(["decode-strict"]), InProcessSubject(_KeyErrorForUnknownIds), PROFILES[active_profile_name()]
+    )
     assert result.outcome is Outcome.FAIL and result.clause == "BPE-DECODE-STRICT"
     assert "KeyError" in result.message
 
 
 def test_vector_replay_accepts_the_other_family_as_an_advisory() -> None:
-    vectors = [vector for vector in load_vectors()["invalid.json"] if vector["operation"] == "train"
-               and vector["clauses"] == ["BPE-TRAIN-MAXMERGES"]]
+    vectors = [
+        vector
+        for vector in load_vectors()["invalid.json"]
+        if vector["operation"] == "train" and vector["clauses"] == ["BPE-TRAIN-MAXMERGES"]
+    ]
     found = [item for vector in vectors for item in replay_vector(_ValueErrorForMaxMerges, vector)]
     assert found and all(item.advisory for item in found)
     assert {item.expected for item in found} == {"TypeError"}
 
 
 def test_host_sends_the_ancestry_of_the_error() -> None:
-    session = open_session("reference:Tokenizer")
+    session = open_session("bpe_conformance.reference:Tokenizer")
     answer = respond(session, {"id": 1, "op": "decode", "ids": [0x80]})
     assert answer["error"]["type"] == "ValueError"
     assert "Exception" in answer["error"]["ancestors"]

@@ -15,18 +15,18 @@ from typing import Any
 import pytest
 from hypothesis import Phase, settings
 
-from conformance.adapters.python import InProcessSubject
-from conformance.checks import ALL_CHECKS, select_checks
-from conformance.checks.training import verify_greedy_selection, verify_tie_break
-from conformance.checks.validation import (
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks import ALL_CHECKS, select_checks
+from bpe_conformance.checks.training import verify_greedy_selection, verify_tie_break
+from bpe_conformance.checks.validation import (
     MAX_MERGES_CASES,
 )
-from conformance.errors import Violation
-from conformance.results.outcomes import Outcome
-from conformance.running.runner import run_check
-from conformance.spec.clauses import load_clauses
-from reference import LiteralTokenizer, Tokenizer
-from reference.profiles import RUSTBPE
+from bpe_conformance.errors import Violation
+from bpe_conformance.reference import LiteralTokenizer, Tokenizer
+from bpe_conformance.reference.profiles import RUSTBPE
+from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.running.runner import run_check
+from bpe_conformance.spec.clauses import load_clauses
 from tests.checks.helpers import CHECKS, LOW, violation_of
 from tests.support import broken_for_checks as broken
 
@@ -66,6 +66,8 @@ BROKEN_FOR = {
     "vectors-load": broken.EncodesRulesInReverse,
     "vectors-invalid": broken.AcceptsBoolMaxMerges,
 }
+
+
 def failing_settings() -> settings:
     """The active profile without hypothesis's explain phase, which re-runs a failing check hundreds of times."""
     active = settings()
@@ -89,7 +91,9 @@ def test_check_names_are_unique_kebab_case_and_name_defined_clauses() -> None:
 
 def test_every_clause_is_enforced_by_some_check() -> None:
     assert set(load_clauses()) - {clause for check in ALL_CHECKS for clause in check.clauses} <= {
-        "BPE-SER-JSON", "BPE-SER-DIGEST", "BPE-SER-LOAD"  # not observable through train/encode/decode/load
+        "BPE-SER-JSON",
+        "BPE-SER-DIGEST",
+        "BPE-SER-LOAD",  # not observable through train/encode/decode/load
     }
 
 
@@ -98,7 +102,7 @@ def test_verification_is_in_plain_top_level_functions() -> None:
     for check in ALL_CHECKS:
         assert inspect.isfunction(check.verify), check.name
         assert "<" not in check.verify.__qualname__, f"{check.name}: {check.verify.__qualname__}"
-        assert inspect.getmodule(check.verify).__name__.startswith("conformance.checks."), check.name
+        assert inspect.getmodule(check.verify).__name__.startswith("bpe_conformance.checks."), check.name
 
 
 # --- every check passes on the reference ---
@@ -202,7 +206,7 @@ def test_select_checks_rejects_unknown_patterns_and_wrong_types() -> None:
 
 def test_a_round_trip_lost_by_the_encoder_blames_the_encoder_not_the_decoder() -> None:
     """BPE-ROUNDTRIP: ids whose pieces do not spell the text are the encoder's fault, said so, never the decoder's."""
-    from conformance.checks.decoding import verify_round_trip
+    from bpe_conformance.checks.decoding import verify_round_trip
 
     class DropsTheLastByte(Tokenizer):
         def encode(self, text):
@@ -221,8 +225,8 @@ def test_a_round_trip_lost_by_the_encoder_blames_the_encoder_not_the_decoder() -
 
 def test_a_round_trip_that_works_passes_whatever_the_numbering() -> None:
     """BPE-ROUNDTRIP judges only the round trip: ids numbered from 256 (a dialect judged strict) still pass."""
-    from conformance.checks.decoding import verify_round_trip
-    from conformance.dialects.context import with_profile
+    from bpe_conformance.checks.decoding import verify_round_trip
+    from bpe_conformance.dialects.context import with_profile
     from tests.checks.test_profiles import _Dialect
 
     class NumberedFrom256(_Dialect):

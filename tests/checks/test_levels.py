@@ -8,20 +8,26 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conformance.checks import ALL_CHECKS
-from conformance.checks.base import INTERFACE, LEVELS, Check
-from conformance.cli import main as cli
-from conformance.errors import HarnessError
-from conformance.reports.common import level_verdict, level_verdicts, total_advisories, verdict_line
-from conformance.reports.json_report import build_report
-from conformance.reports.junit import write_junit
-from conformance.reports.markdown import render_markdown
-from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-from conformance.running.suite import at_level
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.checks.base import INTERFACE, LEVELS, Check
+from bpe_conformance.cli import main as cli
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.reports.common import level_verdict, level_verdicts, total_advisories, verdict_line
+from bpe_conformance.reports.json_report import build_report
+from bpe_conformance.reports.junit import write_junit
+from bpe_conformance.reports.markdown import render_markdown
+from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.running.suite import at_level
 
 INTERFACE_CHECKS = {
-    "max-merges-validation", "documents-validation", "text-validation", "ids-validation", "rules-validation",
-    "failed-call-keeps-model", "decode-strict", "vectors-invalid",
+    "max-merges-validation",
+    "documents-validation",
+    "text-validation",
+    "ids-validation",
+    "rules-validation",
+    "failed-call-keeps-model",
+    "decode-strict",
+    "vectors-invalid",
 }
 
 
@@ -51,10 +57,14 @@ def test_at_level_selects_and_rejects_unknown_levels() -> None:
 
 
 def test_level_verdicts_state_both_levels_apart() -> None:
-    suite = _suite([
-        _result("a", Outcome.PASS, "algorithm"), _result("b", Outcome.PASS, "algorithm"),
-        _result("c", Outcome.FAIL, "interface"), _result("d", Outcome.PASS, "interface", ("n1", "n2")),
-    ])
+    suite = _suite(
+        [
+            _result("a", Outcome.PASS, "algorithm"),
+            _result("b", Outcome.PASS, "algorithm"),
+            _result("c", Outcome.FAIL, "interface"),
+            _result("d", Outcome.PASS, "interface", ("n1", "n2")),
+        ]
+    )
     assert level_verdicts(suite) == "algorithm: conforms (2/2) · interface: 1 deviation, 2 advisories"
     assert verdict_line(suite).startswith("FAILED: ") and verdict_line(suite).endswith(level_verdicts(suite))
     assert total_advisories(suite.results) == 2

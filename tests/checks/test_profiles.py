@@ -11,14 +11,12 @@ import json
 
 import pytest
 
-from conformance.adapters.python import InProcessSubject
-from conformance.cli.main import main
-from conformance.diagnosis import first_divergence, judge_rounds, replace_overlapping
-from conformance.dialects.context import with_profile
-from conformance.dialects.probes import ProfileModel
-from conformance.results.outcomes import Outcome
-from conformance.running.suite import RunConfig, catalogue, run_suite, select
-from reference.dialects import (
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.cli.main import main
+from bpe_conformance.diagnosis import first_divergence, judge_rounds, replace_overlapping
+from bpe_conformance.dialects.context import with_profile
+from bpe_conformance.dialects.probes import ProfileModel
+from bpe_conformance.reference.dialects import (
     check_profile_rules,
     decode_profile,
     encode_profile,
@@ -26,7 +24,9 @@ from reference.dialects import (
     select_profile_pair,
     training_sequences,
 )
-from reference.profiles import LARGEST_PAIR, MINBPE, PROFILES, Profile, get_profile
+from bpe_conformance.reference.profiles import LARGEST_PAIR, MINBPE, PROFILES, Profile, get_profile
+from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.running.suite import RunConfig, catalogue, run_suite, select
 
 
 class _Dialect:

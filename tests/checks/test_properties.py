@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from conformance.adapters.python import InProcessSubject
-from conformance.checks.properties import _permutations, document_order_inapplicable
-from reference import LiteralTokenizer
-from reference.profiles import HF_TOKENIZERS, MINBPE, STRICT
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks.properties import _permutations, document_order_inapplicable
+from bpe_conformance.reference import LiteralTokenizer
+from bpe_conformance.reference.profiles import HF_TOKENIZERS, MINBPE, STRICT
 from tests.checks.helpers import (
     CHECKS,
     assert_inapplicable,
@@ -153,7 +153,7 @@ def test_document_order_is_skipped_where_joined_documents_or_first_seen_ties_mak
 def test_document_order_examples_have_two_to_four_documents_and_a_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     """BPE-PROP-PERMUTE needs two documents at least to permute: 2 to 4 documents of up to 20 characters,
     max_merges from 0 to 20, and a shuffle seed from 0 to 2**16 (the failure names it)."""
-    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.properties")["document-order"]
+    check = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.properties")["document-order"]
     ranges = {
         "documents": (lambda example: len(example["documents"]), 2, 4),
         "document length": (lambda example: longest(example["documents"]), 20, 20),

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters.subject import CAPABILITIES
-from conformance.checks import ALL_CHECKS, select_checks
-from conformance.checks.base import Check
-from conformance.spec.clauses import load_clauses
-from reference.profiles import MINBPE
+from bpe_conformance.adapters.subject import CAPABILITIES
+from bpe_conformance.checks import ALL_CHECKS, select_checks
+from bpe_conformance.checks.base import Check
+from bpe_conformance.reference.profiles import MINBPE
+from bpe_conformance.spec.clauses import load_clauses
 
 KEBAB_CASE = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
@@ -78,8 +78,15 @@ def test_unknown_patterns_suggest_up_to_three_close_names_and_the_listing_comman
 
 def test_a_check_names_every_capability_a_subject_lacks_for_it() -> None:
     """All of ``requires`` and, when given, one of ``requires_any``: the skip message names what is missing."""
-    check = Check("demo", "BPE-INPUT-IDS", "demo", lambda subject, example: None, cases=list,
-                  requires=frozenset({"encode", "decode"}), requires_any=frozenset({"train", "load"}))
+    check = Check(
+        "demo",
+        "BPE-INPUT-IDS",
+        "demo",
+        lambda subject, example: None,
+        cases=list,
+        requires=frozenset({"encode", "decode"}),
+        requires_any=frozenset({"train", "load"}),
+    )
     assert check.missing_capabilities(frozenset({"encode", "decode", "load"})) == []
     assert check.missing_capabilities(frozenset({"encode", "decode", "train"})) == []
     assert check.missing_capabilities(frozenset({"encode", "decode"})) == ["load or train"]

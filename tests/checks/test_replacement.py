@@ -5,9 +5,9 @@ Each test names the clause whose verdict it protects, on small fixed examples.
 
 from __future__ import annotations
 
-from conformance.adapters.python import InProcessSubject
-from conformance.checks.replacement import _run_texts
-from reference import LiteralTokenizer
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks.replacement import _run_texts
+from bpe_conformance.reference import LiteralTokenizer
 from tests.checks.helpers import CHECKS, violation_of
 from tests.support import broken_for_checks as broken
 
@@ -40,7 +40,6 @@ def test_merge_scan_leaves_other_encoding_bugs_to_their_checks() -> None:
     CHECKS["merge-scan"].verify(
         InProcessSubject(broken.EncodesRulesInReverse), {"documents": ["abcbc", "abcbc"], "max_merges": 2}
     )
-
 
 
 class TrainsButCannotEncode(LiteralTokenizer):

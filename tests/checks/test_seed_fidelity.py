@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapters.python import InProcessSubject
-from conformance.checks import ALL_CHECKS
-from conformance.cli import main as cli
-from conformance.running.suite import RunConfig, run_suite
-from conformance.zoo.controls import BuiltinErrorsValidator
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.cli import main as cli
+from bpe_conformance.running.suite import RunConfig, run_suite
+from bpe_conformance.zoo.controls import BuiltinErrorsValidator
 from tests import ROOT
 
 SPEC = "tests.support.seed_chapter:SeedChapterTokenizer"
@@ -38,8 +38,9 @@ def seed_on_path(monkeypatch):
 
 def _run(tmp_path: Path, level: str) -> tuple[int, dict]:
     report = tmp_path / f"{level}.json"
-    code = cli.main(["run", "--impl", SPEC, "--isolation", "inprocess", "--level", level, "--quiet",
-                     "--json", str(report)])
+    code = cli.main(
+        ["run", "--impl", SPEC, "--isolation", "inprocess", "--level", level, "--quiet", "--json", str(report)]
+    )
     return code, json.loads(report.read_text(encoding="utf-8"))
 
 

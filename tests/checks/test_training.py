@@ -12,9 +12,9 @@ from hypothesis import find
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from conformance.checks.training import cross_document_inapplicable
-from reference import LiteralTokenizer
-from reference.profiles import MINBPE, STRICT
+from bpe_conformance.checks.training import cross_document_inapplicable
+from bpe_conformance.reference import LiteralTokenizer
+from bpe_conformance.reference.profiles import MINBPE, STRICT
 from tests.checks.helpers import (
     LOW,
     assert_inapplicable,
@@ -64,8 +64,9 @@ def test_rule_ids_blames_the_numbering_only_when_another_numbering_spells_the_te
     shifted = violation_of("rule-ids", broken.EncodeIdsOffByOne, example)
     assert shifted.clause == "BPE-RULE-ID" and shifted.actual == {"ids": [259, 259]}
     assert "read as 259 + rank" in shifted.message and "not 258 + rank" in shifted.message
-    reversed_text = violation_of("rule-ids", EncodesTheTextReversed, {"documents": ["abab"], "max_merges": 1,
-                                                                        "texts": []})
+    reversed_text = violation_of(
+        "rule-ids", EncodesTheTextReversed, {"documents": ["abab"], "max_merges": 1, "texts": []}
+    )
     assert reversed_text.clause == "BPE-ROUNDTRIP" and reversed_text.actual == {"ids": [98, 258, 97]}
     assert reversed_text.expected == {"rules": [[97, 98]], "utf8_hex": "61626162"}
     assert "62616261" in reversed_text.message and "no numbering from 256 to 260" in reversed_text.message
@@ -199,7 +200,7 @@ def _training_ranges(max_merges: tuple[int, int]) -> dict[str, tuple[Any, int, i
 def test_rule_id_examples_have_up_to_three_texts_besides_the_documents(monkeypatch: pytest.MonkeyPatch) -> None:
     """BPE-RULE-ID is checked on up to 4 documents of up to 24 characters and up to 3 unseen texts of up to 20,
     with max_merges from 0 to 24."""
-    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.training")["rule-ids"]
+    check = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.training")["rule-ids"]
     texts = {
         "texts": (lambda example: len(example["texts"]), 0, 3),
         "text length": (lambda example: longest(example["texts"]), 0, 20),
@@ -210,7 +211,9 @@ def test_rule_id_examples_have_up_to_three_texts_besides_the_documents(monkeypat
 def test_training_input_examples_train_at_least_once_between_two_corpora(monkeypatch: pytest.MonkeyPatch) -> None:
     """BPE-TRAIN-INPUT: documents, 1 to 16 merges (so the first run makes rules), earlier documents of the same
     sizes, and up to 2 texts of up to 20 characters encoded in between."""
-    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.training")["training-sees-only-its-documents"]
+    check = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.training")[
+        "training-sees-only-its-documents"
+    ]
     others = {
         "earlier documents": (lambda example: len(example["earlier"]), 0, 4),
         "earlier document length": (lambda example: longest(example["earlier"]), 0, 24),
@@ -222,10 +225,10 @@ def test_training_input_examples_train_at_least_once_between_two_corpora(monkeyp
 
 def test_stop_rule_examples_favour_zero_one_and_two_merges(monkeypatch: pytest.MonkeyPatch) -> None:
     """BPE-TRAIN-STOP: max_merges 0, 1 and 2 on their own (where stopping early or late shows), besides 0 to 24."""
-    check = checks_drawing_their_sizes(monkeypatch, "conformance.checks.training")["stop-rule"]
+    check = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.training")["stop-rule"]
     assert_ranges(check.strategy(), _training_ranges((0, 24)))
     favoured = checks_drawing_their_sizes(
-        monkeypatch, "conformance.checks.training", max_merges=lambda **sizes: st.nothing()
+        monkeypatch, "bpe_conformance.checks.training", max_merges=lambda **sizes: st.nothing()
     )["stop-rule"].strategy()
     for value in (0, 1, 2):
         find(favoured, lambda example, value=value: example["max_merges"] == value)
@@ -263,7 +266,9 @@ def test_documents_as_given_examples_are_what_a_clean_up_would_change(monkeypatc
     "", " ", "  ", "\\n", "\\t " on each side; a corpus is 1-4 such documents, or 1-2 of them three times over
     followed by up to 2 more once (so up to 8).
     """
-    strategy = checks_drawing_their_sizes(monkeypatch, "conformance.checks.training")["documents-as-given"].strategy()
+    strategy = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.training")[
+        "documents-as-given"
+    ].strategy()
     assert_ranges(
         strategy,
         {

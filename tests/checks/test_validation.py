@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters.python import InProcessSubject
-from conformance.checks import validation
-from conformance.checks.validation import (
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks import validation
+from bpe_conformance.checks.validation import (
     ALL_CASES,
     IDS_CASES,
     MAX_MERGES_CASES,
@@ -21,12 +21,12 @@ from conformance.checks.validation import (
     setup_merges,
     verify_rejection,
 )
-from conformance.dialects.context import pairs_run_out
-from conformance.dialects.probes import ProfileModel
-from conformance.errors import Violation
-from conformance.results.advisories import collecting
-from reference import LiteralTokenizer, Tokenizer, check_documents, check_max_merges
-from reference.profiles import HF_TOKENIZERS, MINBPE, STRICT, TIKTOKEN
+from bpe_conformance.dialects.context import pairs_run_out
+from bpe_conformance.dialects.probes import ProfileModel
+from bpe_conformance.errors import Violation
+from bpe_conformance.reference import LiteralTokenizer, Tokenizer, check_documents, check_max_merges
+from bpe_conformance.reference.profiles import HF_TOKENIZERS, MINBPE, STRICT, TIKTOKEN
+from bpe_conformance.results.advisories import collecting
 from tests.checks.helpers import CHECKS, dialect, fresh, violation_of
 
 
@@ -188,7 +188,7 @@ def _reference_answer(call: Any) -> str:
 
 def test_each_max_merges_case_is_bad_only_in_max_merges() -> None:
     """BPE-TRAIN-MAXMERGES: each case trains on valid documents with a max_merges the reference rejects."""
-    validation = fresh("conformance.checks.validation")
+    validation = fresh("bpe_conformance.checks.validation")
     assert len(validation.MAX_MERGES_CASES) >= 9
     for case in validation.MAX_MERGES_CASES:
         documents, max_merges = case.argument
@@ -200,7 +200,7 @@ def test_each_max_merges_case_is_bad_only_in_max_merges() -> None:
 
 def test_each_documents_case_is_bad_only_in_its_documents() -> None:
     """BPE-INPUT-DOCS: each case passes a valid max_merges and documents the reference rejects."""
-    validation = fresh("conformance.checks.validation")
+    validation = fresh("bpe_conformance.checks.validation")
     assert len(validation.DOCUMENTS_CASES) >= 10
     for case in validation.DOCUMENTS_CASES:
         documents, max_merges = case.argument
@@ -211,7 +211,7 @@ def test_each_documents_case_is_bad_only_in_its_documents() -> None:
 
 def test_the_other_cases_are_rejected_by_the_reference_with_their_kind() -> None:
     """BPE-INPUT-TEXT, BPE-INPUT-IDS, BPE-INPUT-RULES: every case's kind is the reference's own answer."""
-    validation = fresh("conformance.checks.validation")
+    validation = fresh("bpe_conformance.checks.validation")
     tokenizer = LiteralTokenizer()
     tokenizer.train(list(validation.SETUP_DOCUMENTS), 32)
     operations = {"encode": tokenizer.encode, "decode": tokenizer.decode, "load": LiteralTokenizer().load}
@@ -238,7 +238,7 @@ def test_the_other_cases_are_rejected_by_the_reference_with_their_kind() -> None
 
 def test_case_checks_run_their_family_and_report_its_clauses() -> None:
     """Each validation check runs its own cases, needs only the operations they call, lists their clauses."""
-    validation = fresh("conformance.checks.validation")
+    validation = fresh("bpe_conformance.checks.validation")
     checks = {check.name: check for check in validation.VALIDATION_CHECKS}
     families = {
         "max-merges-validation": ("BPE-TRAIN-MAXMERGES", validation.MAX_MERGES_CASES, {"train"}, ()),
@@ -256,7 +256,7 @@ def test_case_checks_run_their_family_and_report_its_clauses() -> None:
 
 def test_every_validation_case_fails_an_implementation_that_accepts_everything() -> None:
     """A case is a bad call: accepting it is a violation of the case's clause with the call as input."""
-    validation = fresh("conformance.checks.validation")
+    validation = fresh("bpe_conformance.checks.validation")
     subject = InProcessSubject(AcceptsEverything)
     for case in validation.ALL_CASES:
         with pytest.raises(Violation) as caught:

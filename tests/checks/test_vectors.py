@@ -1,4 +1,4 @@
-"""Tests of ``conformance.checks.vectors``: the replay's verdicts, notes and diagnosed clauses.
+"""Tests of ``bpe_conformance.checks.vectors``: the replay's verdicts, notes and diagnosed clauses.
 
 Each test replays one committed known-answer vector against a small variant of the reference.
 """
@@ -11,21 +11,27 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters.python import InProcessSubject
-from conformance.checks.base import ALGORITHM, INTERFACE
-from conformance.checks.common import single_pass_encode
-from conformance.checks.vectors import VECTOR_CHECKS, mismatch_clause, vector_cases, vectors_inapplicable, verify_vector
-from conformance.diagnosis import GPT2_PATTERN
-from conformance.dialects.context import pairs_run_out, with_profile
-from conformance.dialects.probes import ProfileModel
-from conformance.errors import HarnessError, Violation
-from conformance.results.advisories import collecting
-from conformance.spec.clauses import load_clauses
-from conformance.vectors.files import read_vector_files
-from conformance.vectors.replay import Mismatch
-from reference import Tokenizer
-from reference.dialects import train_profile
-from reference.profiles import LARGEST_PAIR, MINBPE, PROFILES, RUSTBPE, TIKTOKEN, Profile
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks.base import ALGORITHM, INTERFACE
+from bpe_conformance.checks.common import single_pass_encode
+from bpe_conformance.checks.vectors import (
+    VECTOR_CHECKS,
+    mismatch_clause,
+    vector_cases,
+    vectors_inapplicable,
+    verify_vector,
+)
+from bpe_conformance.diagnosis import GPT2_PATTERN
+from bpe_conformance.dialects.context import pairs_run_out, with_profile
+from bpe_conformance.dialects.probes import ProfileModel
+from bpe_conformance.errors import HarnessError, Violation
+from bpe_conformance.reference import Tokenizer
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import LARGEST_PAIR, MINBPE, PROFILES, RUSTBPE, TIKTOKEN, Profile
+from bpe_conformance.results.advisories import collecting
+from bpe_conformance.spec.clauses import load_clauses
+from bpe_conformance.vectors.files import read_vector_files
+from bpe_conformance.vectors.replay import Mismatch
 from tests.checks.helpers import assert_inapplicable, fresh
 from tests.support import broken_for_checks as broken
 
@@ -35,8 +41,11 @@ def _vector(file_name: str, vector_id: str) -> dict[str, Any]:
 
 
 def _first_invalid(operation: str, error: str) -> dict[str, Any]:
-    return next(vector for vector in vector_cases("invalid.json")
-                if vector["operation"] == operation and vector["error"] == error and "setup" in vector)
+    return next(
+        vector
+        for vector in vector_cases("invalid.json")
+        if vector["operation"] == operation and vector["error"] == error and "setup" in vector
+    )
 
 
 def test_vector_checks_have_the_level_of_their_clauses() -> None:
@@ -100,8 +109,11 @@ class _IgnoresMaxMerges(Tokenizer):
 
 def test_too_many_rules_are_reported_as_the_bound_they_break() -> None:
     """BPE-TRAIN-STOP: a trained answer with more rules than max_merges is reported as that bound."""
-    vector = next(vector for vector in vector_cases("training.json")
-                  if len(Tokenizer().train(vector["documents"], 10_000)) > vector["max_merges"])
+    vector = next(
+        vector
+        for vector in vector_cases("training.json")
+        if len(Tokenizer().train(vector["documents"], 10_000)) > vector["max_merges"]
+    )
     with pytest.raises(Violation) as caught:
         verify_vector(InProcessSubject(_IgnoresMaxMerges), vector)
     assert caught.value.clause == "BPE-TRAIN-STOP"
@@ -147,8 +159,9 @@ def test_an_encode_mismatch_of_an_implementation_without_load_is_judged_on_its_a
 def test_a_training_mismatch_is_confirmed_by_retraining_the_implementation() -> None:
     """BPE-TRAIN-DOCS: a trainer joining its documents is named once follow-up trainings confirm it."""
     with pytest.raises(Violation) as caught:
-        verify_vector(InProcessSubject(broken.TrainsOnJoinedDocuments),
-                      _vector("training.json", "train-a1b077bb5f860331"))
+        verify_vector(
+            InProcessSubject(broken.TrainsOnJoinedDocuments), _vector("training.json", "train-a1b077bb5f860331")
+        )
     assert caught.value.clause == "BPE-TRAIN-DOCS"
     assert caught.value.inputs["operation"] == "train"
 
@@ -316,9 +329,12 @@ def test_a_dialect_mismatch_is_diagnosed_under_its_profile() -> None:
             return list(self.model.rules)
 
     subject = InProcessSubject(SmallestTieUnderMinbpe)
-    parting = [vector for vector in vector_cases("training.json", "minbpe")
-               if [list(rule) for rule in SmallestTieUnderMinbpe().train(vector["documents"], vector["max_merges"])]
-               != vector["rules"]]
+    parting = [
+        vector
+        for vector in vector_cases("training.json", "minbpe")
+        if [list(rule) for rule in SmallestTieUnderMinbpe().train(vector["documents"], vector["max_merges"])]
+        != vector["rules"]
+    ]
     assert len(parting) >= 5
     for vector in parting[:5]:
         with pytest.raises(Violation) as caught:
@@ -347,8 +363,9 @@ def test_an_encode_only_subject_is_judged_by_load_and_invalid_vectors_set_up_by_
                 raise KeyError(ids[-1])
             return super().decode(ids)
 
-    unknown = next(vector for vector in vector_cases("invalid.json", "tiktoken")
-                   if vector["arguments"] == {"ids": [260]})
+    unknown = next(
+        vector for vector in vector_cases("invalid.json", "tiktoken") if vector["arguments"] == {"ids": [260]}
+    )
     with pytest.raises(Violation) as caught:
         verify_vector(InProcessSubject(KeyErrorOnUnknownIds), unknown)
     assert caught.value.clause == unknown["clauses"][0] == "BPE-DECODE-STRICT" and "KeyError" in caught.value.actual
@@ -371,7 +388,7 @@ def test_the_vectors_apply_under_every_profile_but_training_under_an_encode_only
 
 
 def test_a_profile_whose_files_are_missing_has_no_vectors_to_replay(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    vectors = fresh("conformance.checks.vectors")
+    vectors = fresh("bpe_conformance.checks.vectors")
     monkeypatch.setattr(vectors, "profile_directory", lambda profile: tmp_path / profile)
     reason = vectors.vectors_inapplicable(RUSTBPE, "load.json")
     assert reason is not None and reason.startswith("no known-answer vectors for profile rustbpe: ")
@@ -380,7 +397,7 @@ def test_a_profile_whose_files_are_missing_has_no_vectors_to_replay(monkeypatch:
 
 def test_vector_checks_replay_every_vector_of_their_file_under_the_subjects_profile() -> None:
     """Each vector check replays its file's vectors of the profile, in file order, and may report any clause."""
-    vectors = fresh("conformance.checks.vectors")
+    vectors = fresh("bpe_conformance.checks.vectors")
     expected = {
         "vectors-training": ("training.json", "BPE-TRAIN-GREEDY", {"train", "encode", "decode"}, set(), ALGORITHM),
         "vectors-load": ("load.json", "BPE-ENCODE-ORDER", {"load", "encode", "decode"}, set(), ALGORITHM),

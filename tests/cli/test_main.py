@@ -18,13 +18,13 @@ import jsonschema
 import pytest
 from hypothesis import strategies as st
 
-from conformance import checks as checks_package
-from conformance.checks.base import Check
-from conformance.cli import main as cli
-from conformance.cli.commands import trace as trace_command
-from conformance.reports import common, junit, markdown
-from conformance.reports.json_report import SCHEMA_PATH
-from conformance.running import skipfile, suite
+from bpe_conformance import checks as checks_package
+from bpe_conformance.checks.base import Check
+from bpe_conformance.cli import main as cli
+from bpe_conformance.cli.commands import trace as trace_command
+from bpe_conformance.reports import common, junit, markdown
+from bpe_conformance.reports.json_report import SCHEMA_PATH
+from bpe_conformance.running import skipfile, suite
 from tests.support.demo_checks import (
     demo_selection,
     verify_round_trip,
@@ -34,7 +34,7 @@ from tests.support.demo_checks import (
 
 BROKEN_MODULE = textwrap.dedent(
     '''
-    import reference
+    from bpe_conformance import reference
 
     class LargestTie(reference.LiteralTokenizer):
         """Strict BPE except that a tie goes to the largest pair, like some real implementations."""
@@ -70,13 +70,31 @@ BROKEN_MODULE = textwrap.dedent(
 
 
 DEMO_CHECKS = [
-    Check("demo-worked-example", "BPE-TRAIN-TIE", "the worked example", verify_worked_example,
-          cases=lambda: [(["abab", "acac"], 32)]),
-    Check("demo-round-trip", "BPE-ROUNDTRIP", "round trip", verify_round_trip,
-          strategy=lambda: st.text(alphabet="ab", max_size=6), requires=frozenset({"train", "encode", "decode"}),
-          budget=0.2),
-    Check("demo-decode-unknown", "BPE-DECODE-STRICT", "unknown ids", verify_unknown_id_rejected,
-          cases=lambda: [258, 10**6], requires=frozenset({"train", "decode"}), also=("BPE-INPUT-IDS",)),
+    Check(
+        "demo-worked-example",
+        "BPE-TRAIN-TIE",
+        "the worked example",
+        verify_worked_example,
+        cases=lambda: [(["abab", "acac"], 32)],
+    ),
+    Check(
+        "demo-round-trip",
+        "BPE-ROUNDTRIP",
+        "round trip",
+        verify_round_trip,
+        strategy=lambda: st.text(alphabet="ab", max_size=6),
+        requires=frozenset({"train", "encode", "decode"}),
+        budget=0.2,
+    ),
+    Check(
+        "demo-decode-unknown",
+        "BPE-DECODE-STRICT",
+        "unknown ids",
+        verify_unknown_id_rejected,
+        cases=lambda: [258, 10**6],
+        requires=frozenset({"train", "decode"}),
+        also=("BPE-INPUT-IDS",),
+    ),
 ]
 
 
@@ -151,8 +169,10 @@ def test_timeout_outcome_exits_1(demo_suite, broken_module, capsys) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["run", "--impl", "no_such_module_xyz:Tok", "--isolation", "inprocess"],
-         "no module named 'no_such_module_xyz'"),
+        (
+            ["run", "--impl", "no_such_module_xyz:Tok", "--isolation", "inprocess"],
+            "no module named 'no_such_module_xyz'",
+        ),
         (["run", "--impl", "not a spec"], "an implementation is 'module:attr'"),
         (["run", "--check", "no-such-check"], "no check or clause matches 'no-such-check'"),
         (["run", "--skip-file", "missing-skips.txt"], "cannot read skip file 'missing-skips.txt'"),
@@ -232,14 +252,29 @@ def test_a_command_module_that_cannot_be_imported_fails_only_when_used(monkeypat
 
 
 def test_reports_are_written_and_valid(demo_suite, broken_module, capsys) -> None:
-    argv = ["run", "--impl", "broken_impls:LargestTie", "--isolation", "inprocess",
-            "--json", "r.json", "--junit", "r.xml", "--markdown", "r.md"]
+    argv = [
+        "run",
+        "--impl",
+        "broken_impls:LargestTie",
+        "--isolation",
+        "inprocess",
+        "--json",
+        "r.json",
+        "--junit",
+        "r.xml",
+        "--markdown",
+        "r.md",
+    ]
     assert cli.main(argv) == 1
     report = json.loads((broken_module / "r.json").read_text(encoding="ascii"))
     jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))).validate(report)
     assert report["implementation"] == {
-        "name": "largest-tie", "version": "9.9", "language": "python", "profile": "strict",
-        "capabilities": ["decode", "encode", "load", "train"], "spec": "broken_impls:LargestTie",
+        "name": "largest-tie",
+        "version": "9.9",
+        "language": "python",
+        "profile": "strict",
+        "capabilities": ["decode", "encode", "load", "train"],
+        "spec": "broken_impls:LargestTie",
     }
     (failed,) = [result for result in report["results"] if result["outcome"] == "fail"]
     assert failed["counterexample"]["actual"] == [[97, 99], [97, 98]]
@@ -278,7 +313,10 @@ def test_docstring_examples(module) -> None:
 def test_python_dash_m_conformance_runs_the_cli() -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "conformance", "trace", "--merges", "1", "aaab", "aab"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert completed.returncode == 0, completed.stderr
     assert "(97, 97)" in completed.stdout and "stopped: max_merges reached (1)" in completed.stdout

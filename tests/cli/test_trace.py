@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from conformance.cli import main as cli
-from reference import dumps, train
+from bpe_conformance.cli import main as cli
+from bpe_conformance.reference import dumps, train
 
 ABAB_ACAC = ["abab", "acac"]
 
@@ -81,8 +81,9 @@ def test_the_stop_round_shows_its_counts_and_the_rule_that_stopped_it(capsys: py
     ("documents", "reason"),
     [(["a", "b"], "stopped: no pair left after 0 rules"), (["aaab", "aab"], "stopped: best count 1 < 2 after 1 rule")],
 )
-def test_the_stop_reason_words_every_case(capsys: pytest.CaptureFixture[str], documents: list[str],
-                                          reason: str) -> None:
+def test_the_stop_reason_words_every_case(
+    capsys: pytest.CaptureFixture[str], documents: list[str], reason: str
+) -> None:
     out = run(capsys, *documents)
     assert reason in out.splitlines()
     assert "best count 0" not in out and "1 rules" not in out
@@ -93,7 +94,7 @@ def test_aaa_shows_258_97_and_why_not_258_258(capsys: pytest.CaptureFixture[str]
     give [258, 258], which decodes to 'aaaa'."""
     round_0 = blocks(run(capsys, "aaa"))["round 0"]
     assert "[258, 97]" in doc_line(round_0, 0)
-    why = " ".join(round_0[round_0.index("why"):].split())
+    why = " ".join(round_0[round_0.index("why") :].split())
     assert "[258, 258]" in why and "'aaaa'" in why and "'aaa'" in why
     assert "length 3 -> 2" in round_0 and "count, 2, is not the length reduction" in " ".join(round_0.split())
 
@@ -167,8 +168,9 @@ def test_max_docs_summarizes_a_long_corpus(capsys: pytest.CaptureFixture[str]) -
 
 @pytest.mark.parametrize("width", [40, 64])
 def test_width_fits_every_line(capsys: pytest.CaptureFixture[str], width: int) -> None:
-    out = run(capsys, "低" * 30, "abcabcabc", "--merges", "4", "--encode", "低abc", "--wrong-order",
-              "--width", str(width))
+    out = run(
+        capsys, "低" * 30, "abcabcabc", "--merges", "4", "--encode", "低abc", "--wrong-order", "--width", str(width)
+    )
     assert max(cell_len(line) for line in out.splitlines()) <= width
     assert "… 90 ids]" in out
 
@@ -220,8 +222,9 @@ def test_documents_from_a_file_and_from_json(tmp_path: Path, capsys: pytest.Capt
         (["a\ud800b"], "document 0 contains a lone surrogate U+D800 at index 1"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch, argv: list[str], message: str) -> None:
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], message: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.txt").write_text("ab\n", encoding="utf-8")
     assert message in error(capsys, *argv)
@@ -231,13 +234,25 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], tm
     ("content", "message"),
     [
         ("{not json", "is not a tokenizer file: "),
-        (json.dumps({"format": "bpe-conformance.tokenizer", "version": 1, "profile": "strict",
-                     "rules": [[97, 259]], "vocab_size": 259, "digest": "sha256:00"}), "is not a tokenizer file: "),
+        (
+            json.dumps(
+                {
+                    "format": "bpe-conformance.tokenizer",
+                    "version": 1,
+                    "profile": "strict",
+                    "rules": [[97, 259]],
+                    "vocab_size": 259,
+                    "digest": "sha256:00",
+                }
+            ),
+            "is not a tokenizer file: ",
+        ),
         ('["ok"]', "is not a tokenizer file: "),
     ],
 )
-def test_a_bad_rules_file_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str,
-                                   message: str) -> None:
+def test_a_bad_rules_file_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str, message: str
+) -> None:
     path = tmp_path / "rules.json"
     path.write_text(content, encoding="utf-8")
     assert f"--rules {str(path)!r} {message}" in error(capsys, "--rules", str(path), "--encode", "ab")
@@ -251,15 +266,17 @@ def test_a_bad_rules_file_is_named(capsys: pytest.CaptureFixture[str], tmp_path:
         ('["ok", 3]', "item 1 is int, not a string"),
     ],
 )
-def test_bad_json_documents_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str,
-                                      message: str) -> None:
+def test_bad_json_documents_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
     path = tmp_path / "docs.json"
     path.write_text(content, encoding="utf-8")
     assert message in error(capsys, "--json-file", str(path))
 
 
-def test_an_unwritable_html_path_is_one_line_after_the_trace(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unwritable_html_path_is_one_line_after_the_trace(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def refuse(self: Path, *args: object, **kwargs: object) -> int:
         raise PermissionError(13, "Permission denied")
 

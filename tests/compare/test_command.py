@@ -18,13 +18,13 @@ import jsonschema
 import pytest
 from rich.console import Console
 
-from conformance.adapters import load_implementation
-from conformance.compare import comparison as comparison_module
-from conformance.compare import training as training_module
-from conformance.compare.comparison import Request, compare, read_corpus
-from conformance.compare.progress import LiveDisplay, Observer
-from conformance.compare.report import SCHEMA_PATH
-from reference.profiles import STRICT
+from bpe_conformance.adapters import load_implementation
+from bpe_conformance.compare import comparison as comparison_module
+from bpe_conformance.compare import training as training_module
+from bpe_conformance.compare.comparison import Request, compare, read_corpus
+from bpe_conformance.compare.progress import LiveDisplay, Observer
+from bpe_conformance.compare.report import SCHEMA_PATH
+from bpe_conformance.reference.profiles import STRICT
 from tests import ROOT
 from tests.adapters.test_hostile import ENV, HOSTILE, is_alive, nothing_left_behind  # noqa: F401 - autouse fixture
 from tests.support.compare_runs import (
@@ -71,8 +71,20 @@ def test_a_tied_pair_chosen_differently_is_reported_with_counts_candidates_and_a
     _, texts = corpus
     path = tmp_path / "small.jsonl"
     path.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts[:3]), encoding="utf-8")
-    run = run_compare(capsys, tmp_path, "--impl", "tests.support.tie_variants:LargestTies", "--corpus", str(path),
-                      "--encode", str(path), "--merges", "60", "--profile", "strict")
+    run = run_compare(
+        capsys,
+        tmp_path,
+        "--impl",
+        "tests.support.tie_variants:LargestTies",
+        "--corpus",
+        str(path),
+        "--encode",
+        str(path),
+        "--merges",
+        "60",
+        "--profile",
+        "strict",
+    )
     assert run.code == 1
     divergence = run.report["first_divergence"]
     assert divergence["diagnosis"] == "tie broken the other way" and divergence["clause"] == "BPE-TRAIN-TIE"
@@ -88,8 +100,9 @@ def test_a_tied_pair_chosen_differently_is_reported_with_counts_candidates_and_a
 
 def test_without_load_the_implementation_encodes_with_its_own_rules_and_the_report_says_so(capsys, tmp_path, corpus):
     path, _ = corpus
-    run = run_compare(capsys, tmp_path, "--impl", _spec(LargestTiesWithoutLoad), "--corpus", str(path), "--merges",
-                      "60")
+    run = run_compare(
+        capsys, tmp_path, "--impl", _spec(LargestTiesWithoutLoad), "--corpus", str(path), "--merges", "60"
+    )
     encode = run.report["encode"]
     assert run.code == 1 and encode["rules"] == "own"
     assert "which differ (the implementation cannot load): ids differ as a consequence" in _flat(run.out)
@@ -97,8 +110,9 @@ def test_without_load_the_implementation_encodes_with_its_own_rules_and_the_repo
 
 def test_an_encoder_bug_is_reported_at_its_first_differing_id_with_context(capsys, tmp_path, corpus):
     path, texts = corpus
-    run = run_compare(capsys, tmp_path, "--impl", _spec(SkipsLastRule), "--corpus", str(path), "--encode", str(path),
-                      "--merges", "50")
+    run = run_compare(
+        capsys, tmp_path, "--impl", _spec(SkipsLastRule), "--corpus", str(path), "--encode", str(path), "--merges", "50"
+    )
     report = run.report
     assert run.code == 1 and not report["agree"]
     assert report["training"]["agree"] and report["first_divergence"] is None
@@ -117,8 +131,18 @@ def test_an_encoder_bug_is_reported_at_its_first_differing_id_with_context(capsy
 
 def test_a_hang_is_a_timeout_and_nothing_is_left_behind(capsys, tmp_path, corpus):
     path, _ = corpus
-    run = run_compare(capsys, tmp_path, "--impl", f"cmd:{sys.executable} {HOSTILE / 'hang_in_train.py'}",
-                      "--corpus", str(path), "--merges", "10", "--timeout", "1")
+    run = run_compare(
+        capsys,
+        tmp_path,
+        "--impl",
+        f"cmd:{sys.executable} {HOSTILE / 'hang_in_train.py'}",
+        "--corpus",
+        str(path),
+        "--merges",
+        "10",
+        "--timeout",
+        "1",
+    )
     assert run.code == 1
     failure = run.report["failure"]
     assert failure["outcome"] == "timeout" and failure["operation"] == "train"
@@ -130,8 +154,16 @@ def test_a_hang_is_a_timeout_and_nothing_is_left_behind(capsys, tmp_path, corpus
 def test_a_crash_is_a_crash(capsys, tmp_path):
     path = tmp_path / "corpus.jsonl"
     path.write_text(json.dumps({"text": "this document says segfault"}) + "\n", encoding="utf-8")
-    run = run_compare(capsys, tmp_path, "--impl", f"cmd:{sys.executable} {HOSTILE / 'segfault.py'}",
-                      "--corpus", str(path), "--merges", "10")
+    run = run_compare(
+        capsys,
+        tmp_path,
+        "--impl",
+        f"cmd:{sys.executable} {HOSTILE / 'segfault.py'}",
+        "--corpus",
+        str(path),
+        "--merges",
+        "10",
+    )
     failure = run.report["failure"]
     assert run.code == 1 and failure["outcome"] == "crash" and "SIGSEGV" in failure["message"]
 
@@ -215,8 +247,13 @@ def test_the_live_display_draws_every_stage_and_leaves_nothing_behind(corpus, mo
         display.close()
     assert result.divergence is not None
     drawn = stream.getvalue()
-    for stage in ("reading the corpus", "reference: rules made", "implementation: training", "encoding with both",
-                  "shrinking: attempts"):
+    for stage in (
+        "reading the corpus",
+        "reference: rules made",
+        "implementation: training",
+        "encoding with both",
+        "shrinking: attempts",
+    ):
         assert stage in drawn
 
 
@@ -230,10 +267,25 @@ def test_a_signal_stops_the_comparison_and_the_implementation(tmp_path, corpus):
     """SIGTERM while the implementation hangs (in encode, after training): exit 143, its process killed."""
     path, _ = corpus
     pid_file = tmp_path / "pid"
-    command = [sys.executable, "-m", "conformance", "compare", "--impl",
-               f"cmd:{sys.executable} {HOSTILE / 'writes_pid_then_hangs.py'}", "--corpus", str(path), "--merges", "10"]
-    harness = subprocess.Popen(command, env={**ENV, "HOSTILE_PID_FILE": str(pid_file)}, cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    command = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "compare",
+        "--impl",
+        f"cmd:{sys.executable} {HOSTILE / 'writes_pid_then_hangs.py'}",
+        "--corpus",
+        str(path),
+        "--merges",
+        "10",
+    ]
+    harness = subprocess.Popen(
+        command,
+        env={**ENV, "HOSTILE_PID_FILE": str(pid_file)},
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 60
     while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -250,7 +302,10 @@ def test_the_schema_refuses_a_report_that_breaks_it(capsys, tmp_path, corpus):
     path, _ = corpus
     report = run_compare(capsys, tmp_path, "--impl", "reference", "--corpus", str(path), "--merges", "5").report
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    for broken in ({**report, "exit_code": 2}, {key: value for key, value in report.items() if key != "agree"},
-                   {**report, "first_divergence": {"round": -1}}):
+    for broken in (
+        {**report, "exit_code": 2},
+        {key: value for key, value in report.items() if key != "agree"},
+        {**report, "first_divergence": {"round": -1}},
+    ):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(broken, schema)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli.main import main
-from conformance.compare.corpus import read_documents, write_jsonl
-from conformance.errors import HarnessError
+from bpe_conformance.cli.main import main
+from bpe_conformance.compare.corpus import read_documents, write_jsonl
+from bpe_conformance.errors import HarnessError
 
 # A module that does not exist: a corpus error must be reported before the implementation is even loaded.
 NOWHERE = "tests.support.no_such_module:Nothing"

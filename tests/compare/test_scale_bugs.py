@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from reference import LiteralTokenizer, count_pairs
+from bpe_conformance.reference import LiteralTokenizer, count_pairs
 from tests.support import scale_bugs
 from tests.support.compare_runs import independent_divergence, rerun, run_compare, signature
 from tests.support.held_dialects import LargestPairStyle, MinbpeStyle
@@ -63,8 +63,17 @@ def _spec(implementation: type) -> str:
 
 def _compare(capsys, tmp_path: Path, corpus: Path, bug: type, merges: int, *extra: str):
     return run_compare(
-        capsys, tmp_path, "--impl", _spec(bug), "--corpus", str(corpus), "--encode", str(corpus), "--merges",
-        str(merges), *extra,
+        capsys,
+        tmp_path,
+        "--impl",
+        _spec(bug),
+        "--corpus",
+        str(corpus),
+        "--encode",
+        str(corpus),
+        "--merges",
+        str(merges),
+        *extra,
     )
 
 
@@ -149,8 +158,9 @@ def test_a_count_window_of_the_first_bytes_is_found_at_its_round_and_shrunk(caps
     ],
     ids=["reference", "reference-literal", "incremental", "largest-pair-style", "minbpe-style", "no-merges"],
 )
-def test_correct_implementations_agree_on_the_same_corpus(capsys, tmp_path, source_corpus, implementation, profile,
-                                                          merges):
+def test_correct_implementations_agree_on_the_same_corpus(
+    capsys, tmp_path, source_corpus, implementation, profile, merges
+):
     """A correct implementation, held to the profile it declares, agrees: exit 0, every rule and id identical."""
     corpus, documents = source_corpus
     arguments = ["--impl", implementation, "--corpus", str(corpus), "--merges", str(merges)]
@@ -169,7 +179,7 @@ def test_correct_implementations_agree_on_the_same_corpus(capsys, tmp_path, sour
 
 def test_the_scale_bugs_are_invisible_on_the_small_corpora_of_the_diagnosis():
     """Each bug trains exactly as the reference does on the diagnosis's follow-up corpora: only scale shows it."""
-    from conformance.diagnosis.follow_ups import FOLLOW_UP_CORPORA, FOLLOW_UP_MERGES, TIE_FREE_CORPORA
+    from bpe_conformance.diagnosis.follow_ups import FOLLOW_UP_CORPORA, FOLLOW_UP_MERGES, TIE_FREE_CORPORA
 
     for corpus in (*FOLLOW_UP_CORPORA, *TIE_FREE_CORPORA):
         expected = LiteralTokenizer().train(list(corpus), FOLLOW_UP_MERGES)
@@ -186,7 +196,8 @@ def megabyte_corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, lis
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "bug", [scale_bugs.SixteenBitCounts, scale_bugs.StaleAfterMerges, scale_bugs.FirstBytesWindow],
+    "bug",
+    [scale_bugs.SixteenBitCounts, scale_bugs.StaleAfterMerges, scale_bugs.FirstBytesWindow],
     ids=lambda bug: bug.name,
 )
 def test_on_a_megabyte_of_real_source_each_bug_is_found_at_its_round(capsys, tmp_path, megabyte_corpus, bug):

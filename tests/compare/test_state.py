@@ -1,7 +1,7 @@
 """The reference's state at a round, found by encoding, equals the literal training state; the judgement is honest.
 
 The literal state is built here the plain way: the profile's training sequences with each of the first
-``k`` rules replaced in turn (``reference.replace_pair``), as ``reference.dialects.train_profile`` does.
+``k`` rules replaced in turn (``reference.replace_pair``), as ``bpe_conformance.reference.dialects.train_profile`` does.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bench.corpora import stdlib_documents, truncate
-from conformance.compare import state
-from conformance.compare.state import (
+from bpe_conformance.compare import state
+from bpe_conformance.compare.state import (
     ReferenceEncoder,
     first_difference,
     judge_first_divergence,
@@ -20,11 +20,11 @@ from conformance.compare.state import (
     strict_rules,
     training_state_counts,
 )
-from conformance.errors import CallTimeout
-from conformance.inputs.strategies import corpora, encode_texts
-from reference import count_pairs, replace_pair
-from reference.dialects import encode_profile, train_profile, training_sequences
-from reference.profiles import PROFILES, STRICT, Profile, get_profile
+from bpe_conformance.errors import CallTimeout
+from bpe_conformance.inputs.strategies import corpora, encode_texts
+from bpe_conformance.reference import count_pairs, replace_pair
+from bpe_conformance.reference.dialects import encode_profile, train_profile, training_sequences
+from bpe_conformance.reference.profiles import PROFILES, STRICT, Profile, get_profile
 from tests.support.tie_variants import HashOrderTies, LargestTies
 
 TRAINABLE = [profile for profile in PROFILES.values() if profile.tie_break is not None]

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from conformance import diagnosis
-from conformance.adapters.python import InProcessSubject
-from conformance.checks.common import (
+from bpe_conformance import diagnosis
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks.common import (
     PROBE_RULES,
     cross_examine_encodings,
     encoding_clause,
@@ -17,7 +17,7 @@ from conformance.checks.common import (
     subject_retrainer,
     verify_owned_rounds,
 )
-from conformance.diagnosis import (
+from bpe_conformance.diagnosis import (
     MIN_FOLLOW_UPS,
     NO_MODEL,
     Explanation,
@@ -29,10 +29,10 @@ from conformance.diagnosis import (
     follow_ups,
     reproducing_models,
 )
-from conformance.diagnosis.follow_ups import FOLLOW_UP_MERGES
-from reference import LiteralTokenizer, Tokenizer
-from reference.dialects import train_profile
-from reference.profiles import MINBPE, PROFILES, STRICT, get_profile
+from bpe_conformance.diagnosis.follow_ups import FOLLOW_UP_MERGES
+from bpe_conformance.reference import LiteralTokenizer, Tokenizer
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import MINBPE, PROFILES, STRICT, get_profile
 from tests.support import broken_for_checks as broken
 from tests.support.tie_variants import Gpt2PreTokenizer
 

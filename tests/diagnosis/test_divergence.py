@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import conformance.diagnosis as diagnosis
-import reference
-from conformance.diagnosis import (
+import bpe_conformance.diagnosis as diagnosis
+from bpe_conformance import reference
+from bpe_conformance.diagnosis import (
     BELOW_MINIMUM,
     KIND_CLAUSES,
     NEVER_SEEN,
@@ -26,10 +26,10 @@ from conformance.diagnosis import (
     first_divergence,
     judge_rounds,
 )
-from conformance.inputs.strategies import corpora, max_merges_values, run_corpora, tie_corpora
-from reference import train
-from reference.dialects import train_profile
-from reference.profiles import RUSTBPE, STRICT, SUBWORD_NMT
+from bpe_conformance.inputs.strategies import corpora, max_merges_values, run_corpora, tie_corpora
+from bpe_conformance.reference import train
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import RUSTBPE, STRICT, SUBWORD_NMT
 from tests.support import broken_for_checks as broken
 
 
@@ -71,6 +71,7 @@ def test_a_tie_dialect_is_only_ever_judged_a_tie(documents, max_merges) -> None:
 @given(run_corpora(max_documents=3, max_run=12), st.integers(1, 12))
 def test_non_overlapping_counting_is_attributed_to_the_count_clause(documents, max_merges) -> None:
     """BPE-TRAIN-COUNT: "Windows overlap: `aaa` contains the pair (a, a) twice"."""
+
     def retrain(given: list[str], merges: int) -> list[tuple[int, int]]:
         return broken.literal_train(given, merges, count=broken.count_without_overlap)
 
@@ -181,6 +182,7 @@ def test_docstring_examples_run() -> None:
 )
 def test_rewritten_input_is_attributed_to_the_input_clauses(documents, max_merges, rewrite, clause, cause) -> None:
     """BPE-TRAIN-INPUT / BPE-TRAIN-DOCS: "each document is UTF-8 encoded on its own" and counted as given."""
+
     def retrain(given: list[str], merges: int) -> list[tuple[int, int]]:
         return reference.train(rewrite(given), merges)
 
@@ -203,9 +205,7 @@ def test_a_rewrite_that_only_stops_training_early_is_told_as_a_stop() -> None:
         (["\0bc", "\0bc", "ba", "ba", "\0b"], [(0, 98), (98, 97)]),  # ("b", "a") beats ("\0b", "c")
     ],
 )
-def test_subword_nmt_ties_compare_the_pieces_earlier_rules_spell(
-    documents: list[str], rules: list
-) -> None:
+def test_subword_nmt_ties_compare_the_pieces_earlier_rules_spell(documents: list[str], rules: list) -> None:
     """BPE-TRAIN-TIE under subword-nmt: round 1's tie compares the piece of rule 0 (a + b, byte 0 included),
     so subword-nmt's own rules are no divergence."""
     assert train_profile(documents, 2, SUBWORD_NMT) == rules
@@ -213,9 +213,7 @@ def test_subword_nmt_ties_compare_the_pieces_earlier_rules_spell(
 
 
 @pytest.mark.parametrize("rule", [(258, 97), (300, 97)])
-def test_a_rule_naming_an_id_not_made_yet_merges_a_pair_that_does_not_occur(
-    rule: tuple[int, int]
-) -> None:
+def test_a_rule_naming_an_id_not_made_yet_merges_a_pair_that_does_not_occur(rule: tuple[int, int]) -> None:
     """BPE-TRAIN-STOP: rule 0 naming id 258 (its own) or 300 is judged like any pair that does not occur."""
     divergence = first_divergence(["ab"], 2, [rule])
     assert (divergence["diagnosis"], divergence["actual"]) == (NEVER_SEEN, {"pair": list(rule), "count": 0})

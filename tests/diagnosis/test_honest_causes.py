@@ -13,16 +13,16 @@ import random
 import jsonschema
 import pytest
 
-from conformance import diagnosis
-from conformance.adapters.python import InProcessSubject
-from conformance.checks import ALL_CHECKS
-from conformance.reports.common import root_causes
-from conformance.reports.json_report import SCHEMA_PATH, build_report
-from conformance.results.outcomes import Outcome, SuiteResult
-from conformance.running.runner import run_checks
-from conformance.settings import PROFILES, active_profile_name
-from reference.dialects import train_profile
-from reference.profiles import STRICT
+from bpe_conformance import diagnosis
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import STRICT
+from bpe_conformance.reports.common import root_causes
+from bpe_conformance.reports.json_report import SCHEMA_PATH, build_report
+from bpe_conformance.results.outcomes import Outcome, SuiteResult
+from bpe_conformance.running.runner import run_checks
+from bpe_conformance.settings import PROFILES, active_profile_name
 from tests.support import tie_variants as variants
 from tests.support.confirmed_causes import model_named
 
@@ -59,7 +59,6 @@ def _fresh_corpora(count: int = 40) -> list[list[str]]:
         ["".join(draw.choice(alphabet) for _ in range(draw.randint(2, 14))) for _ in range(draw.randint(1, 4))]
         for _ in range(count)
     ]
-
 
 
 def _model_rules(index: int, documents: list[str], max_merges: int) -> list[tuple[int, int]]:

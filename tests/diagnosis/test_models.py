@@ -1,6 +1,6 @@
 """conformance/diagnosis/models.py: every bug model makes what its story says, seen on fresh copies.
 
-The models are built by functions when :mod:`conformance.diagnosis.models` is imported, and mutmut
+The models are built by functions when :mod:`bpe_conformance.diagnosis.models` is imported, and mutmut
 forks its test processes after import (docs/mutation.md, "Which tests mutmut runs"), so these tests
 run on fresh copies of ``models`` and of the two modules that import its tables, ``confirmation`` and
 ``divergence``: that runs the functions building the models again, with mutmut's mutant in place.
@@ -15,8 +15,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from reference.dialects import train_profile
-from reference.profiles import LARGEST_PAIR, RUSTBPE, STRICT, SUBWORD_NMT, Profile
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import LARGEST_PAIR, RUSTBPE, STRICT, SUBWORD_NMT, Profile
 from tests.support.fresh_modules import fresh_copy
 
 STORY = "the rules are exactly what a trainer with {} makes, here and on "
@@ -38,7 +38,7 @@ def fresh() -> Fresh:
     One copy per test, not per module: mutmut links a function to the tests during which it ran, so
     each test must build the models itself to be run against a mutant of the function building them.
     """
-    names = [f"conformance.diagnosis.{part}" for part in ("models", "confirmation", "divergence")]
+    names = [f"bpe_conformance.diagnosis.{part}" for part in ("models", "confirmation", "divergence")]
     imported = {name: importlib.import_module(name) for name in names}
     try:
         copies = [fresh_copy(name, stand_in=True) for name in names]
@@ -73,12 +73,12 @@ def confirmed(fresh: Fresh, cause: str, documents, max_merges, rules, profile: P
 
 def test_the_copies_hold_the_models_the_divergence_judges_with(fresh: Fresh) -> None:
     """The fixture's premise: the fresh divergence and confirmation use the fresh models, not the imported."""
-    from conformance.diagnosis import models
+    from bpe_conformance.diagnosis import models
 
     assert fresh.models.MODELS is not models.MODELS
     assert fresh.divergence.MODELS is fresh.models.MODELS
     assert fresh.confirmation.reproducing_models is fresh.models.reproducing_models
-    assert sys.modules["conformance.diagnosis.models"] is models
+    assert sys.modules["bpe_conformance.diagnosis.models"] is models
 
 
 @pytest.mark.parametrize(
@@ -167,9 +167,7 @@ def test_the_stop_story_counts_in_the_profiles_minimum(fresh: Fresh) -> None:
 def test_the_judging_profile_itself_is_no_bug_model(fresh: Fresh) -> None:
     """BPE-TRAIN-TIE under largest-pair: its own tie rule is correct there, the smallest pair is the bug."""
     assert fresh.divergence.first_divergence(["abab", "acac"], 1, [(97, 99)], LARGEST_PAIR) is None
-    confirmed(
-        fresh, "ties broken towards the pair seen first", ["abab", "acac"], 1, [(97, 98)], LARGEST_PAIR
-    )
+    confirmed(fresh, "ties broken towards the pair seen first", ["abab", "acac"], 1, [(97, 98)], LARGEST_PAIR)
 
 
 def test_a_rewrite_that_only_truncates_the_rules_is_told_as_a_stop(fresh: Fresh) -> None:
@@ -252,6 +250,7 @@ def test_the_stop_story_spells_a_minimum_above_two_as_a_number(fresh: Fresh) -> 
 def test_rules_that_are_not_a_list_are_refused_naming_their_type(fresh: Fresh, rules: object) -> None:
     """checked_rules, as judge_rounds and first_divergence meet it: actual_rules that are not a list (or
     tuple) are a TypeError that names the argument, what it must be and the type it got."""
+
     def judged_rounds(*arguments: object) -> list:
         return list(fresh.divergence.judge_rounds(*arguments))
 
@@ -272,7 +271,10 @@ def test_a_prefix_of_the_right_rules_is_never_blamed_on_rewritten_input(fresh: F
     prefix = [(10, 65)]
     assert train_profile(documents, max_merges, STRICT)[:1] == prefix != train_profile(documents, max_merges, STRICT)
     models = fresh.models
-    making_it = [index for index in range(len(models.MODELS))
-                 if models.model_rules(index, tuple(documents), max_merges, STRICT) == tuple(prefix)]
+    making_it = [
+        index
+        for index in range(len(models.MODELS))
+        if models.model_rules(index, tuple(documents), max_merges, STRICT) == tuple(prefix)
+    ]
     assert [models.MODELS[index][1] for index in making_it] == ["documents stripped of surrounding whitespace"]
     assert models.reproducing_models(documents, max_merges, prefix, STRICT) == []

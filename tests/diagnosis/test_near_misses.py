@@ -12,13 +12,13 @@ import random
 
 import pytest
 
-from conformance import diagnosis
-from conformance.adapters.python import InProcessSubject
-from conformance.checks import ALL_CHECKS
-from conformance.running.runner import run_checks
-from conformance.settings import PROFILES, active_profile_name
-from reference.dialects import train_profile
-from reference.profiles import STRICT
+from bpe_conformance import diagnosis
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import STRICT
+from bpe_conformance.running.runner import run_checks
+from bpe_conformance.settings import PROFILES, active_profile_name
 from tests.support.confirmed_causes import model_named
 from tests.support.near_misses import NEAR_MISSES
 
@@ -36,7 +36,6 @@ def _fresh_corpora(count: int = 60) -> list[list[str]]:
         corpus += [draw.choice(corpus).swapcase()] if draw.random() < 0.3 else []
         corpora.append(corpus)
     return corpora
-
 
 
 def _model_agrees(index: int, documents: list[str], rules: list[tuple[int, int]], max_merges: int = 8) -> bool:

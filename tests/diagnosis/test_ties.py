@@ -1,6 +1,6 @@
 """The diagnosis's inputs without ties: how many rounds come before a tie, which follow-ups are asked, what is said.
 
-Written to kill mutation survivors of ``conformance.diagnosis``. An unmodeled tie order is told apart
+Written to kill mutation survivors of ``bpe_conformance.diagnosis``. An unmodeled tie order is told apart
 from a deeper bug (BPE-TRAIN-TIE against the counting, selection and input clauses) only on rounds
 whose top pair is alone.
 """
@@ -11,13 +11,13 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conformance import diagnosis
-from conformance.diagnosis import divergence, models
-from conformance.diagnosis.follow_ups import FOLLOW_UP_CORPORA, FOLLOW_UP_MERGES, TIE_FREE_CORPORA
-from conformance.inputs.strategies import corpora
-from reference.dialects import train_profile
-from reference.profiles import STRICT
-from reference.trace import trace_training
+from bpe_conformance import diagnosis
+from bpe_conformance.diagnosis import divergence, models
+from bpe_conformance.diagnosis.follow_ups import FOLLOW_UP_CORPORA, FOLLOW_UP_MERGES, TIE_FREE_CORPORA
+from bpe_conformance.inputs.strategies import corpora
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import STRICT
+from bpe_conformance.reference.trace import trace_training
 from tests.support import broken_for_checks as broken
 
 

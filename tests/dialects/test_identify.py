@@ -8,11 +8,11 @@ from itertools import pairwise
 
 import pytest
 
-import reference
-from conformance.cli.commands import identify as identify_command
-from conformance.dialects.identify import format_report, identify, implementation_capabilities
-from conformance.dialects.probes import PROBES, Outcome, ProfileModel, capture, renumbered
-from reference.profiles import PROFILES, STRICT
+from bpe_conformance import reference
+from bpe_conformance.cli.commands import identify as identify_command
+from bpe_conformance.dialects.identify import format_report, identify, implementation_capabilities
+from bpe_conformance.dialects.probes import PROBES, Outcome, ProfileModel, capture, renumbered
+from bpe_conformance.reference.profiles import PROFILES, STRICT
 
 
 class LargestPairTokenizer:
@@ -344,7 +344,9 @@ def test_report_to_dict_is_json_ready():
 def test_cli_identifies_the_reference_and_writes_json(tmp_path, capsys):
     parser = _parser()
     target = tmp_path / "report.json"
-    args = parser.parse_args(["identify", "--impl", "reference:LiteralTokenizer", "--json", str(target)])
+    args = parser.parse_args(
+        ["identify", "--impl", "bpe_conformance.reference:LiteralTokenizer", "--json", str(target)]
+    )
     assert args.handler(args) == identify_command.EXIT_IDENTIFIED
     assert "identified as: strict" in capsys.readouterr().out
     assert json.loads(target.read_text(encoding="utf-8"))["matches"] == ["strict"]
@@ -360,7 +362,13 @@ def test_cli_exit_status_is_1_when_no_profile_fits(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize(
-    "spec", ["reference", "reference:NoSuchThing", "no_such_module_xyz:Tokenizer", "reference:BEGIN_ID"]
+    "spec",
+    [
+        "reference",
+        "bpe_conformance.reference:NoSuchThing",
+        "no_such_module_xyz:Tokenizer",
+        "bpe_conformance.reference:BEGIN_ID",
+    ],
 )
 def test_cli_reports_an_implementation_it_cannot_load(spec, capsys):
     args = _parser().parse_args(["identify", "--impl", spec])
@@ -377,9 +385,9 @@ def _parser():
 
 
 def test_profile_applies_needs_its_numbering_and_a_trainer_for_train_probes():
-    from conformance.dialects.identify import candidate_profiles, profile_applies
-    from conformance.dialects.probes import error_family
-    from reference.profiles import RUSTBPE, STRICT, TIKTOKEN
+    from bpe_conformance.dialects.identify import candidate_profiles, profile_applies
+    from bpe_conformance.dialects.probes import error_family
+    from bpe_conformance.reference.profiles import RUSTBPE, STRICT, TIKTOKEN
 
     train_probe = next(probe for probe in PROBES if probe.kind == "train")
     load_probe = next(probe for probe in PROBES if probe.kind == "load-encode")

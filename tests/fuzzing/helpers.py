@@ -17,7 +17,7 @@ from typing import Any
 
 import jsonschema
 
-from conformance.fuzzing.report import SCHEMA_PATH
+from bpe_conformance.fuzzing.report import SCHEMA_PATH
 from tests import ROOT
 
 __all__ = ["MARKER_VARIABLE", "Harness", "leftovers", "validate_summary", "wait_for"]
@@ -64,7 +64,7 @@ def wait_for(predicate, seconds: float) -> bool:
 
 
 class Harness:
-    """``python -m conformance ...`` from ``directory`` with its own cache dir and marker.
+    """``python -m bpe_conformance ...`` from ``directory`` with its own cache dir and marker.
 
     ``storage`` is hypothesis's storage for every command: shared by the tests of a session, so its Unicode
     tables are computed once, as they are once per machine for a user.
@@ -91,13 +91,25 @@ class Harness:
 
     def run(self, *words: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
         """Run ``bpe-conformance WORDS`` to its end."""
-        return subprocess.run(self.command(*words), cwd=self.directory, env=self.environment, capture_output=True,
-                              text=True, timeout=timeout)
+        return subprocess.run(
+            self.command(*words),
+            cwd=self.directory,
+            env=self.environment,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
 
     def start(self, *words: str) -> subprocess.Popen[str]:
         """Start ``bpe-conformance WORDS`` without waiting."""
-        return subprocess.Popen(self.command(*words), cwd=self.directory, env=self.environment,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen(
+            self.command(*words),
+            cwd=self.directory,
+            env=self.environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
 
     def leftovers(self) -> list[str]:
         """Processes this harness started that are still alive (see :func:`leftovers`)."""

@@ -24,7 +24,7 @@ pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the process checks read /proc"),
 ]
 
-ZOO_MEMBER = "conformance.zoo:TiesToLargestPair"
+ZOO_MEMBER = "bpe_conformance.zoo:TiesToLargestPair"
 HOSTILE = FIXTURES / "hostile"
 
 
@@ -37,8 +37,25 @@ def _reproduce_words(line: str) -> list[str]:
 
 def test_a_campaign_finds_a_zoo_member_saves_it_and_run_replays_it_in_seconds(make_harness, tmp_path):
     harness = make_harness()
-    fuzzed = harness.run("fuzz", "--impl", ZOO_MEMBER, "--isolation", "inprocess", "--check", "tie-break",
-                         "--duration", "4s", "--jobs", "2", "--seed", "5", "--database", "db", "--json", "fuzz.json")
+    fuzzed = harness.run(
+        "fuzz",
+        "--impl",
+        ZOO_MEMBER,
+        "--isolation",
+        "inprocess",
+        "--check",
+        "tie-break",
+        "--duration",
+        "4s",
+        "--jobs",
+        "2",
+        "--seed",
+        "5",
+        "--database",
+        "db",
+        "--json",
+        "fuzz.json",
+    )
     assert fuzzed.returncode == 1, fuzzed.stderr
     summary = validate_summary(tmp_path / "fuzz.json")
     assert summary["summary"]["stop_reason"] == "deadline" and summary["summary"]["examples"] > 0
@@ -48,8 +65,9 @@ def test_a_campaign_finds_a_zoo_member_saves_it_and_run_replays_it_in_seconds(ma
     saved = [failure["counterexample"]["inputs"] for failure in summary["failures"]]
     # Reported as found, with the same reproduce line the summary keeps.
     assert "FAIL tie-break [BPE-TRAIN-TIE] (after " in fuzzed.stdout
-    assert "reproduce: bpe-conformance run --impl conformance.zoo:TiesToLargestPair --isolation inprocess" in (
-        fuzzed.stdout)
+    assert "reproduce: bpe-conformance run --impl bpe_conformance.zoo:TiesToLargestPair --isolation inprocess" in (
+        fuzzed.stdout
+    )
     assert any(path.is_file() for path in (tmp_path / "db").rglob("*"))
 
     started = time.monotonic()
@@ -60,8 +78,18 @@ def test_a_campaign_finds_a_zoo_member_saves_it_and_run_replays_it_in_seconds(ma
     assert result["counterexample"]["inputs"] in saved  # hypothesis replays the smallest saved failure first
     assert seconds < 60  # seconds, not a campaign; generous for a loaded machine
 
-    plugin = subprocess_pytest(harness, "--bpe-impl", ZOO_MEMBER, "--bpe-isolation", "inprocess", "--bpe-only",
-                               "--bpe-check", "tie-break", "--bpe-database", "db")
+    plugin = subprocess_pytest(
+        harness,
+        "--bpe-impl",
+        ZOO_MEMBER,
+        "--bpe-isolation",
+        "inprocess",
+        "--bpe-only",
+        "--bpe-check",
+        "tie-break",
+        "--bpe-database",
+        "db",
+    )
     assert plugin.returncode == 1, plugin.stdout[-2000:]
     assert any(json.dumps(inputs, ensure_ascii=False) in plugin.stdout for inputs in saved)
     assert "--bpe-database db" in plugin.stdout and "--database db" in plugin.stdout
@@ -71,9 +99,14 @@ def test_a_campaign_finds_a_zoo_member_saves_it_and_run_replays_it_in_seconds(ma
 def subprocess_pytest(harness: Harness, *words: str):
     import subprocess
 
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "conformance.plugin", "-p", "no:cacheprovider",
-                           "-q", *words], cwd=harness.directory, env=harness.environment, capture_output=True,
-                          text=True, timeout=240)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "bpe_conformance.plugin", "-p", "no:cacheprovider", "-q", *words],
+        cwd=harness.directory,
+        env=harness.environment,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
 
 
 def test_the_default_database_is_a_directory_per_implementation_under_the_cache_dir(make_harness, tmp_path):
@@ -90,8 +123,25 @@ def test_the_default_database_is_a_directory_per_implementation_under_the_cache_
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_stops_every_process_keeps_the_database_and_prints_the_summary(make_harness, tmp_path, signum, code):
     harness = make_harness()
-    campaign = harness.start("fuzz", "--impl", ZOO_MEMBER, "--check", "tie-break", "--check", "round-trip",
-                             "--duration", "2m", "--jobs", "2", "--seed", "3", "--database", "db", "--json", "s.json")
+    campaign = harness.start(
+        "fuzz",
+        "--impl",
+        ZOO_MEMBER,
+        "--check",
+        "tie-break",
+        "--check",
+        "round-trip",
+        "--duration",
+        "2m",
+        "--jobs",
+        "2",
+        "--seed",
+        "3",
+        "--database",
+        "db",
+        "--json",
+        "s.json",
+    )
     # The coordinator, two workers and their two implementation processes.
     assert wait_for(lambda: len(harness.leftovers()) >= 5, 60), harness.leftovers()
     assert wait_for(lambda: any((tmp_path / "db").rglob("*")), 60)  # a failure has been saved
@@ -109,9 +159,21 @@ def test_a_signal_stops_every_process_keeps_the_database_and_prints_the_summary(
 
 def test_a_worker_killed_by_its_implementation_is_restarted_then_given_up(make_harness, tmp_path):
     harness = make_harness()
-    completed = harness.run("fuzz", "--impl", "tests.support.fuzz_subjects:KillsItsProcessOnTrain",
-                            "--isolation", "inprocess", "--check", "tie-break", "--duration", "60s", "--jobs", "1",
-                            "--json", "s.json")
+    completed = harness.run(
+        "fuzz",
+        "--impl",
+        "tests.support.fuzz_subjects:KillsItsProcessOnTrain",
+        "--isolation",
+        "inprocess",
+        "--check",
+        "tie-break",
+        "--duration",
+        "60s",
+        "--jobs",
+        "1",
+        "--json",
+        "s.json",
+    )
     summary = validate_summary(tmp_path / "s.json")
     assert completed.returncode == 2, completed.stderr
     assert summary["summary"]["stop_reason"] == "workers-failed"
@@ -125,9 +187,25 @@ def test_a_worker_killed_by_its_implementation_is_restarted_then_given_up(make_h
 def test_a_hung_implementation_is_a_timeout_and_max_failures_ends_the_campaign(make_harness, tmp_path):
     harness = make_harness()
     impl = f"cmd:{sys.executable} {HOSTILE / 'hang_in_train.py'}"
-    completed = harness.run("fuzz", "--impl", impl, "--timeout", "0.5", "--check", "tie-break", "--duration", "2m",
-                            "--jobs", "1", "--max-failures", "1", "--json", "s.json", "--quiet",
-                            timeout=120)
+    completed = harness.run(
+        "fuzz",
+        "--impl",
+        impl,
+        "--timeout",
+        "0.5",
+        "--check",
+        "tie-break",
+        "--duration",
+        "2m",
+        "--jobs",
+        "1",
+        "--max-failures",
+        "1",
+        "--json",
+        "s.json",
+        "--quiet",
+        timeout=120,
+    )
     assert completed.returncode == 1, completed.stderr
     # --quiet: no header, no table, no failure as found; the summary's failures and verdict only.
     assert "database:" not in completed.stdout and "Fuzz campaign" not in completed.stdout
@@ -143,18 +221,31 @@ def test_a_hung_implementation_is_a_timeout_and_max_failures_ends_the_campaign(m
 def test_a_worker_killed_from_outside_takes_its_implementation_with_it_and_is_restarted(make_harness):
     harness = make_harness()
     impl = f"cmd:{sys.executable} {HOSTILE / 'hang_in_train.py'}"  # blocked in train: never reads its stdin again
-    campaign = harness.start("fuzz", "--impl", impl, "--timeout", "60", "--check", "tie-break", "--duration", "2m",
-                             "--jobs", "1", "--json", "s.json")
+    campaign = harness.start(
+        "fuzz",
+        "--impl",
+        impl,
+        "--timeout",
+        "60",
+        "--check",
+        "tie-break",
+        "--duration",
+        "2m",
+        "--jobs",
+        "1",
+        "--json",
+        "s.json",
+    )
 
     def processes(word: str) -> list[int]:  # the coordinator's own command line names the implementation too
         return [int(line.split()[0]) for line in harness.leftovers() if word in line and " fuzz " not in line]
 
-    assert wait_for(lambda: processes("conformance.fuzzing.worker") and processes("hang_in_train.py"), 60)
-    (worker,), (implementation,) = processes("conformance.fuzzing.worker"), processes("hang_in_train.py")
+    assert wait_for(lambda: processes("bpe_conformance.fuzzing.worker") and processes("hang_in_train.py"), 60)
+    (worker,), (implementation,) = processes("bpe_conformance.fuzzing.worker"), processes("hang_in_train.py")
     os.kill(worker, signal.SIGKILL)
     # The orphaned implementation is killed at once; a new worker starts a new one.
     assert wait_for(lambda: implementation not in processes("hang_in_train.py"), 20), harness.leftovers()
-    assert wait_for(lambda: bool(set(processes("conformance.fuzzing.worker")) - {worker}), 30)
+    assert wait_for(lambda: bool(set(processes("bpe_conformance.fuzzing.worker")) - {worker}), 30)
     campaign.send_signal(signal.SIGTERM)
     _, stderr = campaign.communicate(timeout=60)
     assert campaign.returncode == 143, stderr

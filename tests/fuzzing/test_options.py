@@ -14,13 +14,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.cli import main as cli
-from conformance.errors import HarnessError
-from conformance.fuzzing.durations import format_duration, parse_duration
-from conformance.fuzzing.findings import FindingBook
-from conformance.fuzzing.schedule import MAX_REST, Schedule, examples_for_round
-from conformance.results.outcomes import CheckResult, Outcome
-from conformance.running.database import cache_directory, default_directory, open_database, parse_location
+from bpe_conformance.cli import main as cli
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.fuzzing.durations import format_duration, parse_duration
+from bpe_conformance.fuzzing.findings import FindingBook
+from bpe_conformance.fuzzing.schedule import MAX_REST, Schedule, examples_for_round
+from bpe_conformance.results.outcomes import CheckResult, Outcome
+from bpe_conformance.running.database import cache_directory, default_directory, open_database, parse_location
 from tests import ROOT
 from tests.support.redis_server import free_port
 
@@ -105,8 +105,11 @@ def test_a_duration_in_one_unit_is_that_many_seconds(number, unit):
         parse_duration(f"{number + 8784}h")
 
 
-@given(st.lists(st.text("abcdef", min_size=1, max_size=3), min_size=1, max_size=6, unique=True),
-       st.integers(0, 20), st.data())
+@given(
+    st.lists(st.text("abcdef", min_size=1, max_size=3), min_size=1, max_size=6, unique=True),
+    st.integers(0, 20),
+    st.data(),
+)
 def test_every_check_keeps_running_and_a_failing_one_rests_at_most_max_rest_cycles(names, start, data):
     schedule = Schedule(names, start=start)
     failing = data.draw(st.sampled_from(names))
@@ -127,18 +130,32 @@ def test_budgets_grow_then_level_off():
 
 def test_a_failure_is_distinct_by_check_outcome_clause_and_inputs():
     def result(check="c", outcome=Outcome.FAIL, clause="BPE-TRAIN-TIE", inputs=None):
-        return CheckResult(check, clause, (clause,), "", outcome, "m", 1, 0.0,
-                           counterexample={"inputs": inputs or {"text": "ab"}, "actual": [1]})
+        return CheckResult(
+            check,
+            clause,
+            (clause,),
+            "",
+            outcome,
+            "m",
+            1,
+            0.0,
+            counterexample={"inputs": inputs or {"text": "ab"}, "actual": [1]},
+        )
 
     book = FindingBook()
-    variants = [result(), result(check="d"), result(outcome=Outcome.CRASH), result(clause="BPE-TRAIN-STOP"),
-                result(inputs={"text": "ba"})]
+    variants = [
+        result(),
+        result(check="d"),
+        result(outcome=Outcome.CRASH),
+        result(clause="BPE-TRAIN-STOP"),
+        result(inputs={"text": "ba"}),
+    ]
     assert all(book.add(variant, 0, 0, 0.0) is not None for variant in variants)
     assert book.add(result(), 1, 5, 1.0) is None and book.findings[0].times_found == 2
 
 
 def test_workers_share_hypothesis_storage_under_the_cache_dir_unless_told_otherwise(tmp_path, monkeypatch):
-    from conformance.fuzzing.campaign import hypothesis_storage
+    from bpe_conformance.fuzzing.campaign import hypothesis_storage
 
     monkeypatch.delenv("HYPOTHESIS_STORAGE_DIRECTORY", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
@@ -149,19 +166,35 @@ def test_workers_share_hypothesis_storage_under_the_cache_dir_unless_told_otherw
 
 def test_the_plugin_names_a_bad_bpe_database_as_a_usage_error(tmp_path):
     completed = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "conformance.plugin", "-p", "no:cacheprovider", "--bpe-impl",
-         "reference", "--bpe-only", "--bpe-database", "ftp://host/x"],
-        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "bpe_conformance.plugin",
+            "-p",
+            "no:cacheprovider",
+            "--bpe-impl",
+            "reference",
+            "--bpe-only",
+            "--bpe-database",
+            "ftp://host/x",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert completed.returncode == 4  # pytest's usage error
     assert "--bpe-database ftp://host/x: unknown scheme 'ftp'" in completed.stderr + completed.stdout
 
 
 def test_the_status_line_and_the_verdict_state_the_campaign_in_numbers():
-    from conformance.fuzzing.campaign import Campaign
-    from conformance.fuzzing.display import status_line, verdict
-    from conformance.fuzzing.records import CampaignConfig
-    from conformance.running import suite
+    from bpe_conformance.fuzzing.campaign import Campaign
+    from bpe_conformance.fuzzing.display import status_line, verdict
+    from bpe_conformance.fuzzing.records import CampaignConfig
+    from bpe_conformance.running import suite
 
     checks = suite.select(["tie-break", "round-trip"])
     config = CampaignConfig("m:T", "process", 10.0, None, "all", (), tuple(c.name for c in checks), 2, 600.0, "db", 7)

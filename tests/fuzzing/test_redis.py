@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conformance.running.database import KEY_PREFIX
+from bpe_conformance.running.database import KEY_PREFIX
 from tests.fuzzing.helpers import validate_summary, wait_for
 from tests.support.fuzz_subjects import LONG_TEXT_BYTES
 from tests.support.redis_server import running_redis
@@ -23,7 +23,7 @@ pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the process checks read /proc"),
 ]
 
-ZOO_MEMBER = "conformance.zoo:TiesToLargestPair"
+ZOO_MEMBER = "bpe_conformance.zoo:TiesToLargestPair"
 RARE_BUG = "tests.support.fuzz_subjects:LongTextsLoseTheirLastId"
 
 
@@ -42,9 +42,27 @@ def _keys(server, db: int) -> list[bytes]:
 def test_a_campaign_saves_to_redis_and_run_replays_it_in_seconds(make_harness, tmp_path, redis_server):
     url = redis_server.url(1)
     fuzzer, runner = make_harness("fuzzer"), make_harness("runner")
-    fuzzed = fuzzer.run("fuzz", "--impl", ZOO_MEMBER, "--isolation", "inprocess", "--check", "tie-break",
-                        "--duration", "60s", "--max-failures", "1", "--jobs", "1", "--seed", "11",
-                        "--database", url, "--json", "fuzz.json")
+    fuzzed = fuzzer.run(
+        "fuzz",
+        "--impl",
+        ZOO_MEMBER,
+        "--isolation",
+        "inprocess",
+        "--check",
+        "tie-break",
+        "--duration",
+        "60s",
+        "--max-failures",
+        "1",
+        "--jobs",
+        "1",
+        "--seed",
+        "11",
+        "--database",
+        url,
+        "--json",
+        "fuzz.json",
+    )
     assert fuzzed.returncode == 1, fuzzed.stderr
     # --max-failures stops the workers, but what they found while stopping is reported too.
     found = validate_summary(fuzzer.directory / "fuzz.json")["failures"]
@@ -54,8 +72,19 @@ def test_a_campaign_saves_to_redis_and_run_replays_it_in_seconds(make_harness, t
     assert _keys(redis_server, 0) == []  # the /DB of the URL is the database used
 
     started = time.monotonic()
-    replayed = runner.run("run", "--impl", ZOO_MEMBER, "--isolation", "inprocess", "--check", "tie-break",
-                          "--database", url, "--json", "run.json")
+    replayed = runner.run(
+        "run",
+        "--impl",
+        ZOO_MEMBER,
+        "--isolation",
+        "inprocess",
+        "--check",
+        "tie-break",
+        "--database",
+        url,
+        "--json",
+        "run.json",
+    )
     assert replayed.returncode == 1, replayed.stderr
     assert time.monotonic() - started < 60
     (result,) = json.loads((runner.directory / "run.json").read_text())["results"]
@@ -72,9 +101,27 @@ def test_two_campaigns_with_different_seeds_share_one_redis_database(make_harnes
     url = redis_server.url(3)
     machines = {name: make_harness(name) for name in ("a", "b", "c")}
     campaigns = {
-        check: machines[name].start("fuzz", "--impl", RARE_BUG, "--isolation", "inprocess", "--check", check,
-                                    "--duration", "150s", "--max-failures", "1", "--jobs", "1", "--seed", seed,
-                                    "--database", url, "--json", "fuzz.json")
+        check: machines[name].start(
+            "fuzz",
+            "--impl",
+            RARE_BUG,
+            "--isolation",
+            "inprocess",
+            "--check",
+            check,
+            "--duration",
+            "150s",
+            "--max-failures",
+            "1",
+            "--jobs",
+            "1",
+            "--seed",
+            seed,
+            "--database",
+            url,
+            "--json",
+            "fuzz.json",
+        )
         for name, check, seed in (("a", "round-trip", "1"), ("b", "encode-trained", "2"))
     }
     findings = {}
@@ -90,8 +137,9 @@ def test_two_campaigns_with_different_seeds_share_one_redis_database(make_harnes
     checks = [word for check in findings for word in ("--check", check)]
     alone = third.run("run", "--impl", RARE_BUG, "--isolation", "inprocess", *checks, "--quiet")
     assert alone.returncode == 0, f"the run found the bug on its own, so this proves nothing: {alone.stdout}"
-    shared = third.run("run", "--impl", RARE_BUG, "--isolation", "inprocess", *checks, "--database", url,
-                       "--json", "run.json")
+    shared = third.run(
+        "run", "--impl", RARE_BUG, "--isolation", "inprocess", *checks, "--database", url, "--json", "run.json"
+    )
     assert shared.returncode == 1, shared.stderr
     results = json.loads((third.directory / "run.json").read_text())["results"]
     assert {result["check"]: result["outcome"] for result in results} == dict.fromkeys(findings, "fail")
@@ -104,8 +152,23 @@ def test_two_campaigns_with_different_seeds_share_one_redis_database(make_harnes
 @pytest.mark.slow  # the client retries a lost server for seconds before giving up: tox -e fuzz-redis runs it
 def test_a_redis_server_lost_mid_campaign_ends_it_with_a_harness_error_not_a_verdict(make_harness, redis_server):
     harness = make_harness()
-    campaign = harness.start("fuzz", "--impl", ZOO_MEMBER, "--isolation", "inprocess", "--check", "tie-break",
-                             "--duration", "90s", "--jobs", "1", "--database", redis_server.url(2), "--json", "s.json")
+    campaign = harness.start(
+        "fuzz",
+        "--impl",
+        ZOO_MEMBER,
+        "--isolation",
+        "inprocess",
+        "--check",
+        "tie-break",
+        "--duration",
+        "90s",
+        "--jobs",
+        "1",
+        "--database",
+        redis_server.url(2),
+        "--json",
+        "s.json",
+    )
     assert wait_for(lambda: bool(_keys(redis_server, 2)), 60)  # a failure has been saved: the worker is at work
     redis_server.kill()
     stdout, stderr = campaign.communicate(timeout=120)

@@ -11,8 +11,8 @@ from hypothesis import find, given
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-import conformance.inputs.strategies as strategies
-from conformance.inputs.strategies import (
+import bpe_conformance.inputs.strategies as strategies
+from bpe_conformance.inputs.strategies import (
     boundary_pair_corpora,
     corpora,
     crosses_word_boundary,
@@ -30,7 +30,7 @@ from conformance.inputs.strategies import (
     top_pair_only_across_boundaries,
     unicode_corpora,
 )
-from reference import build_pieces, check_rules, count_pairs, encode, tied_pairs, trace_training, train
+from bpe_conformance.reference import build_pieces, check_rules, count_pairs, encode, tied_pairs, trace_training, train
 
 
 def _utf8(documents: list[str]) -> list[list[int]]:
@@ -107,6 +107,7 @@ def test_unicode_corpora_are_valid_text(documents) -> None:
 
 def test_unicode_corpora_include_normalization_variants_crlf_nul_and_emoji() -> None:
     """BPE-TRAIN-INPUT: "Documents MUST NOT be ... normalized"; NFC and NFD of one word appear side by side."""
+
     def has_nfd(documents: list[str]) -> bool:
         return any(unicodedata.normalize("NFD", doc) == doc != unicodedata.normalize("NFC", doc) for doc in documents)
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from conformance.cli.commands import matrix as matrix_command
-from conformance.cli.main import main
-from conformance.matrix.page import render_page
-from conformance.matrix.record import dumps_matrix, read_matrix
-from conformance.matrix.render import render_markdown
+from bpe_conformance.cli.commands import matrix as matrix_command
+from bpe_conformance.cli.main import main
+from bpe_conformance.matrix.page import render_page
+from bpe_conformance.matrix.record import dumps_matrix, read_matrix
+from bpe_conformance.matrix.render import render_markdown
 from tests.matrix.fabricated import fabricated_document, fabricated_rows
 
 

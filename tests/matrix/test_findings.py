@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.adapters.thirdparty import ADAPTERS, LIBRARIES, NPM_ADAPTERS, npm_installed
-from conformance.matrix.render import parse_failures
-from conformance.results.outcomes import Outcome
-from conformance.running.suite import RunConfig, open_subject, run_suite, select
+from bpe_conformance.adapters.thirdparty import ADAPTERS, LIBRARIES, NPM_ADAPTERS, npm_installed
+from bpe_conformance.matrix.render import parse_failures
+from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.running.suite import RunConfig, open_subject, run_suite, select
 from tests import ROOT
 
 MATRIX = ROOT / "docs" / "matrix.md"
@@ -201,6 +201,8 @@ FAILURES = [
     ("gpt-tokenizer", "vectors-load", "BPE-DECODE-CONCAT", "tiktoken"),
     ("gpt-tokenizer", "vectors-invalid", "BPE-DECODE-STRICT", "tiktoken"),
 ]
+
+
 def _installed_spec(implementation: str) -> str:
     """The ``--impl`` spec of a library of the matrix; the test is skipped where the library is absent."""
     if implementation in NPM_ADAPTERS:
@@ -216,9 +218,7 @@ def _installed_spec(implementation: str) -> str:
 FAILING = (Outcome.FAIL, Outcome.CRASH, Outcome.ERROR)
 
 
-@pytest.mark.parametrize(
-    ("implementation", "check", "clause", "profile"), FAILURES, ids=lambda value: str(value)
-)
+@pytest.mark.parametrize(("implementation", "check", "clause", "profile"), FAILURES, ids=lambda value: str(value))
 def test_matrix_failure_reproduces(implementation, check, clause, profile) -> None:
     """What ``bpe-conformance run --impl <adapter> --profile <p> --check <check> --seed 0`` does."""
     config = RunConfig(impl=_installed_spec(implementation), seed=SEED, profile=profile, patterns=(check,))

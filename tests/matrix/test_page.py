@@ -14,9 +14,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from conformance.matrix.page import displayed, render_page
-from conformance.matrix.record import read_matrix
-from conformance.matrix.render import failing_cells
+from bpe_conformance.matrix.page import displayed, render_page
+from bpe_conformance.matrix.record import read_matrix
+from bpe_conformance.matrix.render import failing_cells
 from tests import ROOT
 from tests.matrix.fabricated import HOSTILE, fabricated_document
 from tests.support.browser import render_dom, requires_chromium, screenshot
@@ -78,7 +78,8 @@ class _Dom(HTMLParser):
     def select(self, tag: str, **attributes: str) -> list[_Element]:
         wanted = {name.replace("_", "-"): value for name, value in attributes.items()}
         return [
-            element for element in self.elements
+            element
+            for element in self.elements
             if element.tag == tag and all(element.attributes.get(name) == value for name, value in wanted.items())
         ]
 
@@ -99,8 +100,9 @@ def _fail_keys(document: dict[str, Any]) -> set[tuple[str, str]]:
 
 def _dom_fail_keys(dom: _Dom, shown_only: bool = True) -> set[tuple[str, str]]:
     cells = dom.select("td", data_cell="fail")
-    return {(cell.attributes["data-impl"], cell.attributes["data-check"]) for cell in cells
-            if cell.shown or not shown_only}
+    return {
+        (cell.attributes["data-impl"], cell.attributes["data-check"]) for cell in cells if cell.shown or not shown_only
+    }
 
 
 # --- the page as written -----------------------------------------------------------------------------------------
@@ -147,8 +149,10 @@ def test_rows_are_grouped_by_level_then_by_clause() -> None:
     assert levels == sorted(levels, key=["algorithm", "interface"].index)
     for level in ("algorithm", "interface"):
         clauses = [clause for row_level, clause in order if row_level == level]
-        assert all(clauses.index(clause) == position or clauses[position - 1] == clause
-                   for position, clause in enumerate(clauses)), clauses  # each clause's checks are adjacent
+        assert all(
+            clauses.index(clause) == position or clauses[position - 1] == clause
+            for position, clause in enumerate(clauses)
+        ), clauses  # each clause's checks are adjacent
     assert len(rows) == len(document["checks"])
 
 
@@ -171,8 +175,9 @@ def test_a_fragment_filters_by_level_and_profile_and_opens_a_cell(tmp_path: Path
     document = fabricated_document(tie_cell="fail")
     page = _write(tmp_path, document)
     dom = _Dom(render_dom(page, "level=interface&profile=largest-pair&cell=dialect-two/tie-break"))
-    shown_rows = {row.attributes["data-level"] for row in dom.select("tr") if "data-clause" in row.attributes
-                  and row.shown}
+    shown_rows = {
+        row.attributes["data-level"] for row in dom.select("tr") if "data-clause" in row.attributes and row.shown
+    }
     assert shown_rows == {"interface"}
     shown_columns = {e.attributes["data-impl"] for e in dom.select("th") if "data-impl" in e.attributes and e.shown}
     assert shown_columns == {"dialect-two"}
@@ -198,8 +203,11 @@ def test_the_committed_page_renders_every_implementation_and_fail_cell(tmp_path:
     assert headers == [row["label"] for row in document["implementations"]]
     assert _dom_fail_keys(dom) == _fail_keys(document)
     interface = _Dom(render_dom(page, "level=interface"))
-    expected = {(label, check) for label, check in _fail_keys(document)
-                if next(c for c in document["checks"] if c["name"] == check)["level"] == "interface"}
+    expected = {
+        (label, check)
+        for label, check in _fail_keys(document)
+        if next(c for c in document["checks"] if c["name"] == check)["level"] == "interface"
+    }
     assert _dom_fail_keys(interface) == expected
     picture = screenshot(page, tmp_path / "matrix.png", "level=interface", size=(1400, 900))
     assert picture.stat().st_size > 10_000

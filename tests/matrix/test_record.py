@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance.errors import HarnessError
-from conformance.matrix.diff import diff_matrices, format_diff
-from conformance.matrix.page import render_page
-from conformance.matrix.record import (
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.matrix.diff import diff_matrices, format_diff
+from bpe_conformance.matrix.page import render_page
+from bpe_conformance.matrix.record import (
     MAX_TEXT_CHARS,
     SCHEMA_PATH,
     dumps_matrix,
@@ -19,8 +19,8 @@ from conformance.matrix.record import (
     read_matrix,
     validate_matrix,
 )
-from conformance.matrix.render import render_markdown, render_matrix
-from conformance.running.suite import catalogue
+from bpe_conformance.matrix.render import render_markdown, render_matrix
+from bpe_conformance.running.suite import catalogue
 from tests import ROOT
 from tests.matrix.fabricated import HOSTILE, TIE_DIVERGENCE, fabricated_document, fabricated_rows
 
@@ -46,8 +46,10 @@ def test_every_cell_keeps_both_runs_and_what_a_failure_needs_to_be_reproduced() 
     crash = dialect["cells"]["decode-strict"]
     assert (crash["cell"], crash["outcome"]) == ("fail", "crash")
     assert crash["counterexample"] == {"inputs": {"ids": [97, -1]}}
-    assert crash["reproduce"] == "bpe-conformance run --impl pkg.dialect_two:Tok --profile largest-pair " \
-                                 "--check decode-strict --seed 3"
+    assert (
+        crash["reproduce"] == "bpe-conformance run --impl pkg.dialect_two:Tok --profile largest-pair "
+        "--check decode-strict --seed 3"
+    )
     skipped = rows["encoder-three"]["cells"]["stop-rule"]
     assert (skipped["cell"], skipped["message"]) == ("skip", "capability not declared: train")
     assert "reproduce" not in skipped and "strict" not in skipped
@@ -66,8 +68,10 @@ def test_a_row_built_without_its_results_still_makes_a_valid_document() -> None:
 
 def test_long_texts_are_cut_and_lone_surrogates_survive_as_escapes() -> None:
     rows = fabricated_rows(tie_cell="fail")
-    rows[1].results["declared"]["tie-break"] = rows[1].results["declared"]["tie-break"].__class__(
-        **{**rows[1].results["declared"]["tie-break"].__dict__, "message": "x" * (MAX_TEXT_CHARS + 7)}
+    rows[1].results["declared"]["tie-break"] = (
+        rows[1]
+        .results["declared"]["tie-break"]
+        .__class__(**{**rows[1].results["declared"]["tie-break"].__dict__, "message": "x" * (MAX_TEXT_CHARS + 7)})
     )
     document = matrix_document(rows, [], 0, "dev")
     message = document["implementations"][1]["cells"]["tie-break"]["message"]
@@ -131,7 +135,11 @@ def test_the_diff_names_each_changed_cell_with_both_versions() -> None:
     assert (row.label, row.old_version, row.new_version) == ("dialect-two", "2.0.1", "2.1.0")
     (cell,) = row.cells
     assert (cell.check, cell.clause, cell.level, cell.old, cell.new) == (
-        "tie-break", "BPE-TRAIN-TIE", "algorithm", "dialect", "fail"
+        "tie-break",
+        "BPE-TRAIN-TIE",
+        "algorithm",
+        "dialect",
+        "fail",
     )
     text = format_diff(diff)
     assert "dialect-two 2.0.1 -> 2.1.0: 1 cell changed" in text

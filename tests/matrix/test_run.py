@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from conformance.checks.base import LEVELS
-from conformance.matrix.render import parse_failures, render_matrix
-from conformance.matrix.run import (
+from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.matrix.render import parse_failures, render_matrix
+from bpe_conformance.matrix.run import (
     CELLS,
     ROWS,
     Failure,
@@ -16,7 +16,7 @@ from conformance.matrix.run import (
     failure_command,
     run_matrix,
 )
-from conformance.running.suite import catalogue
+from bpe_conformance.running.suite import catalogue
 from tests import ROOT
 
 MATRIX = ROOT / "docs" / "matrix.md"

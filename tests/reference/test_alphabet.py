@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference.alphabet import BEGIN_ID, BYTE_COUNT, END_ID, FIRST_RULE_ID, is_boundary, is_byte
+from bpe_conformance.reference.alphabet import BEGIN_ID, BYTE_COUNT, END_ID, FIRST_RULE_ID, is_boundary, is_byte
 
 
 def test_alpha_bytes_exactly_ids_0_to_255_are_bytes() -> None:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from reference.decoding import strict_utf8
+from bpe_conformance.reference.decoding import strict_utf8
 
 
 def test_invalid_utf8_is_reported_with_four_bytes_either_side() -> None:

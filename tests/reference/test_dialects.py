@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import reference
-from reference.alphabet import BYTE_COUNT
-from reference.counting import count_pairs
-from reference.dialects import (
+from bpe_conformance import reference
+from bpe_conformance.reference.alphabet import BYTE_COUNT
+from bpe_conformance.reference.counting import count_pairs
+from bpe_conformance.reference.dialects import (
     _byte_level_alphabet,
     byte_level_symbol,
     check_profile_rules,
@@ -27,7 +27,7 @@ from reference.dialects import (
     train_profile,
     training_sequences,
 )
-from reference.profiles import (
+from bpe_conformance.reference.profiles import (
     BPEASY,
     HF_TOKENIZERS,
     LARGEST_PAIR,
@@ -39,8 +39,8 @@ from reference.profiles import (
     SUBWORD_NMT,
     TIKTOKEN,
 )
-from reference.replacement import replace_pair
-from reference.training import training_rounds
+from bpe_conformance.reference.replacement import replace_pair
+from bpe_conformance.reference.training import training_rounds
 
 # Few distinct characters (one to three bytes each) so that pairs repeat and ties are common.
 texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=24)
@@ -444,7 +444,8 @@ def test_every_profile_round_is_one_merge_of_the_state_before_it(profile) -> Non
     for rank, step in enumerate(rounds):
         assert step.rank == rank and step.new_id == profile.first_rule_id + rank
         assert step.counts == count_pairs(step.sequences_before) and step.count == step.counts[step.pair]
-        assert step.sequences_after == [replace_pair(sequence, step.pair, step.new_id)
-                                        for sequence in step.sequences_before]
+        assert step.sequences_after == [
+            replace_pair(sequence, step.pair, step.new_id) for sequence in step.sequences_before
+        ]
         assert before is None or step.sequences_before == before
         before = step.sequences_after

@@ -1,6 +1,6 @@
 """reference/fast_encoding_numpy.py: the batched encoder gives the literal ids, for any valid rule list.
 
-Every comparison is with the literal encoder (``reference.encoding.encode_bytes``), one text at a
+Every comparison is with the literal encoder (``bpe_conformance.reference.encoding.encode_bytes``), one text at a
 time, never with remembered outputs.
 """
 
@@ -10,15 +10,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference import encode, encode_bytes, fast_encoding, train
-from reference.fast_encoding import (
+from bpe_conformance.reference import encode, encode_bytes, fast_encoding, train
+from bpe_conformance.reference.fast_encoding import (
     NUMPY_ENCODE_MIN_BYTES,
     MergeTable,
     _choose_encode_engine,
     encode_many_with_table,
     fast_encode_many,
 )
-from reference.fast_training import numpy_available
+from bpe_conformance.reference.fast_training import numpy_available
 from tests.reference.test_fast_engines import rule_lists
 
 pytestmark = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
@@ -28,7 +28,7 @@ runs = st.lists(st.builds(lambda char, length: char * length, st.sampled_from("a
 
 
 def _batched(batch: list[str], rules: list[tuple[int, int]]) -> list[list[int]]:
-    from reference.fast_encoding_numpy import encode_arrays
+    from bpe_conformance.reference.fast_encoding_numpy import encode_arrays
 
     return encode_arrays([text.encode("utf-8") for text in batch], rules)
 
@@ -70,7 +70,7 @@ def _independent(earlier: tuple[int, int], later: tuple[int, int], earlier_id: i
 def test_layers_order_every_dependent_pair_and_group_only_independent_rules(rules: list[tuple[int, int]]) -> None:
     """``rule_layers``: a rule is one layer above the highest earlier rule it is not independent of;
     a repeated rule, and every rule built on the id of one, never applies. (BPE-ENCODE-ORDER)"""
-    from reference.fast_encoding_numpy import NEVER_APPLIES, layered_rules, rule_layers
+    from bpe_conformance.reference.fast_encoding_numpy import NEVER_APPLIES, layered_rules, rule_layers
 
     layers = rule_layers(rules)
     dead: set[int] = set()
@@ -96,7 +96,7 @@ def test_layers_order_every_dependent_pair_and_group_only_independent_rules(rule
 def test_independent_rules_share_a_layer_and_dependent_ones_do_not() -> None:
     """Same left token, same right token and disjoint rules commute; (a, b) then (b, c), (c, a),
     (t, t) then anything with t, and a rule on a made id do not. (BPE-ENCODE-ORDER)"""
-    from reference.fast_encoding_numpy import layered_rules, rule_layers
+    from bpe_conformance.reference.fast_encoding_numpy import layered_rules, rule_layers
 
     assert rule_layers([(97, 98), (97, 99), (100, 98), (101, 102)]) == [0, 0, 0, 0]
     assert rule_layers([(97, 98), (98, 99)]) == [0, 1]
@@ -151,7 +151,7 @@ def test_positions_made_by_a_rule_are_kept_per_rule_and_in_text_order() -> None:
 def test_a_token_used_on_both_sides_keeps_its_true_count() -> None:
     """How many tokens hold each id decides which rules are skipped: ``b`` loses two to ``(a, b)``,
     two more to ``(b, c)``, and three are left for ``(x, b)`` two layers later. (BPE-ENCODE-ORDER)"""
-    from reference.fast_encoding_numpy import rule_layers
+    from bpe_conformance.reference.fast_encoding_numpy import rule_layers
 
     rules = [(97, 98), (98, 99), (120, 98)]
     assert rule_layers(rules) == [0, 1, 2]
@@ -198,7 +198,7 @@ def test_auto_picks_numpy_exactly_from_the_documented_size() -> None:
 
 def test_the_table_keeps_its_layers_once_built(monkeypatch: pytest.MonkeyPatch) -> None:
     """A prepared table computes its layers on the first batched call only. (BPE-ENCODE-ORDER)"""
-    from reference import fast_encoding_numpy
+    from bpe_conformance.reference import fast_encoding_numpy
 
     table = MergeTable([(97, 98), (258, 99)])
     assert fast_encode_many(["abcab"], table, "numpy") == [[259, 258]]

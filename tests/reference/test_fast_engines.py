@@ -1,7 +1,7 @@
 """The fast engines give exactly the literal answers: differential, exhaustive and worked-example tests.
 
-Every comparison is against the literal reference (``reference.training.train``,
-``reference.encoding.encode``), never against remembered outputs, except the worked examples
+Every comparison is against the literal reference (``bpe_conformance.reference.training.train``,
+``bpe_conformance.reference.encoding.encode``), never against remembered outputs, except the worked examples
 the specification itself states.
 """
 
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference import LiteralTokenizer, Tokenizer, encode, encode_bytes, fast_encoding, train
-from reference.fast_counts import (
+from bpe_conformance.reference import LiteralTokenizer, Tokenizer, encode, encode_bytes, fast_encoding, train
+from bpe_conformance.reference.fast_counts import (
     _STALE_FACTOR,
     _STALE_FLOOR,
     apply_changes,
@@ -30,8 +30,8 @@ from reference.fast_counts import (
     split_code,
     start_heap,
 )
-from reference.fast_encoding import MergeTable, fast_encode, fast_encode_bytes, fast_encode_many
-from reference.fast_training import NUMPY_MIN_BYTES, _choose_engine, fast_train, numpy_available
+from bpe_conformance.reference.fast_encoding import MergeTable, fast_encode, fast_encode_bytes, fast_encode_many
+from bpe_conformance.reference.fast_training import NUMPY_MIN_BYTES, _choose_engine, fast_train, numpy_available
 
 NEEDS_NUMPY = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
 ENGINES = ["python", pytest.param("numpy", marks=NEEDS_NUMPY)]
@@ -252,7 +252,7 @@ def test_fast_training_rejects_what_the_literal_rejects(documents_arg, max_merge
 @NEEDS_NUMPY
 def test_numpy_engine_rejects_a_corpus_beyond_its_int32_positions(monkeypatch: pytest.MonkeyPatch) -> None:
     """(BPE-INPUT-DOCS)"""
-    from reference import fast_training_numpy
+    from bpe_conformance.reference import fast_training_numpy
 
     monkeypatch.setattr(fast_training_numpy, "MAX_CORPUS_BYTES", 5)  # 4 bytes and one separator
     assert fast_train(["abab"], 3, engine="numpy") == [(97, 98)]
@@ -444,7 +444,7 @@ def test_a_byte_absorbed_by_a_merge_never_starts_a_later_window(engine: str) -> 
     assert fast_train(docs, 10, engine=engine) == expected
 
 
-# --- the shared pair counts (reference.fast_counts) ---------------------------------------------
+# --- the shared pair counts (bpe_conformance.reference.fast_counts) ---------------------------------------------
 
 
 def test_the_heap_is_rebuilt_only_once_it_passes_the_documented_bound() -> None:
@@ -487,7 +487,7 @@ def test_a_rebuilt_heap_keeps_the_pairs_the_min_count_allows() -> None:
     assert start_heap(counts) == [] and pop_best(heap, counts) is None
 
 
-# --- the heap encoder (reference.fast_encoding) -------------------------------------------------
+# --- the heap encoder (bpe_conformance.reference.fast_encoding) -------------------------------------------------
 
 
 def test_a_prepared_merge_table_is_used_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference import fast_profiles
-from reference.dialects import TIE_BREAK_FUNCTIONS, profile_pieces, train_profile, training_sequences
-from reference.fast_profiles import fast_train_profile, has_fast_engine, id_ranks, profile_sequences
-from reference.fast_training import numpy_available
-from reference.profiles import PROFILES, TIE_BREAKS, Profile
+from bpe_conformance.reference import fast_profiles
+from bpe_conformance.reference.dialects import TIE_BREAK_FUNCTIONS, profile_pieces, train_profile, training_sequences
+from bpe_conformance.reference.fast_profiles import fast_train_profile, has_fast_engine, id_ranks, profile_sequences
+from bpe_conformance.reference.fast_training import numpy_available
+from bpe_conformance.reference.profiles import PROFILES, TIE_BREAKS, Profile
 
 NEEDS_NUMPY = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
 ENGINES = ["auto", "python", pytest.param("numpy", marks=NEEDS_NUMPY)]

@@ -11,15 +11,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference import train
-from reference.fast_counts import deduplicate
-from reference.fast_training import fast_train, numpy_available
+from bpe_conformance.reference import train
+from bpe_conformance.reference.fast_counts import deduplicate
+from bpe_conformance.reference.fast_training import fast_train, numpy_available
 
 pytestmark = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
 
 
 def _trained(documents: list[str], max_merges: int, **options) -> list[tuple[int, int]]:
-    from reference.fast_training_numpy import train_arrays
+    from bpe_conformance.reference.fast_training_numpy import train_arrays
 
     distinct, multiplicities = deduplicate([document.encode() for document in documents])
     return train_arrays(distinct, multiplicities, max_merges, **options)
@@ -31,7 +31,7 @@ def test_the_layout_is_one_int32_token_array_with_a_separator_after_every_sequen
     windows inside a sequence are counted (BPE-TRAIN-DOCS)."""
     import numpy as np
 
-    from reference.fast_training_numpy import SEPARATOR, build_corpus
+    from bpe_conformance.reference.fast_training_numpy import SEPARATOR, build_corpus
 
     corpus = build_corpus([b"bab", b"ab"], [1, 1])  # b a b | a b |
     assert corpus.tokens.dtype == np.int32 and corpus.window_pair.dtype == np.int32
@@ -52,7 +52,7 @@ def test_the_layout_is_one_int32_token_array_with_a_separator_after_every_sequen
 
 def test_a_repeated_sequence_counts_once_per_copy() -> None:
     """Where each sequence ends and its count are kept only when some sequence repeats (BPE-TRAIN-DOCS)."""
-    from reference.fast_training_numpy import build_corpus
+    from bpe_conformance.reference.fast_training_numpy import build_corpus
 
     corpus = build_corpus([b"ab", b"cd", b"ef"], [1, 3, 2])
     counted = {code: count for code, count in zip(corpus.codes.tolist(), corpus.counts.tolist(), strict=True) if count}
@@ -65,8 +65,8 @@ def test_tokens_hold_back_links_and_gone_markers_after_merges() -> None:
     """After merging ``(a, b)`` then ``(258, c)``: the token sits at its first byte, the last byte of
     a longer token links back to its start, a byte merged away is ``GONE``, and a former last byte
     keeps its outdated (negative, never read) link."""
-    from reference.fast_training_numpy import GONE, SEPARATOR, build_corpus
-    from reference.fast_training_numpy import _merge_round as merge_round
+    from bpe_conformance.reference.fast_training_numpy import GONE, SEPARATOR, build_corpus
+    from bpe_conformance.reference.fast_training_numpy import _merge_round as merge_round
 
     corpus = build_corpus([b"abcabc"], [2])
     corpus.lengths = corpus.lengths.copy()
@@ -124,7 +124,7 @@ def test_progress_is_called_after_every_round() -> None:
 
 
 def test_an_unknown_pair_order_is_refused() -> None:
-    from reference.fast_training_numpy import PAIR_ORDERS, PairOrder
+    from bpe_conformance.reference.fast_training_numpy import PAIR_ORDERS, PairOrder
 
     assert [PairOrder(kind).kind for kind in PAIR_ORDERS] == ["ids", "pieces", "first-seen"]
     with pytest.raises(ValueError, match="pair order must be one of ids, pieces, first-seen, not 'largest'"):
@@ -140,8 +140,8 @@ def test_the_pieces_key_picks_what_largest_pieces_picks(pieces: list[bytes], tie
     and among pairs with the same pieces (two ids can stand for one piece) the largest ``(a, b)``."""
     from types import SimpleNamespace
 
-    from reference.dialects import largest_pieces
-    from reference.fast_training_numpy import _descending, _pieces_key
+    from bpe_conformance.reference.dialects import largest_pieces
+    from bpe_conformance.reference.fast_training_numpy import _descending, _pieces_key
 
     pieces = (pieces * 2)[:6]  # every piece twice over the six ids: same pieces, different ids
     corpus = SimpleNamespace(piece_keys=[_descending(piece) for piece in pieces])
@@ -161,7 +161,7 @@ def test_windows_sorted_a_block_at_a_time_are_the_stable_sort(monkeypatch: pytes
     are the literal ones. Small blocks here stand in for blocks of 512 Ki. (BPE-TRAIN-COUNT)"""
     import numpy as np
 
-    from reference import fast_training_numpy
+    from bpe_conformance.reference import fast_training_numpy
 
     # Blocks of 7 and of 100: a sort that is not stable keeps equal pairs in order only in short blocks.
     for block, values in ((7, 600), (100, 4)):
@@ -178,7 +178,7 @@ def test_windows_sorted_a_block_at_a_time_are_the_stable_sort(monkeypatch: pytes
 
 def test_a_corpus_too_large_is_refused_naming_its_positions(monkeypatch: pytest.MonkeyPatch) -> None:
     """(BPE-INPUT-DOCS)"""
-    from reference import fast_training_numpy
+    from bpe_conformance.reference import fast_training_numpy
 
     monkeypatch.setattr(fast_training_numpy, "MAX_CORPUS_BYTES", 5)
     with pytest.raises(

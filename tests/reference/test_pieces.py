@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.pieces import build_pieces, piece_lengths
+from bpe_conformance.reference.pieces import build_pieces, piece_lengths
 
 
 def test_piece_lengths_count_every_byte_as_one_and_boundaries_and_unmade_ids_as_nothing() -> None:

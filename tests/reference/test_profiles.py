@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from reference.dialects import train_profile
-from reference.profiles import (
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import (
     BPEASY,
     FLASHBPE,
     HF_TOKENIZERS,

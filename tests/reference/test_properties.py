@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference import (
+from bpe_conformance.reference import (
     BEGIN_ID,
     END_ID,
     FIRST_RULE_ID,

@@ -10,9 +10,9 @@ import tracemalloc
 
 import pytest
 
-from reference import LiteralTokenizer, Tokenizer
-from reference.pieces import PIECE_BYTES_FLOOR, PIECE_BYTES_PER_RULE, check_piece_budget, piece_budget
-from reference.serialization import dumps, loads
+from bpe_conformance.reference import LiteralTokenizer, Tokenizer
+from bpe_conformance.reference.pieces import PIECE_BYTES_FLOOR, PIECE_BYTES_PER_RULE, check_piece_budget, piece_budget
+from bpe_conformance.reference.serialization import dumps, loads
 
 RULES = [(97, 98), (258, 258), (259, 259)]
 

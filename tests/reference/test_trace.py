@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference import (
+from bpe_conformance.reference import (
     decode_bytes,
     format_trace,
     replace_every_window,
@@ -17,7 +17,7 @@ from reference import (
     trace_training,
     train_sequences,
 )
-from reference.trace import STOP_BELOW_MINIMUM, STOP_MAX_MERGES, STOP_NO_PAIR
+from bpe_conformance.reference.trace import STOP_BELOW_MINIMUM, STOP_MAX_MERGES, STOP_NO_PAIR
 from tests.support.strategies_local import documents, max_merges
 
 ABAB_ACAC = ["abab", "acac"]

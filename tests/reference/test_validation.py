@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reference import train
+from bpe_conformance.reference import train
 
 
 @pytest.mark.parametrize(("documents", "type_name"), [(b"abab", "bytes"), (None, "NoneType"), ({"abab"}, "set")])

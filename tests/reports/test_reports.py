@@ -11,11 +11,11 @@ import pytest
 from hypothesis import strategies as st
 from rich.console import Console
 
-import reference
-from conformance.adapters.python import InProcessSubject
-from conformance.checks.base import Check
-from conformance.errors import Violation
-from conformance.reports.common import (
+from bpe_conformance import reference
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks.base import Check
+from bpe_conformance.errors import Violation
+from bpe_conformance.reports.common import (
     clause_examples,
     counterexample_lines,
     printable,
@@ -24,12 +24,12 @@ from conformance.reports.common import (
     to_json_safe,
     verdict_line,
 )
-from conformance.reports.json_report import SCHEMA_PATH, build_report, dumps_report, write_json_report
-from conformance.reports.junit import junit_text, write_junit
-from conformance.reports.markdown import write_markdown
-from conformance.reports.terminal import live_view, make_console, render_summary
-from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-from conformance.running.suite import RunConfig, run_suite
+from bpe_conformance.reports.json_report import SCHEMA_PATH, build_report, dumps_report, write_json_report
+from bpe_conformance.reports.junit import junit_text, write_junit
+from bpe_conformance.reports.markdown import write_markdown
+from bpe_conformance.reports.terminal import live_view, make_console, render_summary
+from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.running.suite import RunConfig, run_suite
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
@@ -44,38 +44,85 @@ DIVERGENCE = {
 
 def _result(check: str, clause: str, outcome: Outcome, message: str, **extra) -> CheckResult:
     return CheckResult(
-        check=check, clause=clause, clauses=(clause, *extra.pop("also", ())), summary=f"{check} summary",
-        outcome=outcome, message=message, examples=extra.pop("examples", 7), seconds=0.25, **extra,
+        check=check,
+        clause=clause,
+        clauses=(clause, *extra.pop("also", ())),
+        summary=f"{check} summary",
+        outcome=outcome,
+        message=message,
+        examples=extra.pop("examples", 7),
+        seconds=0.25,
+        **extra,
     )
 
 
 def _suite(results: list[CheckResult], **config) -> SuiteResult:
     settings = {"impl": "mypkg:Tok", "isolation": "process", "timeout": 10.0, **config}
     return SuiteResult(
-        implementation={"name": "tok", "version": "1.2", "language": "python", "profile": "strict",
-                        "capabilities": ["decode", "encode", "train"], "spec": settings["impl"]},
-        results=results, seed=4, effort=settings.pop("effort", "dev"), seconds=1.5, harness_version="0.1.0",
+        implementation={
+            "name": "tok",
+            "version": "1.2",
+            "language": "python",
+            "profile": "strict",
+            "capabilities": ["decode", "encode", "train"],
+            "spec": settings["impl"],
+        },
+        results=results,
+        seed=4,
+        effort=settings.pop("effort", "dev"),
+        seconds=1.5,
+        harness_version="0.1.0",
         started_at="2025-01-01T00:00:00+00:00",
         config={**settings, "checks": [result.check for result in results], "patterns": [], "skipped": {}},
     )
 
 
 EVERY_OUTCOME = [
-    _result("train-tie", "BPE-TRAIN-TIE", Outcome.FAIL, "ties must go to the smallest pair | not the largest",
-            counterexample={"inputs": {"documents": ["abab", "acac"], "max_merges": 32},
-                            "expected": [(97, 98), (97, 99)], "actual": [(97, 99), (97, 98)],
-                            "divergence": DIVERGENCE}),
-    _result("decode-strict", "BPE-DECODE-STRICT", Outcome.FAIL, "lone \ud800 and NUL \x00 in a message",
-            counterexample={"inputs": {"ids": [237, 160, 128], "text": "\ud800"}, "expected": "ValueError",
-                            "actual": b"\xed\xa0\x80"}),
-    _result("encode-order", "BPE-ENCODE-ORDER", Outcome.PASS, "60 examples", examples=60,
-            also=("BPE-ENCODE-RAW",)),
-    _result("encode-pure", "BPE-ENCODE-PURE", Outcome.ERROR, "encode raised KeyError: 5",
-            counterexample={"inputs": {"example": "'abc'"}}),
-    _result("train-stop", "BPE-TRAIN-STOP", Outcome.TIMEOUT, "train: no answer within 10 s",
-            counterexample={"inputs": {"documents": ["a" * 5], "max_merges": 3}}),
-    _result("roundtrip", "BPE-ROUNDTRIP", Outcome.CRASH, "decode: process died with SIGSEGV",
-            counterexample={"inputs": {"ids": [1]}}),
+    _result(
+        "train-tie",
+        "BPE-TRAIN-TIE",
+        Outcome.FAIL,
+        "ties must go to the smallest pair | not the largest",
+        counterexample={
+            "inputs": {"documents": ["abab", "acac"], "max_merges": 32},
+            "expected": [(97, 98), (97, 99)],
+            "actual": [(97, 99), (97, 98)],
+            "divergence": DIVERGENCE,
+        },
+    ),
+    _result(
+        "decode-strict",
+        "BPE-DECODE-STRICT",
+        Outcome.FAIL,
+        "lone \ud800 and NUL \x00 in a message",
+        counterexample={
+            "inputs": {"ids": [237, 160, 128], "text": "\ud800"},
+            "expected": "ValueError",
+            "actual": b"\xed\xa0\x80",
+        },
+    ),
+    _result("encode-order", "BPE-ENCODE-ORDER", Outcome.PASS, "60 examples", examples=60, also=("BPE-ENCODE-RAW",)),
+    _result(
+        "encode-pure",
+        "BPE-ENCODE-PURE",
+        Outcome.ERROR,
+        "encode raised KeyError: 5",
+        counterexample={"inputs": {"example": "'abc'"}},
+    ),
+    _result(
+        "train-stop",
+        "BPE-TRAIN-STOP",
+        Outcome.TIMEOUT,
+        "train: no answer within 10 s",
+        counterexample={"inputs": {"documents": ["a" * 5], "max_merges": 3}},
+    ),
+    _result(
+        "roundtrip",
+        "BPE-ROUNDTRIP",
+        Outcome.CRASH,
+        "decode: process died with SIGSEGV",
+        counterexample={"inputs": {"ids": [1]}},
+    ),
     _result("decode-bytes", "BPE-DECODE-BYTES", Outcome.SKIP, "capability not declared: load", examples=0),
 ]
 
@@ -175,13 +222,22 @@ def test_counterexample_lines_shorten_huge_values_when_asked() -> None:
     ("config", "effort", "expected"),
     [
         ({"impl": None, "isolation": "inprocess"}, "dev", "bpe-conformance run --check train-tie --seed 4"),
-        ({"impl": None, "isolation": "process"}, "dev",
-         "bpe-conformance run --isolation process --check train-tie --seed 4"),
-        ({"impl": "m:T", "isolation": "inprocess"}, "thorough",
-         "bpe-conformance run --impl m:T --isolation inprocess --thorough --check train-tie --seed 4"),
-        ({"impl": "cmd:node bpe.mjs", "isolation": "process", "timeout": 2.5}, "ci",
-         "BPE_HYPOTHESIS_PROFILE=ci bpe-conformance run --impl 'cmd:node bpe.mjs' --timeout 2.5 "
-         "--check train-tie --seed 4"),
+        (
+            {"impl": None, "isolation": "process"},
+            "dev",
+            "bpe-conformance run --isolation process --check train-tie --seed 4",
+        ),
+        (
+            {"impl": "m:T", "isolation": "inprocess"},
+            "thorough",
+            "bpe-conformance run --impl m:T --isolation inprocess --thorough --check train-tie --seed 4",
+        ),
+        (
+            {"impl": "cmd:node bpe.mjs", "isolation": "process", "timeout": 2.5},
+            "ci",
+            "BPE_HYPOTHESIS_PROFILE=ci bpe-conformance run --impl 'cmd:node bpe.mjs' --timeout 2.5 "
+            "--check train-tie --seed 4",
+        ),
     ],
 )
 def test_reproduce_command_repeats_what_changes_the_examples(config, effort, expected) -> None:
@@ -195,7 +251,10 @@ def test_junit_parses_with_the_right_counts_and_classnames(tmp_path) -> None:
     assert root.tag == "testsuites"
     (testsuite,) = root.findall("testsuite")
     assert {key: testsuite.get(key) for key in ("tests", "failures", "errors", "skipped")} == {
-        "tests": "7", "failures": "2", "errors": "3", "skipped": "1",
+        "tests": "7",
+        "failures": "2",
+        "errors": "3",
+        "skipped": "1",
     }
     cases = {case.get("name"): case for case in testsuite.iter("testcase")}
     assert [case.get("classname") for case in cases.values()] == [result.clause for result in EVERY_OUTCOME]
@@ -233,7 +292,12 @@ def test_terminal_summary_shows_table_counterexample_reproduce_and_clauses() -> 
     render_summary(make_console(stream, width=200), _suite(EVERY_OUTCOME))
     text = stream.getvalue()
     for expected in (
-        "check", "clause", "outcome", "examples", "time", "examples: the inputs a check tried",
+        "check",
+        "clause",
+        "outcome",
+        "examples",
+        "time",
+        "examples: the inputs a check tried",
         "FAIL train-tie [BPE-TRAIN-TIE]",
         '  inputs: {"documents": ["abab", "acac"], "max_merges": 32}',
         "  expected: [[97, 98], [97, 99]]",
@@ -287,8 +351,13 @@ def test_live_view_on_a_terminal_shows_a_progress_bar_named_after_the_running_ch
 def _verify_training_matches(subject, documents: list[str]) -> None:
     expected, actual = reference.train(documents, 8), subject.train(documents, 8)
     if actual != expected:
-        raise Violation("BPE-TRAIN-TIE", "rules differ from the reference",
-                        inputs={"documents": documents, "max_merges": 8}, expected=expected, actual=actual)
+        raise Violation(
+            "BPE-TRAIN-TIE",
+            "rules differ from the reference",
+            inputs={"documents": documents, "max_merges": 8},
+            expected=expected,
+            actual=actual,
+        )
 
 
 class _LargestTie(reference.LiteralTokenizer):
@@ -300,7 +369,10 @@ class _LargestTie(reference.LiteralTokenizer):
 
 def test_report_of_a_real_failing_run_validates() -> None:
     check = Check(
-        "demo-training", "BPE-TRAIN-TIE", "training equals the reference", _verify_training_matches,
+        "demo-training",
+        "BPE-TRAIN-TIE",
+        "training equals the reference",
+        _verify_training_matches,
         strategy=lambda: st.lists(st.text(alphabet="abc", max_size=6), max_size=3),
     )
     run = run_suite(RunConfig(impl="tests:_LargestTie", isolation="inprocess"), InProcessSubject(_LargestTie), [check])

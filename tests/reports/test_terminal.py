@@ -7,9 +7,9 @@ import io
 import pytest
 from rich.cells import cell_len
 
-from conformance.checks import ALL_CHECKS
-from conformance.reports.common import clause_examples
-from conformance.reports.terminal import (
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.reports.common import clause_examples
+from bpe_conformance.reports.terminal import (
     PLAIN_WIDTH,
     header_lines,
     live_view,
@@ -17,7 +17,7 @@ from conformance.reports.terminal import (
     render_header,
     render_summary,
 )
-from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 
 FAILURE_MESSAGE = (
     "train(documents, 2) round 1: expected (99, 100) (count 2), got (258, 67) (count 2): tie broken the other way"
@@ -26,8 +26,9 @@ SKIP_REASON = "skipped: fails BPE-DECODE-STRICT as declared: our decode replaces
 
 
 def _result(check, outcome: Outcome, message: str, counterexample=None) -> CheckResult:
-    return CheckResult(check.name, check.clause, check.clauses, check.summary, outcome, message, 60, 0.25,
-                       counterexample)
+    return CheckResult(
+        check.name, check.clause, check.clauses, check.summary, outcome, message, 60, 0.25, counterexample
+    )
 
 
 def every_check_suite() -> SuiteResult:
@@ -48,10 +49,18 @@ def every_check_suite() -> SuiteResult:
             results.append(_result(check, Outcome.SKIP, SKIP_REASON))
         else:
             results.append(_result(check, Outcome.PASS, "60 examples"))
-    config = {"impl": "cmd:node tests/fixtures/node/bpe_broken.mjs --with --a --rather --long --command --line",
-              "isolation": "process", "timeout": 0.5}
-    implementation = {"name": "node-bpe-broken", "version": "1.0.0", "language": "javascript",
-                      "spec": config["impl"], "profile": "strict"}
+    config = {
+        "impl": "cmd:node tests/fixtures/node/bpe_broken.mjs --with --a --rather --long --command --line",
+        "isolation": "process",
+        "timeout": 0.5,
+    }
+    implementation = {
+        "name": "node-bpe-broken",
+        "version": "1.0.0",
+        "language": "javascript",
+        "spec": config["impl"],
+        "profile": "strict",
+    }
     return SuiteResult(implementation, results, 0, "dev", 12.5, "0.1.0", config=config, hypothesis_version="6.1.0")
 
 
@@ -60,8 +69,12 @@ def rendered(console_width: int | None) -> tuple[str, int]:
     stream = io.StringIO()
     console = make_console(stream, width=console_width)
     suite = every_check_suite()
-    shown = {"isolation": "process", "checks": [result.check for result in suite.results], "seed": 0,
-             "effort": "dev · profile strict"}
+    shown = {
+        "isolation": "process",
+        "checks": [result.check for result in suite.results],
+        "seed": 0,
+        "effort": "dev · profile strict",
+    }
     render_header(console, suite.implementation, shown, "bpe-conformance 0.1.0")
     with live_view(console, len(suite.results)) as view:
         for result in suite.results:
@@ -91,8 +104,12 @@ def test_the_header_fits_on_its_lines(output):
     # The harness line and the settings line never wrap; only a long --impl spec may.
     text, _ = output
     suite = every_check_suite()
-    shown = {"isolation": "process", "checks": [result.check for result in suite.results], "seed": 0,
-             "effort": "dev · profile strict"}
+    shown = {
+        "isolation": "process",
+        "checks": [result.check for result in suite.results],
+        "seed": 0,
+        "effort": "dev · profile strict",
+    }
     harness, implementation, settings = header_lines(suite.implementation, shown, "bpe-conformance 0.1.0")
     lines = text.splitlines()
     assert lines[0] == harness and settings in lines[1:4]
@@ -115,8 +132,10 @@ def test_the_clause_list_breaks_between_clauses(output):
         if line.startswith(("PASSED", "FAILED")):
             break
         listed += [entry.strip() for entry in line.removeprefix(lines[start].split(":")[0] + ":").split(",")]
-    expected = [f"{clause} ({count} example{'s' * (count != 1)})"
-                for clause, count in clause_examples(every_check_suite()).items()]
+    expected = [
+        f"{clause} ({count} example{'s' * (count != 1)})"
+        for clause, count in clause_examples(every_check_suite()).items()
+    ]
     assert [entry for entry in listed if entry] == expected
 
 

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import settings
 from hypothesis.database import InMemoryExampleDatabase
 
-import reference
-from conformance.adapters.python import InProcessSubject
-from conformance.running.database import DatabaseUnavailable, GuardedDatabase, open_database
-from conformance.running.runner import run_check
-from conformance.running.suite import select
-from conformance.zoo import TiesToLargestPair
+from bpe_conformance import reference
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.running.database import DatabaseUnavailable, GuardedDatabase, open_database
+from bpe_conformance.running.runner import run_check
+from bpe_conformance.running.suite import select
+from bpe_conformance.zoo import TiesToLargestPair
 
 
 class BrokenDatabase(InMemoryExampleDatabase):
@@ -41,5 +41,7 @@ def test_a_working_database_replays_what_it_saved(tmp_path):
     assert found.outcome.value == again.outcome.value == "fail"
     assert again.counterexample["inputs"] == found.counterexample["inputs"]
     # A correct implementation passes the saved example, and hypothesis drops it.
-    assert run_check(tie_break, InProcessSubject(reference.Tokenizer), settings(max_examples=5), 0,
-                     database).outcome.value == "pass"
+    assert (
+        run_check(tie_break, InProcessSubject(reference.Tokenizer), settings(max_examples=5), 0, database).outcome.value
+        == "pass"
+    )

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import strategies as st
 
-from conformance.checks.base import Check
-from conformance.errors import HarnessError
-from conformance.running.skipfile import SkipEntry, SkipPlan, load_skip_file, parse_skip_text, resolve_skips
+from bpe_conformance.checks.base import Check
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.running.skipfile import SkipEntry, SkipPlan, load_skip_file, parse_skip_text, resolve_skips
 
 
 def _never_fails(subject: object, example: object) -> None:
@@ -17,8 +17,9 @@ def _never_fails(subject: object, example: object) -> None:
 CHECKS = [
     Check("train-tie", "BPE-TRAIN-TIE", "ties", _never_fails, strategy=st.none),
     Check("train-greedy", "BPE-TRAIN-GREEDY", "greedy", _never_fails, strategy=st.none, also=("BPE-TRAIN-TIE",)),
-    Check("decode-strict", "BPE-DECODE-STRICT", "strict decode", _never_fails, strategy=st.none,
-          also=("BPE-ROUNDTRIP",)),
+    Check(
+        "decode-strict", "BPE-DECODE-STRICT", "strict decode", _never_fails, strategy=st.none, also=("BPE-ROUNDTRIP",)
+    ),
 ]
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from conformance.cli.commands import explain
-from conformance.spec.clauses import (
+from bpe_conformance.cli.commands import explain
+from bpe_conformance.spec.clauses import (
     CLAUSE_ID_PATTERN,
     SPEC_PATH,
     find_clause_ids,
@@ -21,7 +21,7 @@ from conformance.spec.clauses import (
     parse_document,
     suggest_clause_ids,
 )
-from conformance.teaching import clause_view
+from bpe_conformance.teaching import clause_view
 from tests import ROOT
 
 MINI_SPEC = """# Mini
@@ -175,7 +175,10 @@ def parse(*argv: str) -> argparse.Namespace:
 def test_register_adds_the_explain_parser() -> None:
     args = parse("explain", "BPE-TRAIN-TIE")
     assert (args.command, args.clauses, args.list, args.handler) == (
-        "explain", ["BPE-TRAIN-TIE"], False, explain.handle
+        "explain",
+        ["BPE-TRAIN-TIE"],
+        False,
+        explain.handle,
     )
     assert parse("explain", "--list").list
     assert parse("explain", "BPE-TRAIN-*", "bpe-rule-id").clauses == ["BPE-TRAIN-*", "bpe-rule-id"]
@@ -204,12 +207,13 @@ def test_explain_shows_commentary_after_the_example_it_follows(capsys: pytest.Ca
     assert out.index("Why it matters.") < out.index("Example 1") < out.index("The first piece, `bd 8e`")
 
 
-def test_explain_wraps_why_it_matters_to_the_width(capsys: pytest.CaptureFixture[str],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_explain_wraps_why_it_matters_to_the_width(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COLUMNS", "60")
     assert explain.handle(parse("explain", "BPE-TRAIN-TIE")) == 0
     out = capsys.readouterr().out
-    why = out[out.index("Why it matters."):].split("\n\n")[0].splitlines()
+    why = out[out.index("Why it matters.") :].split("\n\n")[0].splitlines()
     assert len(why) > 2 and all(len(line) <= 60 for line in why)
     assert " ".join(why).startswith("Why it matters. Ties are common")
 
@@ -228,7 +232,7 @@ def test_explain_names_the_checks_vectors_and_zoo_members_of_a_clause(capsys: py
     """clause -> checks -> vectors -> zoo on one screen."""
     assert explain.handle(parse("explain", "BPE-TRAIN-TIE")) == 0
     out = capsys.readouterr().out
-    links = out[out.index("Enforced by"):]
+    links = out[out.index("Enforced by") :]
     assert "tie-break (algorithm)" in links
     assert "specs/vectors/training.json" in links
     for member in ("ties-to-largest-pair", "ties-by-first-occurrence", "ties-by-string-key"):
@@ -237,8 +241,8 @@ def test_explain_names_the_checks_vectors_and_zoo_members_of_a_clause(capsys: py
 
 
 def test_clause_links_follow_the_registries() -> None:
-    from conformance.checks import ALL_CHECKS
-    from conformance.zoo import ZOO
+    from bpe_conformance.checks import ALL_CHECKS
+    from bpe_conformance.zoo import ZOO
 
     links = clause_view.clause_links("BPE-MERGE-SCAN")
     assert {check.name for check in links.checks} == {c.name for c in ALL_CHECKS if c.clause == "BPE-MERGE-SCAN"}

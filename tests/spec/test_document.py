@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.spec.clauses import SPEC_PATH, WHY_PREFIX, Example, find_clause_ids, is_defined, load_document
+from bpe_conformance.spec.clauses import SPEC_PATH, WHY_PREFIX, Example, find_clause_ids, is_defined, load_document
 
 REPO = SPEC_PATH.parents[1]
 SCANNED_DIRECTORIES = ("reference", "conformance", "tests", "specs")

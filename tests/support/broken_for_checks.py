@@ -11,7 +11,7 @@ import itertools
 import unicodedata
 from collections.abc import Callable
 
-from reference import (
+from bpe_conformance.reference import (
     LiteralTokenizer,
     check_documents,
     check_max_merges,

@@ -15,9 +15,9 @@ from typing import Any
 
 import jsonschema
 
-from conformance.cli.main import main
-from conformance.compare.report import SCHEMA_PATH
-from reference import Tokenizer, encode
+from bpe_conformance.cli.main import main
+from bpe_conformance.compare.report import SCHEMA_PATH
+from bpe_conformance.reference import Tokenizer, encode
 from tests.support.tie_variants import LargestTies
 
 __all__ = [

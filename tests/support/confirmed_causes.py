@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from conformance import diagnosis
-from reference.profiles import STRICT
+from bpe_conformance import diagnosis
+from bpe_conformance.reference.profiles import STRICT
 
 __all__ = ["model_named"]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Sequence
 
-import reference
-from conformance.checks.base import Check
-from conformance.errors import ImplementationRaised, Violation
+from bpe_conformance import reference
+from bpe_conformance.checks.base import Check
+from bpe_conformance.errors import ImplementationRaised, Violation
 
 __all__ = ["demo_selection", "verify_round_trip", "verify_unknown_id_rejected", "verify_worked_example"]
 
@@ -23,10 +23,16 @@ def verify_worked_example(subject, case) -> None:
     if actual != expected:
         diverged = next(rank for rank, pair in enumerate(actual) if rank >= len(expected) or pair != expected[rank])
         raise Violation(
-            "BPE-TRAIN-TIE", "ties go to the smallest pair",
-            inputs={"documents": documents, "max_merges": max_merges}, expected=expected, actual=actual,
-            divergence={"round": diverged, "expected": {"pair": expected[diverged]},
-                        "actual": {"pair": actual[diverged]}},
+            "BPE-TRAIN-TIE",
+            "ties go to the smallest pair",
+            inputs={"documents": documents, "max_merges": max_merges},
+            expected=expected,
+            actual=actual,
+            divergence={
+                "round": diverged,
+                "expected": {"pair": expected[diverged]},
+                "actual": {"pair": actual[diverged]},
+            },
         )
 
 
@@ -47,8 +53,13 @@ def verify_unknown_id_rejected(subject, token_id: int) -> None:
         if error.is_input_error:
             return
         raise
-    raise Violation("BPE-DECODE-STRICT", "unknown ids are a ValueError", inputs={"ids": [token_id]},
-                    expected="ValueError", actual=answer)
+    raise Violation(
+        "BPE-DECODE-STRICT",
+        "unknown ids are a ValueError",
+        inputs={"ids": [token_id]},
+        expected="ValueError",
+        actual=answer,
+    )
 
 
 def demo_selection(checks: Sequence[Check]) -> Callable[[list[str]], list[Check]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 
-import reference
+from bpe_conformance import reference
 
 __all__ = ["LONG_TEXT_BYTES", "KillsItsProcessOnTrain", "LongTextsLoseTheirLastId"]
 

@@ -1,6 +1,6 @@
 """Dialects written the way their libraries write them, each held to the profile it declares.
 
-Plain code, not :mod:`reference.dialects`: they are independent implementations of a profile, so when
+Plain code, not :mod:`bpe_conformance.reference.dialects`: they are independent implementations of a profile, so when
 ``compare`` finds them equal to the reference under their declared profile on a real corpus, that says
 something about both.
 

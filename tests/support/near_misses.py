@@ -8,7 +8,7 @@ confirm a model that is false of them (tests/diagnosis/test_near_misses.py).
 
 from __future__ import annotations
 
-from reference import LiteralTokenizer, check_documents, check_max_merges, train
+from bpe_conformance.reference import LiteralTokenizer, check_documents, check_max_merges, train
 
 __all__ = ["NEAR_MISSES", "AdjacentRepeatsDropped", "LeadingWhitespaceStripped", "RepeatsDroppedIgnoringCase"]
 

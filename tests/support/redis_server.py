@@ -74,9 +74,25 @@ def running_redis(directory: Path) -> Iterator[RedisServer]:
     executable = redis_or_skip()
     port = free_port()
     command = [
-        executable, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
-        "--dir", str(directory), "--protected-mode", "yes", "--daemonize", "no", "--loglevel", "warning",
-        "--databases", "16",
+        executable,
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        str(directory),
+        "--protected-mode",
+        "yes",
+        "--daemonize",
+        "no",
+        "--loglevel",
+        "warning",
+        "--databases",
+        "16",
     ]
     log = (directory / "redis.log").open("wb")
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=directory)

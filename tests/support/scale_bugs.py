@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import heapq
 
-from reference import FIRST_RULE_ID, MIN_MERGE_COUNT, Tokenizer, check_documents, check_max_merges
+from bpe_conformance.reference import FIRST_RULE_ID, MIN_MERGE_COUNT, Tokenizer, check_documents, check_max_merges
 
 __all__ = [
     "STALE_AFTER",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from reference import FIRST_RULE_ID
+from bpe_conformance.reference import FIRST_RULE_ID
 
 __all__ = ["UNITS", "any_texts", "documents", "id_sequences", "max_merges", "rule_lists", "texts"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from reference import LiteralTokenizer, check_documents, check_text, encode
+from bpe_conformance.reference import LiteralTokenizer, check_documents, check_text, encode
 from tests.support.broken_for_checks import literal_train, select_first_seen, select_largest_tied
 
 Pair = tuple[int, int]

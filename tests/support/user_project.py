@@ -22,14 +22,14 @@ USER_PACKAGE = "mypkg"
 _TOKENIZER = '''\
 """The project's tokenizer."""
 
-from reference import Tokenizer
+from bpe_conformance.reference import Tokenizer
 
 
 class Tok(Tokenizer):
     name = "mypkg"
     version = "1.0"
 '''
-_PYPROJECT = '''\
+_PYPROJECT = """\
 [build-system]
 requires = ["setuptools>=69"]
 build-backend = "setuptools.build_meta"
@@ -40,14 +40,14 @@ version = "1.0"
 
 [tool.setuptools]
 packages = ["mypkg"]
-'''
+"""
 # A check name skips that check: the reports show it skipped, with the reason.
 SKIP_REASON = "shown as skipped, with this reason, in every report"
 _SKIPS = f"# checks mypkg knowingly fails\ntie-break    # {SKIP_REASON}\n"
-_OWN_TEST = '''\
+_OWN_TEST = """\
 def test_the_projects_own_test():
     raise AssertionError("the project's own test ran")
-'''
+"""
 
 
 def write_user_project(directory: Path) -> Path:
@@ -66,7 +66,9 @@ def build_distributions(outdir: Path) -> tuple[Path, Path]:
     # --no-isolation: the build requirements are the test extra's, so no download is needed.
     subprocess.run(
         [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(outdir), str(ROOT)],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     (sdist,) = outdir.glob("*.tar.gz")
     (wheel,) = outdir.glob("*.whl")
@@ -88,13 +90,27 @@ def fresh_venv(directory: Path, wheel: Path) -> Path:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(directory)], check=True)
     python = directory / "bin" / "python"
     subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index",
-         str(wheel)],
-        check=True, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
     )
     purelib = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (Path(purelib) / "_bpe_conformance_test_deps.pth").write_text("\n".join(sorted(ours)) + "\n", encoding="utf-8")

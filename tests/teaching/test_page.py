@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.teaching.page import MAX_TOKENS_SHOWN, render_page, replaced_positions
-from reference import reversed_ranks, trace_encoding, trace_training
+from bpe_conformance.reference import reversed_ranks, trace_encoding, trace_training
+from bpe_conformance.teaching.page import MAX_TOKENS_SHOWN, render_page, replaced_positions
 from tests.support.browser import chromium_path, render_dom, requires_chromium, screenshot
 
 ABAB_ACAC = ["abab", "acac"]
@@ -27,8 +27,11 @@ _ROW = re.compile(r'<div class="row" data-row="(?P<label>[^"]+)">(?P<body>.*?)</
 def worked_example_page() -> str:
     trace = trace_training(ABAB_ACAC, 32)
     rules = [step.pair for step in trace.rounds]
-    return render_page(ABAB_ACAC, trace, [(trace_encoding("abac", rules),
-                                           trace_encoding("abac", rules, order=reversed_ranks(len(rules))))])
+    return render_page(
+        ABAB_ACAC,
+        trace,
+        [(trace_encoding("abac", rules), trace_encoding("abac", rules, order=reversed_ranks(len(rules))))],
+    )
 
 
 def sections(page: str) -> dict[str, tuple[str, str]]:
@@ -38,8 +41,10 @@ def sections(page: str) -> dict[str, tuple[str, str]]:
 
 def rows(body: str) -> list[tuple[str, list[int]]]:
     """Every row of token boxes in a state: its label and the ids of its boxes."""
-    return [(match["label"], [int(token) for token in re.findall(r'data-id="(\d+)"', match["body"])])
-            for match in _ROW.finditer(body)]
+    return [
+        (match["label"], [int(token) for token in re.findall(r'data-id="(\d+)"', match["body"])])
+        for match in _ROW.finditer(body)
+    ]
 
 
 def test_every_state_has_an_address_and_the_page_needs_nothing_else() -> None:
@@ -54,8 +59,10 @@ def test_a_round_shows_each_document_before_and_after_with_the_replaced_pairs() 
     document 1 is untouched."""
     body = sections(worked_example_page())["round-0"][1]
     assert rows(body) == [
-        ("before", [97, 98, 97, 98]), ("after", [258, 258]),
-        ("before", [97, 99, 97, 99]), ("after", [97, 99, 97, 99]),
+        ("before", [97, 98, 97, 98]),
+        ("after", [258, 258]),
+        ("before", [97, 99, 97, 99]),
+        ("after", [97, 99, 97, 99]),
     ]
     first_document = body[: body.index('data-document="1"')]
     assert first_document.count('class="replaced"') == 2
@@ -81,8 +88,9 @@ def test_the_stop_and_the_encoding_states() -> None:
 
 def test_an_encoding_out_of_rank_order_shows_its_ids_and_why_they_differ() -> None:
     rules = [(97, 98), (258, 99)]
-    page = render_page([], None, [(trace_encoding("abc", rules), trace_encoding("abc", rules, order=[1, 0]))],
-                       rules=rules)
+    page = render_page(
+        [], None, [(trace_encoding("abc", rules), trace_encoding("abc", rules, order=[1, 0]))], rules=rules
+    )
     encoding = sections(page)["encode-0"][1]
     assert [ids for label, ids in rows(encoding) if label == "document"] == [[256, 259, 257], [256, 258, 99, 257]]
     assert "[258, 99], not the canonical [259]" in encoding
@@ -104,7 +112,7 @@ def test_replaced_positions_read_off_the_sequence_after() -> None:
 def test_long_rows_end_in_a_box_that_says_how_many_more() -> None:
     document = "ab" * (MAX_TOKENS_SHOWN + 20)
     body = sections(render_page([document], trace_training([document], 0)))["start"][1]
-    (_, shown), = rows(body)
+    ((_, shown),) = rows(body)
     assert len(shown) == MAX_TOKENS_SHOWN and f"… {len(document) - MAX_TOKENS_SHOWN} more" in body
 
 
@@ -130,8 +138,11 @@ def test_chromium_shows_exactly_the_state_the_fragment_names(tmp_path: Path) -> 
     page = tmp_path / "trace.html"
     page.write_text(worked_example_page(), encoding="utf-8")
     doms = {}
-    for fragment, current, index in (("round-1", "round-1", 2), ("encode-0", "encode-0", 4),
-                                     ("no-such-state", "start", 0)):
+    for fragment, current, index in (
+        ("round-1", "round-1", 2),
+        ("encode-0", "encode-0", 4),
+        ("no-such-state", "start", 0),
+    ):
         dom = doms[fragment] = render_dom(page, fragment)
         assert f'data-current="{current}"' in dom
         states = sections(dom)

@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.cells import cell_len
 
-from conformance.teaching.encoding_view import encoding_lines
-from conformance.teaching.labels import (
+from bpe_conformance.reference import reversed_ranks, trace_encoding, trace_training
+from bpe_conformance.teaching.encoding_view import encoding_lines
+from bpe_conformance.teaching.labels import (
     PARTIAL_LABEL,
     fit,
     ids_text,
@@ -19,8 +20,7 @@ from conformance.teaching.labels import (
     wrap,
     wrap_items,
 )
-from conformance.teaching.training_view import footnote_lines, training_lines
-from reference import reversed_ranks, trace_encoding, trace_training
+from bpe_conformance.teaching.training_view import footnote_lines, training_lines
 
 
 def text_of(lines: list) -> str:
@@ -94,8 +94,9 @@ def test_the_winner_is_explained_by_a_tie_by_the_highest_count_or_as_the_only_pa
         (["abab", "acac"], 0, ("0 rules made, all that max_merges 0 allows",)),
     ],
 )
-def test_the_stop_is_explained_by_the_rule_that_applied(documents: list[str], max_merges: int,
-                                                        facts: tuple[str, ...]) -> None:
+def test_the_stop_is_explained_by_the_rule_that_applied(
+    documents: list[str], max_merges: int, facts: tuple[str, ...]
+) -> None:
     explanation = stop_explanation(trace_training(documents, max_merges).stop)
     assert all(fact in explanation for fact in facts), explanation
     assert "BPE-TRAIN-STOP" in explanation

@@ -17,9 +17,13 @@ from typing import Any
 
 import pytest
 
-from conformance.dialects.probes import ProfileModel
-from conformance.inputs.corpora.base import TrainingCase
-from conformance.vectors.files import (
+from bpe_conformance.dialects.probes import ProfileModel
+from bpe_conformance.inputs.corpora.base import TrainingCase
+from bpe_conformance.reference import train
+from bpe_conformance.reference.dialects import renumbered
+from bpe_conformance.reference.fast_profiles import fast_train_profile
+from bpe_conformance.reference.profiles import PROFILES, STRICT, TIKTOKEN, Profile, get_profile
+from bpe_conformance.vectors.files import (
     CLAUSE_IDS,
     NOT_IN_VECTORS,
     VECTOR_PROFILES,
@@ -32,12 +36,8 @@ from conformance.vectors.files import (
     profile_files,
     validate_vectors,
 )
-from conformance.vectors.generate import _training_vector, void_clauses
-from conformance.vectors.replay import format_mismatch, replay_vector
-from reference import train
-from reference.dialects import renumbered
-from reference.fast_profiles import fast_train_profile
-from reference.profiles import PROFILES, STRICT, TIKTOKEN, Profile, get_profile
+from bpe_conformance.vectors.generate import _training_vector, void_clauses
+from bpe_conformance.vectors.replay import format_mismatch, replay_vector
 
 TRAINABLE = [name for name in VECTOR_PROFILES if get_profile(name).tie_break is not None]
 DIALECTS = [name for name in VECTOR_PROFILES if name != STRICT.name]
@@ -180,7 +180,9 @@ def test_decodings_a_lenient_policy_accepts_are_known_answers_under_it(every_pro
         replaced = any("\ufffd" in text for text in texts)
         assert replaced == (chosen.decode_policy != "strict"), profile
         dropped = [
-            item for vector in every_profile[profile]["load.json"] for item in vector["decodings"]
+            item
+            for vector in every_profile[profile]["load.json"]
+            for item in vector["decodings"]
             if chosen.first_rule_id + len(vector["rules"]) in item["ids"][-1:]
         ]
         assert bool(dropped) == (chosen.decode_policy == "skip-unknown"), profile
@@ -228,7 +230,7 @@ def test_void_clauses_follow_the_parameters_the_profiles_document() -> None:
 @pytest.mark.parametrize("profile", DIALECTS)
 def test_the_reference_replays_every_vector_of_every_profile(profile: str, every_profile: dict[str, Any]) -> None:
     """The literal reference under the profile answers exactly what its files hold, and the profile's trainer for
-    corpora (:func:`reference.fast_profiles.fast_train_profile`) trains exactly their rules."""
+    corpora (:func:`bpe_conformance.reference.fast_profiles.fast_train_profile`) trains exactly their rules."""
     chosen = get_profile(profile)
     assert _failures(lambda: ProfileModel(chosen), every_profile[profile]) == []
     for vector in every_profile[profile].get("training.json", []):

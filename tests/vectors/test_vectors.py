@@ -21,9 +21,22 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance.cli.commands import vectors as vectors_command
-from conformance.inputs.corpora import training as corpora
-from conformance.vectors.generate import (
+from bpe_conformance.cli.commands import vectors as vectors_command
+from bpe_conformance.inputs.corpora import training as corpora
+from bpe_conformance.reference import (
+    LiteralTokenizer,
+    Tokenizer,
+    check_documents,
+    check_max_merges,
+    check_rules,
+    count_pairs,
+    encode,
+    replace_pair,
+    rule_id,
+    trace_training,
+    train,
+)
+from bpe_conformance.vectors.generate import (
     CLAUSE_IDS,
     FILES,
     NOT_IN_VECTORS,
@@ -42,20 +55,7 @@ from conformance.vectors.generate import (
     vector_id,
     vector_inputs,
 )
-from conformance.vectors.output import write_vectors
-from reference import (
-    LiteralTokenizer,
-    Tokenizer,
-    check_documents,
-    check_max_merges,
-    check_rules,
-    count_pairs,
-    encode,
-    replace_pair,
-    rule_id,
-    trace_training,
-    train,
-)
+from bpe_conformance.vectors.output import write_vectors
 from tests import ROOT
 
 SPEC = ROOT / "specs" / "bpe.md"
@@ -126,7 +126,7 @@ def test_regeneration_is_byte_for_byte_identical_for_every_profile(tmp_path: Pat
 def test_generation_does_not_depend_on_the_process_or_hash_seed() -> None:
     """BPE-PROP-DETERMINISM, for generation itself: another process with another hash seed writes the same bytes,
     for every profile."""
-    script = "from conformance.vectors.output import check_up_to_date; print(check_up_to_date())"
+    script = "from bpe_conformance.vectors.output import check_up_to_date; print(check_up_to_date())"
     environment = {**os.environ, "PYTHONHASHSEED": "12345"}
     completed = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=environment, check=True
@@ -416,7 +416,8 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 
 def test_the_check_command_passes_on_the_committed_files(capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(capsys, "vectors", "check") == (
-        0, f"vectors of {len(VECTOR_PROFILES)} profiles in {VECTORS_DIR} validate and are up to date\n"
+        0,
+        f"vectors of {len(VECTOR_PROFILES)} profiles in {VECTORS_DIR} validate and are up to date\n",
     )
 
 

@@ -15,9 +15,9 @@ from typing import Any
 import hypothesis
 import pytest
 
-from conformance.checks import ALL_CHECKS
-from conformance.cli.commands import zoo as zoo_command
-from conformance.cli.commands.zoo import (
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.cli.commands import zoo as zoo_command
+from bpe_conformance.cli.commands.zoo import (
     GALLERY_PATH,
     docstring_parts,
     gallery_is_current,
@@ -25,10 +25,10 @@ from conformance.cli.commands.zoo import (
     render_gallery,
     spec_link,
 )
-from conformance.cli.main import main
-from conformance.results.outcomes import CheckResult, Outcome
-from conformance.zoo import CONTROLS, ZOO, by_name
-from conformance.zoo.proof import (
+from bpe_conformance.cli.main import main
+from bpe_conformance.results.outcomes import CheckResult, Outcome
+from bpe_conformance.zoo import CONTROLS, ZOO, by_name
+from bpe_conformance.zoo.proof import (
     Proof,
     as_record,
     claimed_clauses,

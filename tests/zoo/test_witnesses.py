@@ -15,9 +15,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conformance.zoo import CONTROLS, ZOO, ZooBase, by_name
-from conformance.zoo.witness import CallResult, call, describe_witness, run_witness
-from reference import LiteralTokenizer
+from bpe_conformance.reference import LiteralTokenizer
+from bpe_conformance.zoo import CONTROLS, ZOO, ZooBase, by_name
+from bpe_conformance.zoo.witness import CallResult, call, describe_witness, run_witness
 
 KNOWN_CLAUSES = frozenset(
     (
@@ -57,7 +57,7 @@ def test_by_name_finds_every_class_and_names_the_unknown() -> None:
 
 
 def test_every_class_is_a_zero_argument_factory_importable_by_class_name() -> None:
-    module = importlib.import_module("conformance.zoo")
+    module = importlib.import_module("bpe_conformance.zoo")
     for implementation in [*ZOO, *CONTROLS]:
         assert getattr(module, implementation.__name__) is implementation
         instance = implementation()

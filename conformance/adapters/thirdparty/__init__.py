@@ -18,7 +18,7 @@ repository root) and the npm package it needs, :func:`npm_installed` whether tha
 >>> sorted(NPM_ADAPTERS)
 ['gpt-tokenizer', 'js-tiktoken', 'tiktoken-wasm']
 >>> ADAPTERS["tiktoken"]
-'conformance.adapters.thirdparty.tiktoken_encoding:TiktokenAdapter'
+'bpe_conformance.adapters.thirdparty.tiktoken_encoding:TiktokenAdapter'
 """
 
 from __future__ import annotations
@@ -29,22 +29,22 @@ from pathlib import Path
 __all__ = ["ADAPTERS", "LIBRARIES", "NPM_ADAPTERS", "NPM_DIRECTORY", "npm_installed"]
 
 ADAPTERS: dict[str, str] = {
-    "hf-tokenizers": "conformance.adapters.thirdparty.hf_tokenizers:HFTokenizersAdapter",
-    "tiktoken": "conformance.adapters.thirdparty.tiktoken_encoding:TiktokenAdapter",
-    "rustbpe": "conformance.adapters.thirdparty.rustbpe_trainer:RustbpeAdapter",
-    "bpeasy": "conformance.adapters.thirdparty.bpeasy_trainer:BpeasyAdapter",
-    "minbpe": "conformance.adapters.thirdparty.minbpe_basic:MinbpeAdapter",
-    "bpetokenizer": "conformance.adapters.thirdparty.bpetokenizer_base:BpetokenizerAdapter",
-    "flashbpe": "conformance.adapters.thirdparty.flashbpe_trainer:FlashbpeAdapter",
-    "fast-bpe-rs": "conformance.adapters.thirdparty.fast_bpe_rs_trainer:FastBpeRsAdapter",
-    "smoltoken": "conformance.adapters.thirdparty.smoltoken_trainer:SmoltokenAdapter",
-    "tinybpe": "conformance.adapters.thirdparty.tinybpe_trainer:TinybpeAdapter",
-    "cminbpe": "conformance.adapters.thirdparty.cminbpe_regex:CminbpeAdapter",
-    "cminbpe-c": "conformance.adapters.thirdparty.cminbpe_regex:CminbpeCAdapter",
-    "turbobpe": "conformance.adapters.thirdparty.turbobpe_regex:TurbobpeAdapter",
-    "smolbpe": "conformance.adapters.thirdparty.smolbpe_tokenizer:SmolbpeAdapter",
-    "riptoken": "conformance.adapters.thirdparty.riptoken_encoding:RiptokenAdapter",
-    "kitoken": "conformance.adapters.thirdparty.kitoken_encoding:KitokenAdapter",
+    "hf-tokenizers": "bpe_conformance.adapters.thirdparty.hf_tokenizers:HFTokenizersAdapter",
+    "tiktoken": "bpe_conformance.adapters.thirdparty.tiktoken_encoding:TiktokenAdapter",
+    "rustbpe": "bpe_conformance.adapters.thirdparty.rustbpe_trainer:RustbpeAdapter",
+    "bpeasy": "bpe_conformance.adapters.thirdparty.bpeasy_trainer:BpeasyAdapter",
+    "minbpe": "bpe_conformance.adapters.thirdparty.minbpe_basic:MinbpeAdapter",
+    "bpetokenizer": "bpe_conformance.adapters.thirdparty.bpetokenizer_base:BpetokenizerAdapter",
+    "flashbpe": "bpe_conformance.adapters.thirdparty.flashbpe_trainer:FlashbpeAdapter",
+    "fast-bpe-rs": "bpe_conformance.adapters.thirdparty.fast_bpe_rs_trainer:FastBpeRsAdapter",
+    "smoltoken": "bpe_conformance.adapters.thirdparty.smoltoken_trainer:SmoltokenAdapter",
+    "tinybpe": "bpe_conformance.adapters.thirdparty.tinybpe_trainer:TinybpeAdapter",
+    "cminbpe": "bpe_conformance.adapters.thirdparty.cminbpe_regex:CminbpeAdapter",
+    "cminbpe-c": "bpe_conformance.adapters.thirdparty.cminbpe_regex:CminbpeCAdapter",
+    "turbobpe": "bpe_conformance.adapters.thirdparty.turbobpe_regex:TurbobpeAdapter",
+    "smolbpe": "bpe_conformance.adapters.thirdparty.smolbpe_tokenizer:SmolbpeAdapter",
+    "riptoken": "bpe_conformance.adapters.thirdparty.riptoken_encoding:RiptokenAdapter",
+    "kitoken": "bpe_conformance.adapters.thirdparty.kitoken_encoding:KitokenAdapter",
 }
 
 # The importable module each adapter needs (what ``pytest.importorskip`` is given).

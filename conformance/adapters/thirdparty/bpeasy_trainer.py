@@ -18,7 +18,7 @@ import bpeasy
 from bpeasy.convert import bpe
 from bpeasy.tokenizer import BPEasyTokenizer
 
-from conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, ranks_from_rules
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, ranks_from_rules
 
 __all__ = ["BpeasyAdapter"]
 

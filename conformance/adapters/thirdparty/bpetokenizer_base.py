@@ -17,7 +17,7 @@ from importlib.metadata import version
 
 from bpetokenizer import Tokenizer
 
-from conformance.adapters.thirdparty.pieces import FIRST_RULE_ID
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID
 
 __all__ = ["BpetokenizerAdapter"]
 

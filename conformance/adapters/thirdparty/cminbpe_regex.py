@@ -21,7 +21,7 @@ from pathlib import Path
 
 from cminbpe import RegexTokenizer
 
-from conformance.adapters.thirdparty.pieces import FIRST_RULE_ID
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID
 
 __all__ = ["CminbpeAdapter", "CminbpeCAdapter"]
 

@@ -7,7 +7,7 @@ it whole, so there is no pre-tokenization and no counting across documents.
 Mapping: bytes are ids 0-255 and merge ``r`` is ``256 + r``, which are our ids. The library
 exposes no rank table, only ``decode([id]) -> bytes``: the rule pieces are read id by id from 256
 up to the first id that decodes to nothing (no learned piece is empty), and the pairs are recovered
-from those ranks by the tiktoken convention in :mod:`conformance.adapters.thirdparty.pieces`.
+from those ranks by the tiktoken convention in :mod:`bpe_conformance.adapters.thirdparty.pieces`.
 ``decode`` is ``decode_to_string``. It has no way to load rules.
 """
 
@@ -17,7 +17,7 @@ from importlib.metadata import version
 
 from fast_bpe_rs import BPE
 
-from conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rules_from_ranks
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rules_from_ranks
 
 __all__ = ["FastBpeRsAdapter"]
 

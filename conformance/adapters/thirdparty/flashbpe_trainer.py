@@ -8,7 +8,7 @@ pre-tokenization and no counting across documents.
 Mapping: flashbpe's ids are its ``get_mergeable_ranks()`` ranks. Unlike rustbpe, it ranks the 256
 single bytes in GPT-2's byte-level order (``!`` is 0), so a byte's id is mapped to the byte's value;
 merge ``r`` is rank ``256 + r`` in both numberings. The pairs are recovered from the ranks by the
-tiktoken convention in :mod:`conformance.adapters.thirdparty.pieces`. Ids unknown to us are passed
+tiktoken convention in :mod:`bpe_conformance.adapters.thirdparty.pieces`. Ids unknown to us are passed
 to flashbpe unchanged (unknown there too), and so is anything that is not an int, so its own
 policy applies. It has no way to load rules.
 """
@@ -19,7 +19,7 @@ from importlib.metadata import version
 
 import flashbpe
 
-from conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rules_from_ranks
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rules_from_ranks
 
 __all__ = ["FlashbpeAdapter"]
 

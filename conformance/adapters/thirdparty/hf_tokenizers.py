@@ -24,7 +24,7 @@ import json
 import tokenizers
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, bytes_to_symbols, rule_pieces, symbols_to_bytes
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, bytes_to_symbols, rule_pieces, symbols_to_bytes
 
 __all__ = ["HFTokenizersAdapter"]
 

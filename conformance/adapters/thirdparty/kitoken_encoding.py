@@ -18,7 +18,7 @@ from importlib.metadata import version
 
 from kitoken import Kitoken
 
-from conformance.adapters.thirdparty.pieces import ranks_from_rules
+from bpe_conformance.adapters.thirdparty.pieces import ranks_from_rules
 
 __all__ = ["KitokenAdapter"]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from MiniBpeRust import BasicTokenizer
 
-from conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rule_pieces
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rule_pieces
 
 __all__ = ["MinbpeAdapter"]
 

@@ -16,8 +16,8 @@ b' a'
 
 from __future__ import annotations
 
-from reference.dialects import byte_level_symbol, check_profile_rules
-from reference.profiles import MINBPE
+from bpe_conformance.reference.dialects import byte_level_symbol, check_profile_rules
+from bpe_conformance.reference.profiles import MINBPE
 
 __all__ = [
     "FIRST_RULE_ID",

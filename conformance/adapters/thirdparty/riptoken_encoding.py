@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import riptoken
 
-from conformance.adapters.thirdparty.pieces import ranks_from_rules
+from bpe_conformance.adapters.thirdparty.pieces import ranks_from_rules
 
 __all__ = ["RiptokenAdapter"]
 

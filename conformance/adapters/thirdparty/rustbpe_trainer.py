@@ -7,7 +7,7 @@ whole, so there is no pre-tokenization and no counting across documents.
 Mapping: rustbpe's ids are ``get_mergeable_ranks()`` ranks, bytes at their value and merge
 ``r`` at ``256 + r``, which are our ids. It does not report which two tokens a merge joined, so
 the pairs are recovered from the ranks by the tiktoken convention in
-:mod:`conformance.adapters.thirdparty.pieces`. It has no way to load rules.
+:mod:`bpe_conformance.adapters.thirdparty.pieces`. It has no way to load rules.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from importlib.metadata import version
 
 import rustbpe
 
-from conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rules_from_ranks
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rules_from_ranks
 
 __all__ = ["RustbpeAdapter"]
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from smolbpe.tokenizer import Tokenizer
 
-from conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rule_pieces
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rule_pieces
 
 __all__ = ["SmolbpeAdapter"]
 

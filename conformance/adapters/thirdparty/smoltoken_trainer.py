@@ -12,7 +12,7 @@ consults.
 Mapping: the library's ids are tiktoken ranks, bytes at their value and merge ``r`` at ``256 + r``,
 which are our ids. Its only way out of a rank table is ``save(dir)`` (a ``.smtkn`` file of base64
 piece and rank per line), so ``train`` saves to a temporary directory and reads the ranks back; the
-pairs are recovered by the tiktoken convention in :mod:`conformance.adapters.thirdparty.pieces`.
+pairs are recovered by the tiktoken convention in :mod:`bpe_conformance.adapters.thirdparty.pieces`.
 ``load(rules)`` writes such a file from our rules and calls ``BytePairTokenizer.load``.
 """
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import smoltoken
 
-from conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, ranks_from_rules, rules_from_ranks
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, ranks_from_rules, rules_from_ranks
 
 __all__ = ["SmoltokenAdapter"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import tiktoken
 
-from conformance.adapters.thirdparty.pieces import ranks_from_rules
+from bpe_conformance.adapters.thirdparty.pieces import ranks_from_rules
 
 __all__ = ["NO_SPLIT_PATTERN", "TiktokenAdapter"]
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import turbobpe
 
-from conformance.adapters.thirdparty.pieces import FIRST_RULE_ID
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID
 
 __all__ = ["TurbobpeAdapter"]
 

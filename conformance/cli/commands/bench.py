@@ -19,7 +19,7 @@ import importlib
 import sys
 from pathlib import Path
 
-from conformance.errors import HarnessError
+from bpe_conformance.errors import HarnessError
 
 __all__ = ["handle", "register"]
 

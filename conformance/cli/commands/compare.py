@@ -13,9 +13,9 @@ from typing import Any
 
 from rich.text import Text
 
-from conformance.adapters import ISOLATIONS, load_implementation
-from conformance.cli.arguments import positive_seconds, whole_number_at_least
-from conformance.compare.comparison import (
+from bpe_conformance.adapters import ISOLATIONS, load_implementation
+from bpe_conformance.cli.arguments import positive_seconds, whole_number_at_least
+from bpe_conformance.compare.comparison import (
     DEFAULT_SHRINK_SECONDS,
     DEFAULT_TIMEOUT,
     Request,
@@ -23,14 +23,14 @@ from conformance.compare.comparison import (
     compare,
     read_corpus,
 )
-from conformance.compare.corpus import corpus_files, write_jsonl
-from conformance.compare.progress import LiveDisplay, Observer
-from conformance.compare.report import build_report, exit_code, report_lines, verdict_line, write_report
-from conformance.dialects.context import known_profile
-from conformance.errors import HarnessError
-from conformance.files import writable_path
-from conformance.reports.terminal import make_console, wrap_command, wrap_detail
-from conformance.running.suite import judged_subject
+from bpe_conformance.compare.corpus import corpus_files, write_jsonl
+from bpe_conformance.compare.progress import LiveDisplay, Observer
+from bpe_conformance.compare.report import build_report, exit_code, report_lines, verdict_line, write_report
+from bpe_conformance.dialects.context import known_profile
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.files import writable_path
+from bpe_conformance.reports.terminal import make_console, wrap_command, wrap_detail
+from bpe_conformance.running.suite import judged_subject
 
 __all__ = ["DEFAULT_SHRINK_PATH", "DEFAULT_TIMEOUT", "handle", "register"]
 
@@ -60,7 +60,9 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--impl", required=True, metavar="SPEC",
+        "--impl",
+        required=True,
+        metavar="SPEC",
         help="implementation: module:attr, cmd:<command line>, reference or reference-literal",
     )
     parser.add_argument(
@@ -70,29 +72,43 @@ def register(subparsers: Any) -> None:
         "--merges", required=True, type=whole_number_at_least(0), metavar="N", help="max_merges for both"
     )
     parser.add_argument(
-        "--profile", metavar="NAME",
+        "--profile",
+        metavar="NAME",
         help="judge under this profile of specs/profiles.md instead of the one the implementation declares",
     )
     parser.add_argument(
-        "--encode", action="append", metavar="PATH",
+        "--encode",
+        action="append",
+        metavar="PATH",
         help="texts to encode with both after training (repeatable); then every corpus document is trained on",
     )
     parser.add_argument("--json", metavar="PATH", help="write the JSON report (specs/schema/compare.schema.json)")
     parser.add_argument(
-        "--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+        "--timeout",
+        type=positive_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
         help=f"limit per call to the implementation, process isolation only (default {DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument(
-        "--isolation", choices=ISOLATIONS, default="process",
+        "--isolation",
+        choices=ISOLATIONS,
+        default="process",
         help="run the implementation in its own process (default) or in the harness's",
     )
     parser.add_argument(
-        "--shrink", nargs="?", const=DEFAULT_SHRINK_PATH, metavar="PATH",
+        "--shrink",
+        nargs="?",
+        const=DEFAULT_SHRINK_PATH,
+        metavar="PATH",
         help="on a divergence, write a smaller corpus with the same first divergence to PATH, a .jsonl file "
         f"(default {DEFAULT_SHRINK_PATH}), and print the command that reproduces it",
     )
     parser.add_argument(
-        "--shrink-seconds", type=positive_seconds, default=DEFAULT_SHRINK_SECONDS, metavar="SECONDS",
+        "--shrink-seconds",
+        type=positive_seconds,
+        default=DEFAULT_SHRINK_SECONDS,
+        metavar="SECONDS",
         help=f"stop shrinking after this long and keep the smallest corpus so far (default {DEFAULT_SHRINK_SECONDS:g})",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the verdict line")
@@ -170,4 +186,3 @@ def _known_or_usage(name: str) -> None:
         known_profile(name)
     except ValueError as error:
         raise HarnessError(f"--profile: {error}") from None
-

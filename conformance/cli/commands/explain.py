@@ -21,9 +21,9 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.rule import Rule
 
-from conformance.reports.terminal import make_console
-from conformance.spec.clauses import Clause, load_clauses, matching_clauses
-from conformance.teaching.clause_view import (
+from bpe_conformance.reports.terminal import make_console
+from bpe_conformance.spec.clauses import Clause, load_clauses, matching_clauses
+from bpe_conformance.teaching.clause_view import (
     clause_links,
     plain_clause,
     plain_listing,
@@ -44,8 +44,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="print clauses of the strict specification with their examples, checks, vectors and zoo members",
         description=__doc__.split("\n\n>>>")[0].replace("``", "") if __doc__ else None,
     )
-    parser.add_argument("clauses", metavar="CLAUSE", nargs="*",
-                        help="a clause id such as BPE-TRAIN-TIE (any case), or a glob such as 'BPE-TRAIN-*'")
+    parser.add_argument(
+        "clauses",
+        metavar="CLAUSE",
+        nargs="*",
+        help="a clause id such as BPE-TRAIN-TIE (any case), or a glob such as 'BPE-TRAIN-*'",
+    )
     parser.add_argument("--list", action="store_true", help="list every clause id with its title")
     parser.set_defaults(handler=handle)
     return parser

@@ -13,20 +13,20 @@ import argparse
 import os
 from typing import Any
 
-from conformance.checks.base import Check
-from conformance.cli.arguments import add_timeout_argument, whole_number_at_least
-from conformance.errors import HarnessError
-from conformance.files import writable_path
-from conformance.fuzzing.campaign import Campaign
-from conformance.fuzzing.display import campaign_header, campaign_view, render_campaign_summary
-from conformance.fuzzing.durations import parse_duration
-from conformance.fuzzing.records import CampaignConfig, CampaignInterrupted
-from conformance.fuzzing.report import write_summary
-from conformance.reports.terminal import make_console
-from conformance.running import suite
-from conformance.running.database import default_directory, open_database, parse_location
-from conformance.running.suite import HARNESS_NAME, ISOLATIONS
-from reference.profiles import PROFILES
+from bpe_conformance.checks.base import Check
+from bpe_conformance.cli.arguments import add_timeout_argument, whole_number_at_least
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.files import writable_path
+from bpe_conformance.fuzzing.campaign import Campaign
+from bpe_conformance.fuzzing.display import campaign_header, campaign_view, render_campaign_summary
+from bpe_conformance.fuzzing.durations import parse_duration
+from bpe_conformance.fuzzing.records import CampaignConfig, CampaignInterrupted
+from bpe_conformance.fuzzing.report import write_summary
+from bpe_conformance.reference.profiles import PROFILES
+from bpe_conformance.reports.terminal import make_console
+from bpe_conformance.running import suite
+from bpe_conformance.running.database import default_directory, open_database, parse_location
+from bpe_conformance.running.suite import HARNESS_NAME, ISOLATIONS
 
 __all__ = ["campaign_config", "default_jobs", "duration_argument", "handle", "register"]
 
@@ -72,32 +72,68 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--impl", metavar="SPEC",
+        "--impl",
+        metavar="SPEC",
         help="implementation to fuzz: module:attr, cmd:<command line>, reference or reference-literal "
         "(default: the bundled reference)",
     )
-    parser.add_argument("--duration", type=duration_argument, default=parse_duration(DEFAULT_DURATION),
-                        metavar="DURATION", help=f"how long to fuzz: 90s, 10m, 2h (default {DEFAULT_DURATION})")
-    parser.add_argument("--jobs", type=whole_number_at_least(1), default=default_jobs(), metavar="N",
-                        help=f"worker processes (default: the cores available, {default_jobs()} here)")
-    parser.add_argument("--database", metavar="DIR|URL",
-                        help="where failures are saved and replayed from: a directory or redis://HOST:PORT[/DB] "
-                        "(default: a directory per implementation under the user's cache dir)")
-    parser.add_argument("--profile", metavar="NAME",
-                        help="judge under this dialect profile instead of the declared one "
-                        f"({', '.join(PROFILES)})")
-    parser.add_argument("--level", choices=suite.LEVEL_CHOICES, default="all",
-                        help="fuzz only the checks of one conformance level (default all)")
-    parser.add_argument("--check", action="append", default=[], metavar="PATTERN",
-                        help="fuzz only checks whose name or clause id matches (fnmatch-style; repeatable)")
+    parser.add_argument(
+        "--duration",
+        type=duration_argument,
+        default=parse_duration(DEFAULT_DURATION),
+        metavar="DURATION",
+        help=f"how long to fuzz: 90s, 10m, 2h (default {DEFAULT_DURATION})",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=whole_number_at_least(1),
+        default=default_jobs(),
+        metavar="N",
+        help=f"worker processes (default: the cores available, {default_jobs()} here)",
+    )
+    parser.add_argument(
+        "--database",
+        metavar="DIR|URL",
+        help="where failures are saved and replayed from: a directory or redis://HOST:PORT[/DB] "
+        "(default: a directory per implementation under the user's cache dir)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        help=f"judge under this dialect profile instead of the declared one ({', '.join(PROFILES)})",
+    )
+    parser.add_argument(
+        "--level",
+        choices=suite.LEVEL_CHOICES,
+        default="all",
+        help="fuzz only the checks of one conformance level (default all)",
+    )
+    parser.add_argument(
+        "--check",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="fuzz only checks whose name or clause id matches (fnmatch-style; repeatable)",
+    )
     parser.add_argument("--json", metavar="PATH", help="write the JSON summary (specs/schema/fuzz.schema.json)")
-    parser.add_argument("--max-failures", type=whole_number_at_least(1), metavar="N",
-                        help="stop after N distinct failures (default: run until the deadline)")
-    parser.add_argument("--seed", type=int, metavar="N",
-                        help="campaign seed; each round derives its own (default: a fresh one, printed)")
-    parser.add_argument("--isolation", choices=ISOLATIONS,
-                        help="run each worker's implementation in its own process or in the worker "
-                        "(default: process for --impl, inprocess for the bundled reference)")
+    parser.add_argument(
+        "--max-failures",
+        type=whole_number_at_least(1),
+        metavar="N",
+        help="stop after N distinct failures (default: run until the deadline)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="campaign seed; each round derives its own (default: a fresh one, printed)",
+    )
+    parser.add_argument(
+        "--isolation",
+        choices=ISOLATIONS,
+        help="run each worker's implementation in its own process or in the worker "
+        "(default: process for --impl, inprocess for the bundled reference)",
+    )
     add_timeout_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="print only the final summary")
     parser.set_defaults(handler=handle)
@@ -144,11 +180,20 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
         reasons = "; ".join(sorted(set(skipped.values())))
         raise HarnessError(f"nothing to fuzz: every selected check is skipped for this implementation ({reasons})")
     config = CampaignConfig(
-        impl=args.impl, isolation=suite.RunConfig(impl=args.impl, isolation=args.isolation).isolation_used,
-        timeout=args.timeout, profile=args.profile, level=args.level, patterns=tuple(args.check),
-        checks=tuple(check.name for check in fuzzed), jobs=args.jobs, seconds=args.duration, database=database,
+        impl=args.impl,
+        isolation=suite.RunConfig(impl=args.impl, isolation=args.isolation).isolation_used,
+        timeout=args.timeout,
+        profile=args.profile,
+        level=args.level,
+        patterns=tuple(args.check),
+        checks=tuple(check.name for check in fuzzed),
+        jobs=args.jobs,
+        seconds=args.duration,
+        database=database,
         seed=args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big"),
-        max_failures=args.max_failures, effort=suite.default_effort(), skipped=skipped,
+        max_failures=args.max_failures,
+        effort=suite.default_effort(),
+        skipped=skipped,
     )
     return config, fuzzed, implementation
 

@@ -7,9 +7,9 @@ closest profile when none explains everything. Exit status: 0 identified, 1 no p
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="bpe-conformance")
 >>> identify_parser = register(parser.add_subparsers(dest="command"))
->>> args = parser.parse_args(["identify", "--impl", "reference:Tokenizer"])
+>>> args = parser.parse_args(["identify", "--impl", "bpe_conformance.reference:Tokenizer"])
 >>> args.handler is handle, args.impl, args.json
-(True, 'reference:Tokenizer', None)
+(True, 'bpe_conformance.reference:Tokenizer', None)
 >>> handle(args)  # doctest: +ELLIPSIS
 implementation: reference (capabilities: train, load, encode, decode)
 declared profile: strict (confirmed)
@@ -26,11 +26,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conformance.adapters import ISOLATIONS
-from conformance.cli.arguments import add_timeout_argument
-from conformance.dialects.identify import format_report, identify_spec
-from conformance.errors import HarnessError
-from conformance.files import writable_path
+from bpe_conformance.adapters import ISOLATIONS
+from bpe_conformance.cli.arguments import add_timeout_argument
+from bpe_conformance.dialects.identify import format_report, identify_spec
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.files import writable_path
 
 __all__ = [
     "EXIT_IDENTIFIED",
@@ -57,7 +57,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--impl",
         required=True,
         metavar="SPEC",
-        help="the implementation: module:attr (e.g. reference:Tokenizer) or cmd:<command line>",
+        help="the implementation: module:attr (e.g. bpe_conformance.reference:Tokenizer) or cmd:<command line>",
     )
     parser.add_argument("--json", metavar="PATH", help="also write the full report as JSON to PATH")
     parser.add_argument(

@@ -16,12 +16,12 @@ import argparse
 import sys
 from typing import Any
 
-from conformance.files import writable_path
-from conformance.matrix.diff import diff_matrices, format_diff
-from conformance.matrix.page import render_page
-from conformance.matrix.record import dumps_matrix, matrix_document, read_matrix
-from conformance.matrix.render import render_markdown
-from conformance.matrix.run import run_matrix
+from bpe_conformance.files import writable_path
+from bpe_conformance.matrix.diff import diff_matrices, format_diff
+from bpe_conformance.matrix.page import render_page
+from bpe_conformance.matrix.record import dumps_matrix, matrix_document, read_matrix
+from bpe_conformance.matrix.render import render_markdown
+from bpe_conformance.matrix.run import run_matrix
 
 __all__ = ["DEFAULT_HTML", "DEFAULT_JSON", "DEFAULT_OUTPUT", "handle", "register"]
 
@@ -42,15 +42,21 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--output", default=DEFAULT_OUTPUT, metavar="PATH", help=f"the Markdown table (default {DEFAULT_OUTPUT})"
     )
     parser.add_argument(
-        "--html", default=DEFAULT_HTML, metavar="PATH",
+        "--html",
+        default=DEFAULT_HTML,
+        metavar="PATH",
         help=f"the self-contained page: filters, a click per cell (default {DEFAULT_HTML})",
     )
     parser.add_argument(
-        "--json", default=DEFAULT_JSON, metavar="PATH",
+        "--json",
+        default=DEFAULT_JSON,
+        metavar="PATH",
         help=f"the document both are rendered from, kept for --diff (default {DEFAULT_JSON})",
     )
     parser.add_argument(
-        "--from", dest="source", metavar="MATRIX.json",
+        "--from",
+        dest="source",
+        metavar="MATRIX.json",
         help="render this matrix document instead of running the implementations",
     )
     parser.add_argument("--diff", metavar="OLD.json", help="print the cells that changed since this matrix document")
@@ -71,8 +77,10 @@ def handle(args: argparse.Namespace) -> int:
     for path, option in outputs:
         path.write_text(renderers[option](document), encoding="utf-8")
     rows, missing = document["implementations"], document["not_installed"]
-    print(f"wrote {', '.join(str(path) for path, _ in outputs)}: {len(rows)} implementations, "
-          f"{len(missing)} not installed")
+    print(
+        f"wrote {', '.join(str(path) for path, _ in outputs)}: {len(rows)} implementations, "
+        f"{len(missing)} not installed"
+    )
     if old is not None:
         print(format_diff(diff_matrices(old, document)))
     return 0

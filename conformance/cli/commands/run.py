@@ -15,20 +15,20 @@ from typing import Any
 
 from rich.console import Console
 
-from conformance.adapters.subject import Subject
-from conformance.checks.base import Check
-from conformance.cli.arguments import add_timeout_argument
-from conformance.errors import HarnessError
-from conformance.files import writable_path
-from conformance.reports.json_report import write_json_report
-from conformance.reports.junit import write_junit
-from conformance.reports.markdown import write_markdown
-from conformance.reports.terminal import live_view, make_console, render_header, render_summary
-from conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-from conformance.running import suite
-from conformance.running.database import parse_location
-from conformance.running.suite import HARNESS_NAME, ISOLATIONS, RunConfig
-from reference.profiles import PROFILES
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import Check
+from bpe_conformance.cli.arguments import add_timeout_argument
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.files import writable_path
+from bpe_conformance.reference.profiles import PROFILES
+from bpe_conformance.reports.json_report import write_json_report
+from bpe_conformance.reports.junit import write_junit
+from bpe_conformance.reports.markdown import write_markdown
+from bpe_conformance.reports.terminal import live_view, make_console, render_header, render_summary
+from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.running import suite
+from bpe_conformance.running.database import parse_location
+from bpe_conformance.running.suite import HARNESS_NAME, ISOLATIONS, RunConfig
 
 __all__ = ["config_from_args", "handle", "register"]
 

@@ -23,16 +23,24 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conformance.cli.arguments import whole_number_at_least
-from conformance.errors import HarnessError
-from conformance.files import read_text_file, writable_path
-from conformance.reports.common import plural
-from conformance.reports.terminal import make_console
-from conformance.teaching.encoding_view import encoding_lines
-from conformance.teaching.lines import BLANK, HEADING, Line, print_lines
-from conformance.teaching.page import render_page
-from conformance.teaching.training_view import DEFAULT_MAX_DOCS, footnote_lines, training_lines
-from reference import EncodingTrace, TrainingTrace, digest, loads, reversed_ranks, trace_encoding, trace_training
+from bpe_conformance.cli.arguments import whole_number_at_least
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.files import read_text_file, writable_path
+from bpe_conformance.reference import (
+    EncodingTrace,
+    TrainingTrace,
+    digest,
+    loads,
+    reversed_ranks,
+    trace_encoding,
+    trace_training,
+)
+from bpe_conformance.reports.common import plural
+from bpe_conformance.reports.terminal import make_console
+from bpe_conformance.teaching.encoding_view import encoding_lines
+from bpe_conformance.teaching.lines import BLANK, HEADING, Line, print_lines
+from bpe_conformance.teaching.page import render_page
+from bpe_conformance.teaching.training_view import DEFAULT_MAX_DOCS, footnote_lines, training_lines
 
 __all__ = ["DEFAULT_MERGES", "DEFAULT_TOP", "MIN_WIDTH", "handle", "read_documents", "register"]
 
@@ -55,23 +63,43 @@ def register(subparsers: Any) -> None:
     sources.add_argument("--json-file", metavar="PATH", help="read documents from a JSON list of strings")
     sources.add_argument("--rules", metavar="FILE", help="encode with this tokenizer file's rules instead of training")
     parser.add_argument(
-        "--merges", type=whole_number_at_least(0), default=DEFAULT_MERGES, metavar="N",
+        "--merges",
+        type=whole_number_at_least(0),
+        default=DEFAULT_MERGES,
+        metavar="N",
         help=f"max_merges (default {DEFAULT_MERGES})",
     )
     parser.add_argument(
-        "--top", type=whole_number_at_least(0), default=DEFAULT_TOP, metavar="K",
+        "--top",
+        type=whole_number_at_least(0),
+        default=DEFAULT_TOP,
+        metavar="K",
         help=f"show each round's K highest pair counts; 0 hides them (default {DEFAULT_TOP})",
     )
-    parser.add_argument("--encode", action="append", metavar="TEXT",
-                        help="then encode TEXT step by step and decode it back (repeatable)")
-    parser.add_argument("--wrong-order", action="store_true",
-                        help="with --encode: also apply the rules last first, to show what rank order changes")
     parser.add_argument(
-        "--max-docs", type=whole_number_at_least(0), default=DEFAULT_MAX_DOCS, metavar="N",
+        "--encode",
+        action="append",
+        metavar="TEXT",
+        help="then encode TEXT step by step and decode it back (repeatable)",
+    )
+    parser.add_argument(
+        "--wrong-order",
+        action="store_true",
+        help="with --encode: also apply the rules last first, to show what rank order changes",
+    )
+    parser.add_argument(
+        "--max-docs",
+        type=whole_number_at_least(0),
+        default=DEFAULT_MAX_DOCS,
+        metavar="N",
         help=f"show the sequences of the first N documents (default {DEFAULT_MAX_DOCS})",
     )
-    parser.add_argument("--width", type=whole_number_at_least(MIN_WIDTH), metavar="COLUMNS",
-                        help="fit the output to COLUMNS (default: the terminal's width, 100 in a pipe)")
+    parser.add_argument(
+        "--width",
+        type=whole_number_at_least(MIN_WIDTH),
+        metavar="COLUMNS",
+        help="fit the output to COLUMNS (default: the terminal's width, 100 in a pipe)",
+    )
     parser.add_argument("--html", metavar="PATH", help="also write the walk-through as one self-contained HTML page")
     parser.set_defaults(handler=handle)
 

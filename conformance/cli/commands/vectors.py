@@ -16,9 +16,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from conformance.errors import HarnessError
-from conformance.vectors.files import VECTOR_PROFILES, VECTORS_DIR, read_vector_files, validate_vectors
-from conformance.vectors.output import check_up_to_date, write_vectors
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.vectors.files import VECTOR_PROFILES, VECTORS_DIR, read_vector_files, validate_vectors
+from bpe_conformance.vectors.output import check_up_to_date, write_vectors
 
 __all__ = ["handle", "register"]
 
@@ -39,7 +39,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action = actions.add_parser(name, help=summary, description=summary)
         action.add_argument("--dir", type=Path, default=VECTORS_DIR, help="vector directory (default: %(default)s)")
         action.add_argument(
-            "--profile", action="append", choices=VECTOR_PROFILES, metavar="NAME",
+            "--profile",
+            action="append",
+            choices=VECTOR_PROFILES,
+            metavar="NAME",
             help=f"only this profile (repeatable; default: all of {', '.join(VECTOR_PROFILES)})",
         )
     parser.set_defaults(handler=handle)

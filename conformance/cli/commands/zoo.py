@@ -1,6 +1,6 @@
 """``bpe-conformance zoo gallery|check``: write the bug-zoo gallery, or prove the harness against the zoo.
 
-``gallery`` runs the quick proof (:func:`conformance.zoo.proof.quick_proof`) on every member and
+``gallery`` runs the quick proof (:func:`bpe_conformance.zoo.proof.quick_proof`) on every member and
 control and writes ``docs/bug-zoo.md``: for each member the clause it breaks, the minimal
 counterexample the harness found, why it is a bug and where it is seen in the wild. The page depends
 only on the zoo, the checks and the fixed effort and seed, so regenerating it gives the same bytes.
@@ -28,18 +28,19 @@ from typing import Any
 
 import hypothesis
 
-from conformance.checks import ALL_CHECKS
-from conformance.diagnosis import describe
-from conformance.errors import HarnessError
-from conformance.files import writable_path
-from conformance.reports.common import plural, render_value, to_json_safe
-from conformance.reports.markdown import fence
-from conformance.results.outcomes import CheckResult
-from conformance.settings import PROFILES
-from conformance.spec.clauses import CLAUSE_ID_PATTERN, get_clause
-from conformance.zoo import CONTROLS, ZOO, by_name
-from conformance.zoo.base import ZooMember
-from conformance.zoo.proof import (
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.diagnosis import describe
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.files import writable_path
+from bpe_conformance.reference import LiteralTokenizer
+from bpe_conformance.reports.common import plural, render_value, to_json_safe
+from bpe_conformance.reports.markdown import fence
+from bpe_conformance.results.outcomes import CheckResult
+from bpe_conformance.settings import PROFILES
+from bpe_conformance.spec.clauses import CLAUSE_ID_PATTERN, get_clause
+from bpe_conformance.zoo import CONTROLS, ZOO, by_name
+from bpe_conformance.zoo.base import ZooMember
+from bpe_conformance.zoo.proof import (
     DEFAULT_EFFORT,
     DEFAULT_SEED,
     Proof,
@@ -52,8 +53,7 @@ from conformance.zoo.proof import (
     tally,
     verdict,
 )
-from conformance.zoo.witness import CallResult, describe_witness, run_witness
-from reference import LiteralTokenizer
+from bpe_conformance.zoo.witness import CallResult, describe_witness, run_witness
 
 __all__ = [
     "AREA_TITLES",
@@ -253,7 +253,7 @@ def _intro(proofs: list[Proof]) -> list[str]:
             lines += [f"**{label}:** {listed}. Their entries show what the harness reported.", ""]
     lines += [
         "**How to read an entry.** The heading is the member's name; every member is a factory you can run "
-        "yourself (`bpe-conformance run --impl conformance.zoo:ClassName`). Under it come the clause of "
+        "yourself (`bpe-conformance run --impl bpe_conformance.zoo:ClassName`). Under it come the clause of "
         f"[the specification]({SPEC_FROM_DOCS}) the bug breaks and the others it also shows under; the check "
         "that caught it, with its counterexample, shrunk by hypothesis or the first of the check's fixed cases "
         "the member fails (`inputs` is what the check gave, `expected` what the specification answers, `actual` "

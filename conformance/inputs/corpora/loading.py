@@ -16,8 +16,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from conformance.inputs.corpora.base import CJK, CYRILLIC, LATIN, SEED, random_text
-from reference.pieces import build_pieces
+from bpe_conformance.inputs.corpora.base import CJK, CYRILLIC, LATIN, SEED, random_text
+from bpe_conformance.reference.pieces import build_pieces
 
 __all__ = ["LoadCase", "load_cases"]
 

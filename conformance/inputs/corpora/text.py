@@ -16,7 +16,7 @@ import random
 import unicodedata
 from typing import Literal
 
-from conformance.inputs.corpora.base import (
+from bpe_conformance.inputs.corpora.base import (
     CJK,
     COMPOSED,
     CONTROL,

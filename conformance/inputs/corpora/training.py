@@ -2,12 +2,13 @@
 
 Plain functions over a :class:`random.Random` seeded by a string, so one seed gives the same cases on
 every machine and Python version. Builders choose inputs only; the expected answers come from the
-reference when the vectors are generated (:mod:`conformance.vectors.generate`).
+reference when the vectors are generated (:mod:`bpe_conformance.vectors.generate`).
 
 Here are the worked examples, the builders whose difficulty is in the counting (ties, runs, document
 boundaries, stopping, families of runs) and the list of every builder. Text-heavy builders are in
-:mod:`conformance.inputs.corpora.text`, rule lists for ``load`` in :mod:`conformance.inputs.corpora.loading`, rejected
-calls in :mod:`conformance.inputs.corpora.invalid`, and the shared alphabets in :mod:`conformance.inputs.corpora.base`;
+:mod:`~bpe_conformance.inputs.corpora.text`, rule lists for ``load`` in
+:mod:`~bpe_conformance.inputs.corpora.loading`, rejected calls in :mod:`~bpe_conformance.inputs.corpora.invalid`,
+and the shared alphabets in :mod:`~bpe_conformance.inputs.corpora.base`;
 every name in ``__all__`` is importable from here.
 
 >>> cases = generated_training_cases()
@@ -27,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from conformance.inputs.corpora.base import (
+from bpe_conformance.inputs.corpora.base import (
     CJK,
     COMPOSED,
     CONTROL,
@@ -45,9 +46,9 @@ from conformance.inputs.corpora.base import (
     random_text,
     training_case,
 )
-from conformance.inputs.corpora.invalid import InvalidCase, invalid_cases
-from conformance.inputs.corpora.loading import LoadCase, load_cases
-from conformance.inputs.corpora.text import (
+from bpe_conformance.inputs.corpora.invalid import InvalidCase, invalid_cases
+from bpe_conformance.inputs.corpora.loading import LoadCase, load_cases
+from bpe_conformance.inputs.corpora.text import (
     control_character_cases,
     emoji_cases,
     mixed_cases,

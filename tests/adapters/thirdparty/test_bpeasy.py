@@ -9,10 +9,10 @@ pytest.importorskip("bpeasy")
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.adapters.thirdparty.bpeasy_trainer import BpeasyAdapter
-from conformance.dialects.identify import identify
-from reference.dialects import encode_profile, train_profile
-from reference.profiles import BPEASY
+from bpe_conformance.adapters.thirdparty.bpeasy_trainer import BpeasyAdapter
+from bpe_conformance.dialects.identify import identify
+from bpe_conformance.reference.dialects import encode_profile, train_profile
+from bpe_conformance.reference.profiles import BPEASY
 
 texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=20)
 

@@ -6,10 +6,10 @@ import pytest
 
 pytest.importorskip("bpetokenizer")
 
-from conformance.adapters.thirdparty.bpetokenizer_base import BpetokenizerAdapter
-from conformance.dialects.identify import identify
-from reference.dialects import train_profile
-from reference.profiles import MINBPE
+from bpe_conformance.adapters.thirdparty.bpetokenizer_base import BpetokenizerAdapter
+from bpe_conformance.dialects.identify import identify
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import MINBPE
 
 
 def test_closest_profiles_train_as_minbpe():

@@ -9,9 +9,9 @@ pytest.importorskip("cminbpe")
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.adapters.thirdparty.cminbpe_regex import CminbpeAdapter, CminbpeCAdapter
-from reference.dialects import encode_profile, train_profile
-from reference.profiles import MINBPE
+from bpe_conformance.adapters.thirdparty.cminbpe_regex import CminbpeAdapter, CminbpeCAdapter
+from bpe_conformance.reference.dialects import encode_profile, train_profile
+from bpe_conformance.reference.profiles import MINBPE
 
 texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=16)
 

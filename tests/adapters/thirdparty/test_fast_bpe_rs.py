@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("fast_bpe_rs")
 
-from conformance.adapters.thirdparty.fast_bpe_rs_trainer import FastBpeRsAdapter
-from reference.dialects import train_profile
-from reference.profiles import RUSTBPE
+from bpe_conformance.adapters.thirdparty.fast_bpe_rs_trainer import FastBpeRsAdapter
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import RUSTBPE
 
 
 def test_agrees_with_rustbpe_where_no_byte_repeats():

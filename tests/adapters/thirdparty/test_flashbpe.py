@@ -9,9 +9,9 @@ pytest.importorskip("flashbpe")
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.adapters.thirdparty.flashbpe_trainer import FlashbpeAdapter
-from reference.dialects import train_profile
-from reference.profiles import HF_TOKENIZERS, RUSTBPE
+from bpe_conformance.adapters.thirdparty.flashbpe_trainer import FlashbpeAdapter
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import HF_TOKENIZERS, RUSTBPE
 
 texts = st.text(alphabet="ab a\u00e9\n", max_size=16)
 

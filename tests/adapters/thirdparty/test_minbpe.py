@@ -9,12 +9,12 @@ pytest.importorskip("MiniBpeRust")
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.adapters.thirdparty.minbpe_basic import MinbpeAdapter
-from conformance.dialects.context import pairs_run_out
-from conformance.dialects.identify import identify
-from conformance.dialects.probes import capture
-from reference.dialects import encode_profile, train_profile
-from reference.profiles import MINBPE
+from bpe_conformance.adapters.thirdparty.minbpe_basic import MinbpeAdapter
+from bpe_conformance.dialects.context import pairs_run_out
+from bpe_conformance.dialects.identify import identify
+from bpe_conformance.dialects.probes import capture
+from bpe_conformance.reference.dialects import encode_profile, train_profile
+from bpe_conformance.reference.profiles import MINBPE
 
 texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=20)
 

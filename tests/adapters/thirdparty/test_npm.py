@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.adapters import load_implementation
-from conformance.adapters.thirdparty import NPM_ADAPTERS, NPM_DIRECTORY, npm_installed
-from conformance.errors import ImplementationRaised
+from bpe_conformance.adapters import load_implementation
+from bpe_conformance.adapters.thirdparty import NPM_ADAPTERS, NPM_DIRECTORY, npm_installed
+from bpe_conformance.errors import ImplementationRaised
 
 
 @pytest.fixture(params=sorted(NPM_ADAPTERS))

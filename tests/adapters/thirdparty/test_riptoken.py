@@ -9,11 +9,11 @@ pytest.importorskip("riptoken")
 from hypothesis import given
 from hypothesis import strategies as st
 
-import reference
-from conformance.adapters.thirdparty.riptoken_encoding import RiptokenAdapter
-from conformance.dialects.probes import renumbered
-from reference.dialects import encode_profile
-from reference.profiles import TIKTOKEN
+from bpe_conformance import reference
+from bpe_conformance.adapters.thirdparty.riptoken_encoding import RiptokenAdapter
+from bpe_conformance.dialects.probes import renumbered
+from bpe_conformance.reference.dialects import encode_profile
+from bpe_conformance.reference.profiles import TIKTOKEN
 
 texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=20)
 

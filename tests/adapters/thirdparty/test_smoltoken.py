@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("smoltoken")
 
-from conformance.adapters.thirdparty.smoltoken_trainer import SmoltokenAdapter
-from reference.dialects import encode_profile, train_profile
-from reference.profiles import BPEASY
+from bpe_conformance.adapters.thirdparty.smoltoken_trainer import SmoltokenAdapter
+from bpe_conformance.reference.dialects import encode_profile, train_profile
+from bpe_conformance.reference.profiles import BPEASY
 
 
 def test_trains_and_encodes_like_bpeasy_where_no_tie_arises():

@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("turbobpe")
 
-from conformance.adapters.thirdparty.turbobpe_regex import TurbobpeAdapter
-from reference.dialects import train_profile
-from reference.profiles import MINBPE
+from bpe_conformance.adapters.thirdparty.turbobpe_regex import TurbobpeAdapter
+from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profiles import MINBPE
 
 
 def test_agrees_with_minbpe_until_a_tie_of_later_rounds():
