@@ -24,7 +24,7 @@ TEXT = TUTORIAL.read_text(encoding="utf-8")
 TRANSCRIPTS = readme.transcripts(TEXT)
 _RECORDED_WITH = re.compile(r"hypothesis (\d+\.\d+\.\d+)")
 _LESSON = re.compile(r"^## (\d+)\. (.+)$", re.MULTILINE)
-_MEMBER = re.compile(r"--impl conformance\.zoo:(\w+)")
+_MEMBER = re.compile(r"--impl bpe_conformance\.zoo:(\w+)")
 _FAIL = re.compile(r"^FAIL (\S+) \[(BPE-[A-Z0-9-]+)\]$", re.MULTILINE)
 
 

@@ -58,7 +58,7 @@ def split_spec(spec: str) -> tuple[str, str]:
     """``"package.module:Attr.inner"`` as ``("package.module", "Attr.inner")``.
 
     >>> split_spec("bpe_conformance.reference:Tokenizer")
-    ('reference', 'Tokenizer')
+    ('bpe_conformance.reference', 'Tokenizer')
     >>> try:
     ...     split_spec("reference")
     ... except HarnessError as error:

@@ -8,7 +8,7 @@ looked up, so a typo in an id is an error instead of a silently untested clause.
 ('BPE-TRAIN-TIE', 'Ties go to the smallest pair, compared as integers')
 >>> clause.why.startswith("Ties are common")
 True
->>> clause.examples[0].source.startswith(">>> from reference import")
+>>> clause.examples[0].source.startswith(">>> from bpe_conformance.reference import")
 True
 >>> get_clause("bpe-train-ties")
 Traceback (most recent call last):

@@ -183,7 +183,7 @@ def test_bad_options(options, problem):
         ("bpe_conformance.reference:NoSuchClass", "module 'bpe_conformance.reference' has no attribute 'NoSuchClass'"),
         (
             "bpe_conformance.reference:Tokenizer.no_such_thing",
-            "object 'reference.Tokenizer' has no attribute 'no_such_thing'",
+            "object 'bpe_conformance.reference.Tokenizer' has no attribute 'no_such_thing'",
         ),
         ("hostile_impls:NOT_CALLABLE", r"NOT_CALLABLE is not a class or a zero-argument callable \(it is 42\)"),
         ("hostile_impls:failing_factory", "calling it raised RuntimeError: vocabulary file tokenizer.json is missing"),

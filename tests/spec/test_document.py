@@ -108,7 +108,7 @@ def test_example_runs(example: Example) -> None:
 
 def test_a_wrong_example_is_reported_with_its_clause() -> None:
     """The doctest runner used above does fail, and names the clause and line, when output differs."""
-    wrong = Example("BPE-RULE-ID", 42, ">>> from reference import rule_id\n>>> rule_id(0)\n256\n")
+    wrong = Example("BPE-RULE-ID", 42, ">>> from bpe_conformance.reference import rule_id\n>>> rule_id(0)\n256\n")
     attempted, report = run_example(wrong)
     assert attempted == 2
     assert "BPE-RULE-ID" in report
@@ -136,8 +136,8 @@ def test_clause_is_complete(clause_id: str) -> None:
     assert "MUST" in clause.text, f"{clause_id} has no normative MUST/MUST NOT sentence"
     assert clause.why, f"{clause_id} has no paragraph starting {WHY_PREFIX!r}"
     assert clause.examples, f"{clause_id} has no ```pycon example"
-    assert all(">>> from reference import " in example.source for example in clause.examples), (
-        f"every example of {clause_id} must run the reference (`>>> from reference import ...`)"
+    assert all(">>> from bpe_conformance.reference import " in example.source for example in clause.examples), (
+        f"every example of {clause_id} must run the reference (`>>> from bpe_conformance.reference import ...`)"
     )
 
 
