@@ -39,16 +39,19 @@ def test_the_wheel_ships_the_specification_and_no_repository_files(installed):
         for path in (ROOT / "specs").rglob("*")
         if path.is_file() and "__pycache__" not in path.parts
     }
-    assert {f"conformance/_specs/{name}" for name in shipped} <= names
-    for package in ("conformance", "reference"):
-        sources = {path.relative_to(ROOT).as_posix() for path in (ROOT / package).rglob("*.py")}
+    assert {f"bpe_conformance/_specs/{name}" for name in shipped} <= names
+    for folder, package in (("conformance", "bpe_conformance"), ("reference", "bpe_conformance/reference")):
+        sources = {f"{package}/{path.relative_to(ROOT / folder).as_posix()}" for path in (ROOT / folder).rglob("*.py")}
         assert sources <= names, sorted(sources - names)
-    assert not [name for name in names if name.startswith(("specs/", "tests/", "docs/", "bench/"))]
+    # One top-level name only: nothing another distribution could overwrite, nothing of the repository.
+    assert {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")} == {
+        "bpe_conformance"
+    }
 
 
 def test_the_commands_run_from_the_installed_wheel(installed):
     venv, project, _ = installed
-    where = _ok(venv, project, "python", "-c", "import conformance, sys; print(conformance.__file__)")
+    where = _ok(venv, project, "python", "-c", "import bpe_conformance, sys; print(bpe_conformance.__file__)")
     assert where.startswith(str(venv)), where
     assert "usage" in _ok(venv, project, "bpe-conformance", "--help")
     _ok(venv, project, "bpe-conformance", "run", "--json", "report.json")
