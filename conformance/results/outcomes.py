@@ -63,11 +63,35 @@ class SuiteResult:
     started_at: str = ""
     config: dict[str, Any] = field(default_factory=dict)
     hypothesis_version: str = ""
+    # The selected checks a fail-fast run stopped before.
+    not_run: tuple[str, ...] = ()
 
     @property
     def succeeded(self) -> bool:
         """True when every check passed or was skipped."""
         return all(result.outcome.counts_as_success for result in self.results)
+
+    def declared(self, result: CheckResult) -> bool:
+        """True when the skip file skipped ``result`` (before it ran, or by a declared deviation)."""
+        declared_clauses = self.config.get("declared_clauses", {})
+        return result.check in self.config.get("skipped", {}) or result.clause in declared_clauses
+
+    @property
+    def nothing_checked(self) -> bool:
+        """True when checks ran but every one was skipped without a declaration (a capability, a profile)."""
+        return bool(self.results) and all(
+            result.outcome is Outcome.SKIP and not self.declared(result) for result in self.results
+        )
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every check passed or was skipped by declaration; 1 otherwise, or when nothing was checked.
+
+        >>> skipped = CheckResult("c", "X", ("X",), "", Outcome.SKIP, "capability not declared: encode", 0, 0.0)
+        >>> SuiteResult({}, [skipped], 0, "dev", 0.1, "1").exit_code, SuiteResult({}, [], 0, "dev", 0.1, "1").exit_code
+        (1, 0)
+        """
+        return 1 if self.nothing_checked or not self.succeeded else 0
 
     def count(self, outcome: Outcome) -> int:
         """How many checks ended with ``outcome``."""

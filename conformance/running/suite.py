@@ -13,13 +13,11 @@ The CLI's ``run`` and the pytest plugin share these functions; reports are built
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import importlib.metadata
 import signal
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from hypothesis import settings
 
@@ -30,10 +28,8 @@ from bpe_conformance.checks.base import Check
 from bpe_conformance.dialects.context import known_profile, with_profile
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-from bpe_conformance.running.database import open_database
-from bpe_conformance.running.runner import run_checks
 from bpe_conformance.running.skipfile import SkipPlan, load_skip_file
-from bpe_conformance.settings import HYPOTHESIS_VERSION, PROFILES, active_profile_name
+from bpe_conformance.settings import PROFILES, active_profile_name
 
 __all__ = [
     "BUNDLED_REFERENCE",
@@ -78,6 +74,11 @@ class RunConfig:
     profile: str | None = None
     level: str = "all"
     database: str | None = None
+
+    # The closed choices a front end offers, so it needs nothing else of this package to build its options.
+    ISOLATIONS: ClassVar[tuple[str, ...]] = tuple(ISOLATIONS)
+    LEVELS: ClassVar[tuple[str, ...]] = ("all", "algorithm", "interface")
+    DEFAULT_TIMEOUT: ClassVar[float] = DEFAULT_TIMEOUT
 
     @property
     def isolation_used(self) -> str:
@@ -130,7 +131,7 @@ def select(patterns: Sequence[str]) -> list[Check]:
         raise HarnessError(str(error)) from None
 
 
-LEVEL_CHOICES = ("all", "algorithm", "interface")
+LEVEL_CHOICES = RunConfig.LEVELS
 
 
 def at_level(checks: Sequence[Check], level: str) -> list[Check]:
@@ -190,7 +191,8 @@ def exit_code_for(results: Sequence[CheckResult]) -> int:
     return EXIT_SUCCESS if all(result.outcome.counts_as_success for result in results) else EXIT_FAILURE
 
 
-def _config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> dict[str, Any]:
+def config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> dict[str, Any]:
+    """The ``config`` object of a report: what was asked, and what the selection and skip file made of it."""
     return {
         "impl": config.impl,
         "seed": config.seed,
@@ -235,27 +237,11 @@ def run_suite(
     on_start: Callable[[Check, int, int], None] | None = None,
     on_result: Callable[[CheckResult], None] | None = None,
 ) -> SuiteResult:
-    """Run ``checks`` against ``subject`` one at a time, telling the observers as each starts and ends."""
-    skips = skips or SkipPlan()
-    subject = judged_subject(subject, config.profile)
-    skipped = {**inapplicable_checks(checks, subject), **skips.checks}
-    profile = base_settings(config.effort)
-    database = open_database(config.database)
-    started_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    started = time.monotonic()
-    results: list[CheckResult] = []
-    try:
-        for index, check in enumerate(checks):
-            if on_start is not None:
-                on_start(check, index, len(checks))
-            (result,) = run_checks([check], subject, profile, config.seed, skipped, database=database)
-            results.append(apply_declared_deviations(result, skips.clauses))
-            if on_result is not None:
-                on_result(results[-1])
-    except KeyboardInterrupt as interrupt:  # the user's signal: the results so far still make a report
-        partial = _suite_result(config, subject, checks, skips, results, started_at, started)
-        raise RunInterrupted(partial, interrupt) from interrupt
-    return _suite_result(config, subject, checks, skips, results, started_at, started)
+    """Run ``checks`` against ``subject`` (which the caller closes) through a :class:`RunPlan` of them."""
+    from bpe_conformance.running.plan import CallbackObserver, RunPlan  # the plan is built on this module
+
+    plan = RunPlan(config, tuple(checks), skips or SkipPlan(), base_settings(config.effort), harness_version())
+    return plan.judge(subject).run(CallbackObserver(on_start, on_result))
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -265,25 +251,3 @@ class RunInterrupted(KeyboardInterrupt):
         super().__init__(str(cause))
         self.suite = suite
         self.signum = getattr(cause, "signum", signal.SIGINT)
-
-
-def _suite_result(
-    config: RunConfig,
-    subject: Subject,
-    checks: list[Check],
-    skips: SkipPlan,
-    results: list[CheckResult],
-    started_at: str,
-    started: float,
-) -> SuiteResult:
-    return SuiteResult(
-        implementation=implementation_record(subject, config.impl),
-        results=results,
-        seed=config.seed,
-        effort=config.effort,
-        seconds=round(time.monotonic() - started, 3),
-        harness_version=harness_version(),
-        started_at=started_at,
-        config=_config_record(config, checks, skips),
-        hypothesis_version=HYPOTHESIS_VERSION,
-    )
