@@ -190,7 +190,7 @@ class OpenedRun:
         # A skip-file entry is run anyway: one whose check now passes is stale, and the reader is told.
         if run_check(check, self.subject, base, seed, self.open_database()).outcome is not Outcome.PASS:
             return skipped
-        stale = f"stale skip: {check.name} now passes ({self.plan.skips.checks[check.name]}); remove the entry"
+        stale = f"stale skip: {check.name} now passes; remove its skip-file entry: {self.plan.skips.checks[check.name]}"
         return dataclasses.replace(skipped, advisories=(*skipped.advisories, stale))
 
     def run(self, observer: RunObserver | None = None) -> SuiteResult:
