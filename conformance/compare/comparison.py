@@ -23,6 +23,7 @@ its encoder is compared alone; one that cannot encodes with its own rules, and t
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from bpe_conformance.compare.training import Failure, Trained, failure_of, train
 from bpe_conformance.errors import CallAborted, HarnessError, ImplementationRaised, MalformedResult
 from bpe_conformance.reference.dialects import profile_pieces
 from bpe_conformance.reference.profiles import Profile
+from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = [
     "CONTEXT_IDS",
@@ -117,7 +119,7 @@ class Comparison:
     """Everything a comparison found; ``agree`` when nothing differed and nothing failed."""
 
     request: Request
-    implementation: dict[str, Any]
+    implementation: ImplementationRecord
     corpus: CorpusSummary
     training: Trained
     divergence: Divergence | None = None
@@ -314,16 +316,6 @@ def compare(subject: Subject, request: Request, corpus: Corpus, observer: Observ
     return comparison
 
 
-def _implementation_record(subject: Subject, request: Request) -> dict[str, Any]:
-    info = subject.info
-    declared = getattr(subject, "inner", subject).info.profile  # a --profile subject wraps the declared one
-    return {
-        "name": info.name,
-        "version": info.version,
-        "language": info.language,
-        "profile": request.profile.name,
-        "declared_profile": declared,
-        "capabilities": sorted(info.capabilities),
-        "spec": request.impl,
-        "isolation": request.isolation,
-    }
+def _implementation_record(subject: Subject, request: Request) -> ImplementationRecord:
+    record = ImplementationRecord.of(subject, request.impl, request.isolation)
+    return dataclasses.replace(record, profile=request.profile.name)

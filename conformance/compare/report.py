@@ -122,7 +122,7 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     return {
         "report_version": REPORT_VERSION,
         "harness": {"name": HARNESS_NAME, "version": harness_version()},
-        "implementation": comparison.implementation,
+        "implementation": comparison.implementation.compare_json(),
         "profile": request.profile.name,
         "config": {
             "corpus": list(request.corpus),

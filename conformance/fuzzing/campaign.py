@@ -42,6 +42,7 @@ from bpe_conformance.fuzzing.findings import Finding, FindingBook
 from bpe_conformance.fuzzing.messages import decode_event, result_from_record
 from bpe_conformance.fuzzing.records import CampaignConfig, CampaignInterrupted, CampaignResult, CheckTally
 from bpe_conformance.fuzzing.worker import WorkerConfig
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.running.database import cache_directory
 from bpe_conformance.settings import keep_storage_out_of_cwd
 
@@ -127,7 +128,7 @@ class Campaign:
         self,
         config: CampaignConfig,
         checks: list[Check],
-        implementation: dict[str, Any],
+        implementation: ImplementationRecord,
         harness_version: str,
         observer: Observer | None = None,
     ) -> None:

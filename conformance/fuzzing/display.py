@@ -13,7 +13,6 @@ import datetime
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from rich import box
 from rich.console import Console, Group
@@ -34,6 +33,7 @@ from bpe_conformance.reports.terminal import (
     wrap_command,
     wrap_detail,
 )
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.settings import HYPOTHESIS_VERSION
 
 __all__ = [
@@ -88,7 +88,7 @@ def reproduce_line(config: CampaignConfig, check: str) -> str:
     return run_command(record, "dev", check, None) + hypothesis_note(check, HYPOTHESIS_VERSION)
 
 
-def campaign_header(implementation: dict[str, Any], config: CampaignConfig, harness: str) -> list[str]:
+def campaign_header(implementation: ImplementationRecord, config: CampaignConfig, harness: str) -> list[str]:
     """What is about to run: harness, implementation, the campaign's shape, and where failures are kept."""
     harness_line, implementation_line, _ = header_lines(implementation, {"checks": list(config.checks)}, harness)
     until = datetime.datetime.now() + datetime.timedelta(seconds=config.seconds)
@@ -98,7 +98,7 @@ def campaign_header(implementation: dict[str, Any], config: CampaignConfig, harn
         implementation_line,
         f"fuzz: {plural(len(config.checks), 'check')} · {plural(config.jobs, 'worker')} · {config.isolation} · "
         f"seed {config.seed} · {format_duration(config.seconds)} (until {until:%H:%M:%S}){limit} · "
-        f"profile {implementation.get('profile')}",
+        f"profile {implementation.profile}",
         f"database: {config.database} (failures saved there are replayed first)",
     ]
 
@@ -216,7 +216,7 @@ def verdict(result: CampaignResult) -> str:
         f"{head} in {format_duration(result.seconds)}: {_examples(result.examples)} "
         f"({_rate(result.examples, result.seconds)}/s) over {plural(len(result.tallies), 'check')}, "
         f"{plural(result.config.jobs, 'worker')}; {_STOP_REASONS.get(result.stop_reason, result.stop_reason)} "
-        f"(implementation {result.implementation.get('name')}, seed {result.config.seed})"
+        f"(implementation {result.implementation.name}, seed {result.config.seed})"
     )
 
 

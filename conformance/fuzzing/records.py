@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import signal
 from dataclasses import dataclass, field
-from typing import Any
 
 from bpe_conformance.fuzzing.findings import Finding
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.settings import HYPOTHESIS_VERSION
 
 __all__ = ["CampaignConfig", "CampaignInterrupted", "CampaignResult", "CheckTally"]
@@ -56,7 +56,7 @@ class CampaignResult:
     """A finished (or interrupted) campaign."""
 
     config: CampaignConfig
-    implementation: dict[str, Any]
+    implementation: ImplementationRecord
     started_at: str
     seconds: float
     stop_reason: str

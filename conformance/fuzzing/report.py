@@ -69,7 +69,7 @@ def build_summary(result: CampaignResult) -> dict[str, Any]:
             "version": result.harness_version,
             "hypothesis_version": result.hypothesis_version,
         },
-        "implementation": result.implementation,
+        "implementation": result.implementation.report_json(),
         "config": _config(result),
         "summary": {
             "started_at": result.started_at,

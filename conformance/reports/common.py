@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
 
@@ -171,15 +172,15 @@ def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int |
     return lines
 
 
-def implementation_label(implementation: dict[str, Any]) -> str:
+def implementation_label(implementation: ImplementationRecord) -> str:
     """``name version``, or just the name when the implementation declares no version.
 
-    >>> implementation_label({"name": "minbpe", "version": "unknown"})
+    >>> implementation_label(ImplementationRecord("minbpe", "unknown"))
     'minbpe'
-    >>> implementation_label({"name": "x", "version": "2"})
+    >>> implementation_label(ImplementationRecord("x", "2"))
     'x 2'
     """
-    name, version = printable(str(implementation.get("name"))), printable(str(implementation.get("version")))
+    name, version = printable(str(implementation.name)), printable(str(implementation.version))
     return name if version in ("unknown", "None", "") else f"{name} {version}"
 
 
@@ -339,6 +340,6 @@ def verdict_line(suite: SuiteResult) -> str:
     verdict = "PASSED" if suite.succeeded else "FAILED"
     return (
         f"{verdict}: {counts or 'no checks'} in {suite.seconds:.1f} s "
-        f"(implementation {suite.implementation.get('name')}, seed {suite.seed}, effort {suite.effort})"
+        f"(implementation {suite.implementation.name}, seed {suite.seed}, effort {suite.effort})"
         f" — {level_verdicts(suite)}"
     )

@@ -87,7 +87,7 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
             "version": suite.harness_version,
             "hypothesis_version": suite.hypothesis_version,
         },
-        "implementation": suite.implementation,
+        "implementation": suite.implementation.report_json(),
         "config": _config_record(suite),
         "summary": {
             "total": len(suite.results),

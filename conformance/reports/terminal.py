@@ -38,6 +38,7 @@ from bpe_conformance.reports.common import (
     shown_message,
     verdict_line,
 )
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.settings import HYPOTHESIS_VERSION
 
@@ -175,18 +176,18 @@ def live_view(console: Console, total: int, quiet: bool = False) -> Iterator[Liv
         yield LiveView(console, total, progress, quiet)
 
 
-def header_lines(implementation: dict[str, Any], config: dict[str, Any], harness: str) -> list[str]:
+def header_lines(implementation: ImplementationRecord, config: dict[str, Any], harness: str) -> list[str]:
     """The header as short lines: the harness, the implementation, how the checks run."""
-    spec = printable(str(implementation.get("spec") or "bundled reference"))
+    spec = printable(str(implementation.spec or "bundled reference"))
     checks = plural(len(config.get("checks", [])), "check")
     return [
         f"{harness} · hypothesis {HYPOTHESIS_VERSION}",
-        f"implementation: {implementation_label(implementation)}, {implementation.get('language')}, {spec}",
+        f"implementation: {implementation_label(implementation)}, {implementation.language}, {spec}",
         f"{checks} · {config.get('isolation')} · seed {config.get('seed')} · effort {config.get('effort')}",
     ]
 
 
-def render_header(console: Console, implementation: dict[str, Any], config: dict[str, Any], harness: str) -> None:
+def render_header(console: Console, implementation: ImplementationRecord, config: dict[str, Any], harness: str) -> None:
     """What is about to run, so a log always says which implementation, seed and effort it shows."""
     for line in header_lines(implementation, config, harness):
         console.print(Text(line, style="bold"))

@@ -10,6 +10,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from bpe_conformance.results.implementation import ImplementationRecord
+
 __all__ = ["CheckResult", "Outcome", "SuiteResult"]
 
 
@@ -54,7 +56,7 @@ class CheckResult:
 class SuiteResult:
     """Every check's verdict for one implementation, and how the run was configured."""
 
-    implementation: dict[str, Any]
+    implementation: ImplementationRecord
     results: list[CheckResult]
     seed: int
     effort: str
@@ -87,9 +89,12 @@ class SuiteResult:
     def exit_code(self) -> int:
         """0 when every check passed or was skipped by declaration; 1 otherwise, or when nothing was checked.
 
+        >>> tok = ImplementationRecord("tok")
         >>> skipped = CheckResult("c", "X", ("X",), "", Outcome.SKIP, "capability not declared: encode", 0, 0.0)
-        >>> SuiteResult({}, [skipped], 0, "dev", 0.1, "1").exit_code, SuiteResult({}, [], 0, "dev", 0.1, "1").exit_code
-        (1, 0)
+        >>> SuiteResult(tok, [skipped], 0, "dev", 0.1, "1").exit_code
+        1
+        >>> SuiteResult(tok, [], 0, "dev", 0.1, "1").exit_code
+        0
         """
         return 1 if self.nothing_checked or not self.succeeded else 0
 

@@ -33,6 +33,7 @@ from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.profiles import PROFILES
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running import suite
 from bpe_conformance.running.database import default_directory, open_database, parse_location
@@ -161,9 +162,9 @@ class OpenedRun:
             close()
 
     @property
-    def implementation(self) -> dict[str, object]:
-        """The ``implementation`` object of a report, for the subject as judged."""
-        return suite.implementation_record(self.subject, self.plan.config.impl)
+    def implementation(self) -> ImplementationRecord:
+        """What the reports say of the implementation, as judged."""
+        return suite.implementation_record(self.subject, self.plan.config.impl, self.plan.config.isolation_used)
 
     def open_database(self) -> ExampleDatabase | None:
         """The plan's example database, opened once (a Redis server is asked for PING then)."""

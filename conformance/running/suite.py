@@ -27,6 +27,7 @@ from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
 from bpe_conformance.checks.base import Check
 from bpe_conformance.dialects.context import known_profile, with_profile
 from bpe_conformance.errors import HarnessError
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.skipfile import SkipPlan, load_skip_file
 from bpe_conformance.settings import PROFILES, active_profile_name
@@ -170,20 +171,12 @@ def inapplicable_checks(checks: Sequence[Check], subject: Subject) -> dict[str, 
     return {name: reason for name, reason in reasons.items() if reason is not None}
 
 
-def implementation_record(subject: Subject, impl: str | None) -> dict[str, Any]:
-    """The ``implementation`` object of a report; ``spec`` is None for the bundled reference.
+def implementation_record(subject: Subject, impl: str | None, isolation: str | None = None) -> ImplementationRecord:
+    """What the reports say of ``subject``; ``spec`` is None for the bundled reference.
 
     ``profile`` is the profile the checks judged by: the declared one, or ``run --profile``'s.
     """
-    info = subject.info
-    return {
-        "name": info.name,
-        "version": info.version,
-        "language": info.language,
-        "profile": info.profile,
-        "capabilities": sorted(info.capabilities),
-        "spec": impl,
-    }
+    return ImplementationRecord.of(subject, impl, isolation)
 
 
 def exit_code_for(results: Sequence[CheckResult]) -> int:

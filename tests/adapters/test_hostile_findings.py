@@ -30,6 +30,7 @@ from bpe_conformance.errors import HarnessError, Violation
 from bpe_conformance.reports.json_report import build_report
 from bpe_conformance.reports.markdown import render_markdown
 from bpe_conformance.reports.terminal import make_console, render_summary
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import Outcome, SuiteResult
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.running.suite import select
@@ -248,14 +249,9 @@ def test_a_signal_kills_the_implementation_and_writes_the_reports(tmp_path, sign
 def huge_result() -> SuiteResult:
     result = run_check(only("tie-break"), InProcessSubject(hostile_answers.HugeErrorMessage), SETTINGS)
     return SuiteResult(
-        implementation={
-            "name": "huge-error-message",
-            "version": "0",
-            "language": "python",
-            "profile": "strict",
-            "capabilities": ["train"],
-            "spec": None,
-        },
+        implementation=ImplementationRecord(
+            name="huge-error-message", version="0", language="python", profile="strict", capabilities=("train",)
+        ),
         results=[result],
         seed=0,
         effort="dev",

@@ -28,6 +28,7 @@ from bpe_conformance.reports.json_report import SCHEMA_PATH, build_report, dumps
 from bpe_conformance.reports.junit import junit_text, write_junit
 from bpe_conformance.reports.markdown import write_markdown
 from bpe_conformance.reports.terminal import live_view, make_console, render_summary
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.suite import RunConfig, run_suite
 
@@ -59,14 +60,14 @@ def _result(check: str, clause: str, outcome: Outcome, message: str, **extra) ->
 def _suite(results: list[CheckResult], **config) -> SuiteResult:
     settings = {"impl": "mypkg:Tok", "isolation": "process", "timeout": 10.0, **config}
     return SuiteResult(
-        implementation={
-            "name": "tok",
-            "version": "1.2",
-            "language": "python",
-            "profile": "strict",
-            "capabilities": ["decode", "encode", "train"],
-            "spec": settings["impl"],
-        },
+        implementation=ImplementationRecord(
+            name="tok",
+            version="1.2",
+            language="python",
+            profile="strict",
+            capabilities=("decode", "encode", "train"),
+            spec=settings["impl"],
+        ),
         results=results,
         seed=4,
         effort=settings.pop("effort", "dev"),

@@ -17,6 +17,7 @@ from bpe_conformance.reports.terminal import (
     render_header,
     render_summary,
 )
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 
 FAILURE_MESSAGE = (
@@ -54,13 +55,9 @@ def every_check_suite() -> SuiteResult:
         "isolation": "process",
         "timeout": 0.5,
     }
-    implementation = {
-        "name": "node-bpe-broken",
-        "version": "1.0.0",
-        "language": "javascript",
-        "spec": config["impl"],
-        "profile": "strict",
-    }
+    implementation = ImplementationRecord(
+        name="node-bpe-broken", version="1.0.0", language="javascript", spec=config["impl"], profile="strict"
+    )
     return SuiteResult(implementation, results, 0, "dev", 12.5, "0.1.0", config=config, hypothesis_version="6.1.0")
 
 

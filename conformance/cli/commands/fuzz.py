@@ -24,6 +24,7 @@ from bpe_conformance.fuzzing.records import CampaignConfig, CampaignInterrupted
 from bpe_conformance.fuzzing.report import write_summary
 from bpe_conformance.reference.profiles import PROFILES
 from bpe_conformance.reports.terminal import make_console
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.running import RunConfig, RunPlan
 
 __all__ = ["campaign_config", "default_jobs", "duration_argument", "handle", "register"]
@@ -137,7 +138,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=handle)
 
 
-def _fuzzable(plan: RunPlan) -> tuple[dict[str, Any], dict[str, str]]:
+def _fuzzable(plan: RunPlan) -> tuple[ImplementationRecord, dict[str, str]]:
     """The implementation's record, and the checks that cannot run against it (with why)."""
     with plan.open() as opened:
         skipped = dict(opened.skipped)
@@ -149,7 +150,7 @@ def _fuzzable(plan: RunPlan) -> tuple[dict[str, Any], dict[str, str]]:
         return opened.implementation, skipped
 
 
-def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Check], dict[str, Any], RunPlan]:
+def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Check], ImplementationRecord, RunPlan]:
     """Check every option, load the implementation once, and say what the campaign will run."""
     if args.impl is not None and not args.impl.strip():
         raise HarnessError("--impl is empty (an unset variable?); leave it out to fuzz the bundled reference")
