@@ -26,6 +26,7 @@ from rich.text import Text
 
 from bpe_conformance.checks.base import Check
 from bpe_conformance.reports.common import (
+    Verdict,
     clause_examples,
     counterexample_lines,
     failures,
@@ -36,7 +37,7 @@ from bpe_conformance.reports.common import (
     reproduce_command,
     root_cause_lines,
     shown_message,
-    verdict_line,
+    verdict,
 )
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
@@ -267,7 +268,7 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
     """The summary table, each failure in detail, the clauses checked and the verdict."""
     style = "bold green" if suite.succeeded else "bold red"
     if quiet:
-        for line in wrap_verdict(verdict_line(suite), console.width):
+        for line in wrap_verdict(verdict(suite), console.width):
             console.print(Text(line, style=style, overflow="fold"))
         return
     console.print()
@@ -296,7 +297,7 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
     console.print()
     for line in clause_lines(suite, console.width):
         console.print(Text(line))
-    for line in wrap_verdict(verdict_line(suite), console.width):
+    for line in wrap_verdict(verdict(suite), console.width):
         console.print(Text(line, style=style, overflow="fold"))
 
 
@@ -323,19 +324,17 @@ def advisory_lines(suite: SuiteResult, shown: int = ADVISORIES_SHOWN) -> list[st
     return lines
 
 
-def wrap_verdict(line: str, width: int) -> list[str]:
+def wrap_verdict(parts: Verdict, width: int) -> list[str]:
     """The verdict line, or where it is too wide, the outcome counts and each level's verdict on lines of their own.
 
-    >>> wrap_verdict("FAILED: 1 fail in 1.0 s (x) — algorithm: 1 deviation · interface: not run", 40)
+    >>> wrap_verdict(Verdict("FAILED: 1 fail in 1.0 s (x)", ("algorithm: 1 deviation", "interface: not run")), 40)
     ['FAILED: 1 fail in 1.0 s (x)', '  algorithm: 1 deviation', '  interface: not run']
     """
-    if len(line) <= width:
-        return [line]
-    outcome, _, levels = line.partition(" — ")
-    verdicts = levels.split(" · ") if levels else []
-    if len(outcome) <= width and all(len(verdict) + 2 <= width for verdict in verdicts):
-        return [outcome, *(f"  {verdict}" for verdict in verdicts)]
-    return wrap_detail(line, width)
+    if len(parts.line) <= width:
+        return [parts.line]
+    if len(parts.outcome) <= width and all(len(level) + 2 <= width for level in parts.levels):
+        return [parts.outcome, *(f"  {level}" for level in parts.levels)]
+    return wrap_detail(parts.line, width)
 
 
 def wrap_command(line: str, width: int) -> list[str]:
