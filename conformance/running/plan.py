@@ -84,7 +84,7 @@ class RunPlan:
         checks = suite.at_level(selected, config.level)
         if not checks:
             raise HarnessError(f"no checks selected ({option_prefix}level {config.level} leaves none of those chosen)")
-        hypothesis_settings = suite.base_settings(config.effort)
+        hypothesis_settings = suite.effort_settings(config.effort)
         skips = suite.skips_for(config)
         return cls(config, tuple(checks), skips, hypothesis_settings, suite.harness_version(), fail_fast, option_prefix)
 

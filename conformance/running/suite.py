@@ -30,7 +30,7 @@ from bpe_conformance.errors import HarnessError
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.skipfile import SkipPlan, load_skip_file
-from bpe_conformance.settings import PROFILES, active_profile_name
+from bpe_conformance.settings import EFFORTS, active_effort_name
 
 __all__ = [
     "BUNDLED_REFERENCE",
@@ -42,9 +42,9 @@ __all__ = [
     "RunInterrupted",
     "apply_declared_deviations",
     "at_level",
-    "base_settings",
     "catalogue",
     "default_effort",
+    "effort_settings",
     "exit_code_for",
     "harness_version",
     "implementation_record",
@@ -100,16 +100,16 @@ def harness_version() -> str:
 def default_effort() -> str:
     """The hypothesis profile a run uses unless ``--thorough`` is given: ``ci`` under ``$CI``, else ``dev``."""
     try:
-        return active_profile_name()
+        return active_effort_name()
     except ValueError as error:
         raise HarnessError(str(error)) from None
 
 
-def base_settings(effort: str) -> settings:
-    """The hypothesis settings of the profile named ``effort``."""
-    if effort not in PROFILES:
-        raise HarnessError(f"unknown effort {effort!r}; choose one of {sorted(PROFILES)}")
-    return PROFILES[effort]
+def effort_settings(effort: str) -> settings:
+    """The hypothesis settings of the effort named ``effort`` (dev, ci, thorough, mutation)."""
+    if effort not in EFFORTS:
+        raise HarnessError(f"unknown effort {effort!r}; choose one of {sorted(EFFORTS)}")
+    return EFFORTS[effort]
 
 
 def catalogue() -> list[Check]:
@@ -233,7 +233,7 @@ def run_suite(
     """Run ``checks`` against ``subject`` (which the caller closes) through a :class:`RunPlan` of them."""
     from bpe_conformance.running.plan import CallbackObserver, RunPlan  # the plan is built on this module
 
-    plan = RunPlan(config, tuple(checks), skips or SkipPlan(), base_settings(config.effort), harness_version())
+    plan = RunPlan(config, tuple(checks), skips or SkipPlan(), effort_settings(config.effort), harness_version())
     return plan.judge(subject).run(CallbackObserver(on_start, on_result))
 
 

@@ -34,7 +34,7 @@ from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import Outcome, SuiteResult
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.running.suite import select
-from bpe_conformance.settings import PROFILES, active_profile_name
+from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests.adapters.test_hostile import ENV, HOSTILE, ROOT, hostile, is_alive, nothing_left_behind, outcome_of  # noqa: F401
 
 sys.path.insert(0, str(HOSTILE))
@@ -45,7 +45,7 @@ pytestmark = [
     pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process checks read /proc"),
 ]
 
-SETTINGS = PROFILES[active_profile_name()]
+SETTINGS = EFFORTS[active_effort_name()]
 # An answer may cost the harness this much Python memory at most, whatever it implies.
 MEMORY_BOUND = 64 * 2**20
 

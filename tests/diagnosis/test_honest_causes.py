@@ -23,7 +23,7 @@ from bpe_conformance.reports.json_report import SCHEMA_PATH, build_report
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import Outcome, SuiteResult
 from bpe_conformance.running.runner import run_checks
-from bpe_conformance.settings import PROFILES, active_profile_name
+from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests.support import tie_variants as variants
 from tests.support.confirmed_causes import model_named
 
@@ -48,7 +48,7 @@ ROOT = {
 def run(request):
     """The implementation and the whole suite's results against it."""
     implementation = request.param
-    results = run_checks(ALL_CHECKS, InProcessSubject(implementation), PROFILES[active_profile_name()])
+    results = run_checks(ALL_CHECKS, InProcessSubject(implementation), EFFORTS[active_effort_name()])
     return implementation, results
 
 
