@@ -24,6 +24,7 @@ its encoder is compared alone; one that cannot encodes with its own rules, and t
 from __future__ import annotations
 
 import dataclasses
+import enum
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -51,6 +52,8 @@ __all__ = [
     "CorpusSummary",
     "EncodeResult",
     "Request",
+    "RuleSource",
+    "TextSource",
     "check_texts",
     "compare",
     "held_back",
@@ -58,6 +61,37 @@ __all__ = [
 ]
 
 Rules = list[tuple[int, int]]
+
+
+class RuleSource(str, enum.Enum):
+    """Which rules the implementation encoded with; the value is the report's ``encode.rules`` slug."""
+
+    TRAINED = "trained"  # the rules agree: each side used its own
+    REFERENCE = "reference"  # they differ: the reference's were loaded into the implementation
+    OWN = "own"  # they differ and it cannot load: each side used its own
+
+    @property
+    def description(self) -> str:
+        """The rules as the terminal report names them."""
+        return {
+            RuleSource.TRAINED: "each side's trained rules",
+            RuleSource.REFERENCE: "the reference's rules loaded into the implementation (its own rules differ)",
+            RuleSource.OWN: "each side's own rules, which differ (the implementation cannot load): "
+            "ids differ as a consequence",
+        }[self]
+
+
+class TextSource(str, enum.Enum):
+    """Where the encoded texts came from; the value is the report's ``encode.source`` slug."""
+
+    HELD_BACK = "held-back"
+    ENCODE = "encode"
+
+    @property
+    def description(self) -> str:
+        """The texts' origin as the terminal report says it."""
+        return "held back from training" if self is TextSource.HELD_BACK else "from --encode"
+
 
 HOLD_BACK_EVERY = 10
 # Training a real corpus can take minutes in a slow implementation: the limit is per call, and generous.
@@ -101,8 +135,8 @@ class EncodeResult:
     reference's were loaded into the implementation) or ``own`` (they differ and it cannot load).
     """
 
-    source: str
-    rules: str
+    source: TextSource
+    rules: RuleSource
     texts: int = 0
     bytes: int = 0
     differing: int = 0
@@ -254,15 +288,15 @@ def _compare_encoding(
     subject: Subject, request: Request, trained: Trained, held: list[Document], observer: Observer
 ) -> EncodeResult:
     agreed = trained.implementation == trained.reference
-    rules = "trained" if agreed else ("reference" if subject.supports("load") else "own")
-    result = EncodeResult(source="held-back" if request.encode is None else "encode", rules=rules)
+    rules = RuleSource.TRAINED if agreed else (RuleSource.REFERENCE if subject.supports("load") else RuleSource.OWN)
+    result = EncodeResult(TextSource.HELD_BACK if request.encode is None else TextSource.ENCODE, rules)
     if request.encode is None:
         texts: Iterable[Document] = held
         observer.encoding(sum(_utf8_size(item.text) for item in held))
     else:
         texts = read_documents(request.encode, "--encode")  # one at a time, as they are encoded
         observer.encoding(disk_bytes(request.encode, "--encode"))
-    if rules == "reference":
+    if rules is RuleSource.REFERENCE:
         try:
             subject.load(list(trained.reference))
         except (CallAborted, ImplementationRaised, MalformedResult) as error:

@@ -23,7 +23,7 @@ from rich.text import Text
 from bpe_conformance.fuzzing.campaign import Campaign, Observer
 from bpe_conformance.fuzzing.durations import format_duration
 from bpe_conformance.fuzzing.findings import Finding
-from bpe_conformance.fuzzing.records import CampaignConfig, CampaignResult, CheckTally
+from bpe_conformance.fuzzing.records import CampaignConfig, CampaignResult, CheckTally, StopReason
 from bpe_conformance.reports.common import hypothesis_note, plural, printable, render_value, run_command
 from bpe_conformance.reports.terminal import (
     OUTCOME_STYLES,
@@ -49,14 +49,6 @@ __all__ = [
 
 STATUS_EVERY_SECONDS = 30.0
 _SHOWN_INPUT_CHARS = 160
-_STOP_REASONS = {
-    "deadline": "stopped at the deadline",
-    "max-failures": "stopped after --max-failures distinct failures",
-    "interrupted": "interrupted",
-    "exhausted": "every selected check had run (fixed cases run once)",
-    "database-failed": "stopped: the example database failed",
-    "workers-failed": "stopped: no worker could go on",
-}
 
 
 def _grouped(number: int) -> str:
@@ -208,14 +200,14 @@ def verdict(result: CampaignResult) -> str:
     """``FAILED: 2 distinct failures ...`` or ``PASSED: no failure ...``, with the campaign's numbers."""
     found = len(result.findings)
     head = f"FAILED: {plural(found, 'distinct failure')}" if found else "PASSED: no failure"
-    if result.stop_reason == "interrupted":
+    if result.stop_reason is StopReason.INTERRUPTED:
         head = f"INTERRUPTED: {plural(found, 'distinct failure') if found else 'no failure'} so far"
     elif not found and result.error:
         head = "ERROR: no failure found, but the campaign could not go on"
     return (
         f"{head} in {format_duration(result.seconds)}: {_examples(result.examples)} "
         f"({_rate(result.examples, result.seconds)}/s) over {plural(len(result.tallies), 'check')}, "
-        f"{plural(result.config.jobs, 'worker')}; {_STOP_REASONS.get(result.stop_reason, result.stop_reason)} "
+        f"{plural(result.config.jobs, 'worker')}; {result.stop_reason.description} "
         f"(implementation {result.implementation.name}, seed {result.config.seed})"
     )
 

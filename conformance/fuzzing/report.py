@@ -74,7 +74,7 @@ def build_summary(result: CampaignResult) -> dict[str, Any]:
         "summary": {
             "started_at": result.started_at,
             "seconds": result.seconds,
-            "stop_reason": result.stop_reason,
+            "stop_reason": result.stop_reason.value,
             "examples": result.examples,
             "examples_per_second": round(result.examples_per_second, 3),
             "failures": len(result.findings),

@@ -37,7 +37,7 @@ from bpe_conformance.adapters.signals import handled_signals
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import DatabaseUnavailable, HarnessError
-from bpe_conformance.fuzzing.messages import encode_event, result_record
+from bpe_conformance.fuzzing.messages import EventKind, encode_event, result_record
 from bpe_conformance.fuzzing.schedule import Schedule, examples_for_round, round_seed, start_offset
 from bpe_conformance.running import OpenedRun, RunConfig, RunPlan
 from bpe_conformance.settings import keep_storage_out_of_cwd
@@ -107,7 +107,9 @@ class Worker:
         now = time.monotonic()
         if force or now - self.last_progress >= PROGRESS_SECONDS:
             self.last_progress = now
-            self.emit("progress", worker=self.config.worker, generation=self.config.generation, examples=self.examples)
+            self.emit(
+                EventKind.PROGRESS, worker=self.config.worker, generation=self.config.generation, examples=self.examples
+            )
 
     def counted(self, check: Check) -> Check:
         """``check`` with a ``verify`` that counts, reports progress and stops new examples at the deadline."""
@@ -158,7 +160,7 @@ def fuzz(config: WorkerConfig, opened: OpenedRun, emit: Callable[..., None]) -> 
         failed = not result.outcome.counts_as_success
         schedule.record(name, failed)
         emit(
-            "round",
+            EventKind.ROUND,
             worker=config.worker,
             check=name,
             seed=seed,
@@ -169,7 +171,7 @@ def fuzz(config: WorkerConfig, opened: OpenedRun, emit: Callable[..., None]) -> 
             seconds=result.seconds,
         )
         if failed:
-            emit("finding", worker=config.worker, seed=seed, round=round_of_check, result=result_record(result))
+            emit(EventKind.FINDING, worker=config.worker, seed=seed, round=round_of_check, result=result_record(result))
         worker.report_progress(force=True)
         round_index += 1
     worker.report_progress(force=True)
@@ -186,7 +188,7 @@ def _stop_with_the_parent(parent: int) -> None:
 
 
 def _emitter(stream: IO[bytes]) -> Callable[..., None]:
-    def emit(kind: str, **fields: Any) -> None:
+    def emit(kind: EventKind, **fields: Any) -> None:
         stream.write(encode_event(kind, **fields))
         stream.flush()
 
@@ -212,26 +214,26 @@ def run_worker(config: WorkerConfig, events: IO[bytes]) -> int:
     try:
         opened = _plan(config).open()
     except HarnessError as error:
-        emit("fatal", worker=config.worker, message=str(error))
+        emit(EventKind.FATAL, worker=config.worker, message=str(error))
         return EXIT_FATAL
     try:
         opened.open_database()
     except HarnessError as error:  # the server went away since the coordinator reached it
         opened.close()
-        emit("fatal", worker=config.worker, message=str(error), database=True)
+        emit(EventKind.FATAL, worker=config.worker, message=str(error), database=True)
         return EXIT_FATAL
     try:
-        emit("ready", worker=config.worker, generation=config.generation, pid=os.getpid())
+        emit(EventKind.READY, worker=config.worker, generation=config.generation, pid=os.getpid())
         reason = fuzz(config, opened, emit)
-        emit("done", worker=config.worker, reason=reason)
+        emit(EventKind.DONE, worker=config.worker, reason=reason)
     except KeyboardInterrupt:  # SIGTERM/SIGINT/SIGHUP from the coordinator, or the coordinator died
-        emit("done", worker=config.worker, reason="signal")
+        emit(EventKind.DONE, worker=config.worker, reason="signal")
     except DatabaseUnavailable as error:
-        emit("fatal", worker=config.worker, message=str(error), database=True)
+        emit(EventKind.FATAL, worker=config.worker, message=str(error), database=True)
         return EXIT_FATAL
     except Exception as error:  # a bug of the harness: say where, and let the coordinator decide
         summary = "".join(traceback.format_exception(type(error), error, error.__traceback__)[-3:]).strip()
-        emit("fatal", worker=config.worker, message=f"worker error: {summary}")
+        emit(EventKind.FATAL, worker=config.worker, message=f"worker error: {summary}")
         return EXIT_FATAL
     finally:
         opened.close()
