@@ -80,7 +80,7 @@ class RunningProcess:
     lines: queue.Queue[tuple[LineKind, bytes]]
     stderr: deque[bytes]
     threads: tuple[threading.Thread, ...]
-    finalizer: weakref.finalize
+    finalizer: weakref.finalize[[subprocess.Popen[bytes], str | None], subprocess.Popen[bytes]]
     stop: threading.Event
     tag: str
     # The longest line the reader accepts for the current request (see response_allowance).

@@ -240,7 +240,8 @@ def request_problem(message: Any) -> str | None:
 
 def load_schema(name: str) -> dict[str, Any]:
     """The parsed JSON Schema ``request``, ``response`` or ``handshake``."""
-    return json.loads((SCHEMA_DIR / _SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+    record: dict[str, Any] = json.loads((SCHEMA_DIR / _SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+    return record
 
 
 @cache

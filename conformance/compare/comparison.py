@@ -239,7 +239,9 @@ def check_texts(paths: Sequence[str]) -> int:
     return sum(_utf8_size(document.text) for document in read_documents(paths, "--encode"))
 
 
-def _difference(index: int, document: Document, expected: list[int], actual: list[int], pieces: list[bytes]) -> dict:
+def _difference(
+    index: int, document: Document, expected: list[int], actual: list[int], pieces: list[bytes]
+) -> dict[str, Any]:
     position = first_difference(expected, actual)
     assert position is not None
     start = max(0, position - CONTEXT_IDS)

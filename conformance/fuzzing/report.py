@@ -97,7 +97,8 @@ def build_summary(result: CampaignResult) -> dict[str, Any]:
         "failures": failures,
         "problems": list(result.problems),
     }
-    return to_json_safe(summary)
+    record: dict[str, Any] = to_json_safe(summary)
+    return record
 
 
 def dumps_summary(result: CampaignResult) -> str:

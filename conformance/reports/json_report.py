@@ -102,7 +102,8 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
         "clauses": clause_examples(suite),
         "results": [_result_record(suite, result) for result in suite.results],
     }
-    return to_json_safe(report)
+    record: dict[str, Any] = to_json_safe(report)
+    return record
 
 
 def dumps_report(suite: SuiteResult) -> str:
