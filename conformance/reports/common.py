@@ -253,7 +253,7 @@ def _environment_prefix(effort: str) -> list[str]:
 
 def reproduce_command(suite: SuiteResult, check: str) -> str:
     """The one-line command that re-runs only ``check`` the way this run did."""
-    return run_command(suite.config, suite.effort, check, suite.seed)
+    return run_command(suite.config.given(), suite.effort, check, suite.seed)
 
 
 def run_command(config: Mapping[str, Any], effort: str, check: str, seed: int | None) -> str:

@@ -68,7 +68,8 @@ def _result_record(suite: SuiteResult, result: CheckResult) -> dict[str, Any]:
 
 
 def _config_record(suite: SuiteResult) -> dict[str, Any]:
-    record = {key: suite.config.get(key) for key in _CONFIG_KEYS}
+    recorded = suite.config.to_json()
+    record = {key: recorded[key] for key in _CONFIG_KEYS}
     record["seed"], record["effort"] = suite.seed, suite.effort
     record["patterns"] = record["patterns"] or []
     record["level"] = record["level"] or "all"

@@ -12,7 +12,7 @@ from typing import Any
 
 from bpe_conformance.results.implementation import ImplementationRecord
 
-__all__ = ["CheckResult", "Outcome", "SuiteResult"]
+__all__ = ["CheckResult", "Outcome", "RunRecord", "SuiteResult"]
 
 
 class Outcome(str, enum.Enum):
@@ -53,6 +53,55 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
+class RunRecord:
+    """How a run was configured: what it was asked, and what the selection and the skip file made of it.
+
+    ``skipped`` maps the checks the skip file skips to its reason, ``declared_clauses`` the clauses it declares
+    deviations from. None means not recorded (a result built by hand); a run records every field.
+
+    >>> record = RunRecord(impl="m:T", seed=3, isolation="process", checks=("tie-break",))
+    >>> record.to_json()["checks"], sorted(record.given())
+    (['tie-break'], ['checks', 'declared_clauses', 'impl', 'isolation', 'patterns', 'seed', 'skipped'])
+    """
+
+    impl: str | None = None
+    seed: int | None = None
+    effort: str | None = None
+    timeout: float | None = None
+    isolation: str | None = None
+    patterns: tuple[str, ...] = ()
+    level: str | None = None
+    checks: tuple[str, ...] = ()
+    skip_file: str | None = None
+    skipped: dict[str, str] = field(default_factory=dict)
+    declared_clauses: dict[str, str] = field(default_factory=dict)
+    database: str | None = None
+    profile: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``config`` object of the JSON report, every field (lists and dicts, in the report's order)."""
+        return {
+            "impl": self.impl,
+            "seed": self.seed,
+            "effort": self.effort,
+            "timeout": self.timeout,
+            "isolation": self.isolation,
+            "patterns": list(self.patterns),
+            "level": self.level,
+            "checks": list(self.checks),
+            "skip_file": self.skip_file,
+            "skipped": dict(self.skipped),
+            "declared_clauses": dict(self.declared_clauses),
+            "database": self.database,
+            "profile": self.profile,
+        }
+
+    def given(self) -> dict[str, Any]:
+        """The fields recorded (not None), as the reproduce line reads them."""
+        return {key: value for key, value in self.to_json().items() if value is not None}
+
+
+@dataclass(frozen=True)
 class SuiteResult:
     """Every check's verdict for one implementation, and how the run was configured."""
 
@@ -63,7 +112,7 @@ class SuiteResult:
     seconds: float
     harness_version: str
     started_at: str = ""
-    config: dict[str, Any] = field(default_factory=dict)
+    config: RunRecord = field(default_factory=RunRecord)
     hypothesis_version: str = ""
     # The selected checks a fail-fast run stopped before.
     not_run: tuple[str, ...] = ()
@@ -75,8 +124,7 @@ class SuiteResult:
 
     def declared(self, result: CheckResult) -> bool:
         """True when the skip file skipped ``result`` (before it ran, or by a declared deviation)."""
-        declared_clauses = self.config.get("declared_clauses", {})
-        return result.check in self.config.get("skipped", {}) or result.clause in declared_clauses
+        return result.check in self.config.skipped or result.clause in self.config.declared_clauses
 
     @property
     def nothing_checked(self) -> bool:

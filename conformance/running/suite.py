@@ -17,7 +17,7 @@ import importlib.metadata
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from hypothesis import settings
 
@@ -28,7 +28,7 @@ from bpe_conformance.checks.base import Check
 from bpe_conformance.dialects.context import known_profile, with_profile
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.results.implementation import ImplementationRecord
-from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.results.outcomes import CheckResult, Outcome, RunRecord, SuiteResult
 from bpe_conformance.running.skipfile import SkipPlan, load_skip_file
 from bpe_conformance.settings import EFFORTS, active_effort_name
 
@@ -184,23 +184,23 @@ def exit_code_for(results: Sequence[CheckResult]) -> int:
     return EXIT_SUCCESS if all(result.outcome.counts_as_success for result in results) else EXIT_FAILURE
 
 
-def config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> dict[str, Any]:
-    """The ``config`` object of a report: what was asked, and what the selection and skip file made of it."""
-    return {
-        "impl": config.impl,
-        "seed": config.seed,
-        "effort": config.effort,
-        "timeout": config.timeout,
-        "isolation": config.isolation_used,
-        "patterns": list(config.patterns),
-        "level": config.level,
-        "checks": [check.name for check in checks],
-        "skip_file": config.skip_file,
-        "skipped": dict(skips.checks),
-        "declared_clauses": dict(skips.clauses),
-        "database": config.database,
-        "profile": config.profile,
-    }
+def config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> RunRecord:
+    """What a run records of its configuration: what was asked, and what the selection and skip file made of it."""
+    return RunRecord(
+        impl=config.impl,
+        seed=config.seed,
+        effort=config.effort,
+        timeout=config.timeout,
+        isolation=config.isolation_used,
+        patterns=tuple(config.patterns),
+        level=config.level,
+        checks=tuple(check.name for check in checks),
+        skip_file=config.skip_file,
+        skipped=dict(skips.checks),
+        declared_clauses=dict(skips.clauses),
+        database=config.database,
+        profile=config.profile,
+    )
 
 
 def skips_for(config: RunConfig) -> SkipPlan:

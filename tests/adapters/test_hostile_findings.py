@@ -31,7 +31,7 @@ from bpe_conformance.reports.json_report import build_report
 from bpe_conformance.reports.markdown import render_markdown
 from bpe_conformance.reports.terminal import make_console, render_summary
 from bpe_conformance.results.implementation import ImplementationRecord
-from bpe_conformance.results.outcomes import Outcome, SuiteResult
+from bpe_conformance.results.outcomes import Outcome, RunRecord, SuiteResult
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.running.suite import select
 from bpe_conformance.settings import EFFORTS, active_effort_name
@@ -258,7 +258,7 @@ def huge_result() -> SuiteResult:
         seconds=0.0,
         harness_version="0",
         started_at="2026-01-01T00:00:00+00:00",
-        config={},
+        config=RunRecord(),
     )
 
 

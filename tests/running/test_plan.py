@@ -67,7 +67,7 @@ def test_a_run_tells_its_observer_and_knows_its_exit_code() -> None:
     result = RunPlan.build(RunConfig(patterns=TIE_BREAK)).run(Observer())
     assert seen == [("start", "tie-break", 0, 1), ("result", "tie-break", Outcome.PASS)]
     assert result.exit_code == 0 and result.not_run == ()
-    assert result.config["checks"] == ["tie-break"] and result.implementation.spec is None
+    assert result.config.checks == ("tie-break",) and result.implementation.spec is None
 
 
 def test_an_interrupted_run_carries_the_checks_that_finished() -> None:
