@@ -5,10 +5,10 @@ dev locally, ci under CI, or $BPE_HYPOTHESIS_PROFILE.
 
 from hypothesis import settings
 
-from bpe_conformance.settings import active_profile_name, register_profiles
+from bpe_conformance.settings import active_effort_name, register_efforts
 
-register_profiles()
-settings.load_profile(active_profile_name())
+register_efforts()
+settings.load_profile(active_effort_name())
 
 # Hostile fixtures are programs that talk on stdin/stdout; importing them to look for doctests would run them.
 # Third-party adapters import optional libraries; tests/adapters/thirdparty/ tests them where they are installed.

@@ -14,6 +14,7 @@ __all__ = [
     "INPUT_ERROR_FAMILIES",
     "CallAborted",
     "CallTimeout",
+    "DatabaseUnavailable",
     "HarnessError",
     "ImplementationCrashed",
     "ImplementationRaised",
@@ -62,6 +63,13 @@ def error_families(kind: str, ancestors: tuple[str, ...] = ()) -> frozenset[str]
 
 class HarnessError(Exception):
     """A usage or harness problem (bad ``--impl``, unreadable skip file); the CLI exits 2."""
+
+
+class DatabaseUnavailable(HarnessError):
+    """The example database failed while in use (the Redis server went away, the disk filled up).
+
+    A harness error, never a verdict: the runner lets it through instead of blaming the implementation.
+    """
 
 
 class Violation(AssertionError):

@@ -23,18 +23,14 @@ import shlex
 from typing import Any
 
 import pytest
-from hypothesis.database import ExampleDatabase
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
+from bpe_conformance.reference.profiles import PROFILES
 from bpe_conformance.reports.common import hypothesis_note
 from bpe_conformance.reports.terminal import failure_lines
 from bpe_conformance.results.outcomes import CheckResult, Outcome
-from bpe_conformance.running import suite
-from bpe_conformance.running.database import open_database
-from bpe_conformance.running.runner import run_checks
-from bpe_conformance.running.suite import DEFAULT_TIMEOUT, ISOLATIONS
+from bpe_conformance.running import OpenedRun, RunConfig, RunPlan
 from bpe_conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
 
 __all__ = [
@@ -47,10 +43,16 @@ __all__ = [
     "pytest_configure",
     "pytest_ignore_collect",
     "pytest_report_header",
+    "pytest_runtest_makereport",
+    "pytest_terminal_summary",
     "reproduce_commands",
+    "run_config",
 ]
 
 SUITE_NODE = "bpe-conformance"
+DEFAULT_TIMEOUT = RunConfig.DEFAULT_TIMEOUT
+# Advisories (a SHOULD not followed, a stale skip) of every item run, for the terminal summary.
+_ADVISORIES = pytest.StashKey[list[tuple[str, str]]]()
 
 
 class ConformanceFailure(Exception):
@@ -90,7 +92,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--bpe-isolation",
-        choices=ISOLATIONS,
+        choices=RunConfig.ISOLATIONS,
         default="process",
         help="run the implementation in its own process (default) or in pytest's",
     )
@@ -111,6 +113,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "there, such as those a fuzz campaign found, are replayed first",
     )
     group.addoption(
+        "--bpe-level",
+        choices=RunConfig.LEVELS,
+        default="all",
+        help="only the checks of one conformance level: algorithm or interface (default all)",
+    )
+    group.addoption(
+        "--bpe-profile",
+        metavar="NAME",
+        default=None,
+        help=f"judge under this dialect profile instead of the declared one ({', '.join(PROFILES)})",
+    )
+    group.addoption(
+        "--bpe-skip-file",
+        metavar="PATH",
+        default=None,
+        help="checks the implementation knowingly fails, as for bpe-conformance run --skip-file",
+    )
+    group.addoption(
         "--bpe-only", action="store_true", help="collect only the conformance checks, none of the project's own tests"
     )
 
@@ -129,10 +149,11 @@ def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
     if timeout != DEFAULT_TIMEOUT:
         extra_pytest += ["--bpe-timeout", f"{timeout:g}"]
         extra_cli += ["--timeout", f"{timeout:g}"]
-    database = config.getoption("bpe_database")
-    if database is not None:
-        extra_pytest += ["--bpe-database", database]
-        extra_cli += ["--database", database]
+    for option in ("database", "profile", "skip_file"):
+        value = config.getoption(f"bpe_{option}")
+        if value is not None:
+            extra_pytest += [f"--bpe-{option.replace('_', '-')}", value]
+            extra_cli += [f"--{option.replace('_', '-')}", value]
     pytest_words = [
         "pytest",
         "-p",
@@ -151,16 +172,31 @@ def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
     return [shlex.join(pytest_words) + note, shlex.join(cli_words) + note]
 
 
+def run_config(config: pytest.Config) -> RunConfig:
+    """The :class:`RunConfig` the ``--bpe-*`` options ask for: the one ``bpe-conformance run`` would use."""
+    option = config.getoption
+    return RunConfig(
+        impl=option("bpe_impl"),
+        isolation=option("bpe_isolation"),
+        timeout=option("bpe_timeout"),
+        effort=RunPlan.default_effort(option("bpe_thorough")),
+        seed=option("bpe_seed"),
+        patterns=tuple(option("bpe_check")),
+        skip_file=option("bpe_skip_file"),
+        profile=option("bpe_profile"),
+        level=option("bpe_level"),
+        database=option("bpe_database"),
+    )
+
+
 class ConformanceSuite(pytest.Collector):
     """Holds the implementation under test, opened at the first check and closed after the last."""
 
-    def __init__(self, *, checks: list[Check], **kwargs: Any) -> None:
+    def __init__(self, *, plan: RunPlan, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.checks = checks
-        self._subject: Subject | None = None
-        self.inapplicable: dict[str, str] = {}
-        # hypothesis's example database (--bpe-database): saved failures are replayed first.
-        self.database: ExampleDatabase | None = None
+        self.plan = plan
+        self.checks = list(plan.checks)
+        self._opened: OpenedRun | None = None
 
     def collect(self) -> list[pytest.Item]:
         """One :class:`ConformanceItem` per check."""
@@ -170,25 +206,21 @@ class ConformanceSuite(pytest.Collector):
         ]
 
     def open(self) -> None:
-        """Load the implementation, judged by the profile it declares; raises :class:`HarnessError`."""
-        options = self.config.getoption
-        subject = suite.open_subject(options("bpe_impl"), options("bpe_isolation"), options("bpe_timeout"))
+        """Load the implementation, judged under the plan's profile; raises :class:`HarnessError`."""
+        self._opened = self.plan.open()
         self.config.add_cleanup(self.teardown)
-        self._subject = subject
-        self._subject = suite.judged_subject(subject, None)
-        self.inapplicable = suite.inapplicable_checks(self.checks, self._subject)
 
-    def subject(self) -> Subject:
-        """The implementation :meth:`open` loaded."""
-        if self._subject is None:
+    def opened(self) -> OpenedRun:
+        """The run :meth:`open` started."""
+        if self._opened is None:
             raise HarnessError("the implementation is not loaded (it is stopped after the last check)")
-        return self._subject
+        return self._opened
 
     def teardown(self) -> None:
         """Stop the implementation (its process, with process isolation)."""
-        subject, self._subject = self._subject, None
-        if subject is not None:
-            subject.close()
+        opened, self._opened = self._opened, None
+        if opened is not None:
+            opened.close()
 
 
 class ConformanceItem(pytest.Item):
@@ -217,11 +249,9 @@ def run_item(item: ConformanceItem) -> None:
     """Body of :meth:`ConformanceItem.runtest`, kept undecorated and outside the class for mutation testing."""
     node = item.parent
     assert isinstance(node, ConformanceSuite)
-    effort = "thorough" if item.config.getoption("bpe_thorough") else suite.default_effort()
-    base = suite.base_settings(effort)
-    seed = item.config.getoption("bpe_seed")
-    (result,) = run_checks([item.check], node.subject(), base, seed, node.inapplicable, database=node.database)
-    item.user_properties.append(("examples", result.examples))
+    result = node.opened().run_check(item.check)
+    item.user_properties += [("examples", result.examples), ("reported_clause", result.clause)]
+    item.config.stash.setdefault(_ADVISORIES, []).extend((result.check, note) for note in result.advisories)
     if result.outcome is Outcome.SKIP:
         pytest.skip(result.message)
     if not result.outcome.counts_as_success:
@@ -245,19 +275,18 @@ def add_conformance_items(session: pytest.Session, config: pytest.Config, items:
     if config.getoption("bpe_impl") is None:
         return
     try:
-        checks = suite.select(config.getoption("bpe_check"))
-    except HarnessError as error:
-        raise pytest.UsageError(f"--bpe-check: {error}") from None
-    try:
-        database = open_database(config.getoption("bpe_database"), "--bpe-database")
+        plan = RunPlan.build(run_config(config), option_prefix="--bpe-")
     except HarnessError as error:
         raise pytest.UsageError(str(error)) from None
-    node = ConformanceSuite.from_parent(session, name=SUITE_NODE, nodeid=SUITE_NODE, checks=checks)
-    node.database = database
+    node = ConformanceSuite.from_parent(session, name=SUITE_NODE, nodeid=SUITE_NODE, plan=plan)
     try:
         node.open()
     except HarnessError as error:
         raise pytest.UsageError(f"--bpe-impl: {error}") from None
+    try:  # only an implementation that loads gets a database; an unreachable one is a usage error now
+        node.opened().open_database()
+    except HarnessError as error:
+        raise pytest.UsageError(str(error)) from None
     collected = node.collect()
     # Reported like any collected node, so pytest's "collected N items" counts the checks too.
     reported: list[pytest.Item | pytest.Collector] = list(collected)
@@ -288,3 +317,24 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     """Name the implementation under test in pytest's header, when there is one."""
     impl = config.getoption("bpe_impl")
     return None if impl is None else f"bpe-conformance: checking {impl} ({config.getoption('bpe_isolation')})"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failure on another clause than the item's is shown under that clause (its header and id agree)."""
+    report = yield
+    reported = dict(item.user_properties).get("reported_clause") if isinstance(item, ConformanceItem) else None
+    if isinstance(item, ConformanceItem) and report.failed and reported not in (None, item.check.clause):
+        path, line, _ = report.location
+        report.location = (path, line, f"{SUITE_NODE}::{item.check.name}[{reported}]")
+    return report
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """The advisories of the checks run (notes, never failures), once each, as ``bpe-conformance run`` shows them."""
+    advisories = config.stash.get(_ADVISORIES, [])
+    if not advisories:
+        return
+    terminalreporter.section("bpe-conformance advisories")
+    for check, note in dict.fromkeys(advisories):
+        terminalreporter.write_line(f"{check}: {note}")

@@ -1,12 +1,15 @@
-"""Named hypothesis profiles, defined once for the tests and the harness.
+"""The efforts: named hypothesis settings, defined once for the tests and the harness.
+
+Each effort is registered as the hypothesis profile of the same name (``settings.load_profile("ci")``); this
+project says "effort" so that "profile" always means a dialect (:mod:`bpe_conformance.reference.profiles`).
 
 ``dev`` is the everyday default, ``ci`` is what hypothesis loads by itself when ``CI`` is set,
 ``thorough`` is for nightly runs and ``mutation`` for mutmut: derandomized, no deadline, no
 example database, so a mutant is killed or not the same way every time.
 
->>> sorted(PROFILES)
+>>> sorted(EFFORTS)
 ['ci', 'dev', 'mutation', 'thorough']
->>> PROFILES["mutation"].database is None and PROFILES["mutation"].derandomize
+>>> EFFORTS["mutation"].database is None and EFFORTS["mutation"].derandomize
 True
 
 The harness writes nothing into the working directory unless asked: :func:`keep_storage_out_of_cwd` moves
@@ -28,12 +31,12 @@ from hypothesis import HealthCheck, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 __all__ = [
+    "EFFORTS",
+    "EFFORT_ENV_VAR",
     "HYPOTHESIS_VERSION",
-    "PROFILES",
-    "PROFILE_ENV_VAR",
-    "active_profile_name",
+    "active_effort_name",
     "keep_storage_out_of_cwd",
-    "register_profiles",
+    "register_efforts",
 ]
 
 # The same seed draws the same examples only under the same hypothesis version (pyproject.toml bounds it);
@@ -41,12 +44,12 @@ __all__ = [
 HYPOTHESIS_VERSION: str = hypothesis.__version__
 _STORAGE_ENV_VAR = "HYPOTHESIS_STORAGE_DIRECTORY"
 
-PROFILE_ENV_VAR = "BPE_HYPOTHESIS_PROFILE"
+EFFORT_ENV_VAR = "BPE_HYPOTHESIS_PROFILE"
 
 # Subprocess implementations and long documents are slow by nature; that is not a bug in a strategy.
 _SLOW_IS_FINE = (HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example)
 
-PROFILES: dict[str, settings] = {
+EFFORTS: dict[str, settings] = {
     "dev": settings(max_examples=60, deadline=None, suppress_health_check=_SLOW_IS_FINE),
     "ci": settings(
         max_examples=100,
@@ -67,18 +70,18 @@ PROFILES: dict[str, settings] = {
 }
 
 
-def register_profiles() -> None:
-    """Register every profile; re-registering ``ci`` while it is active makes ours take effect."""
-    for name, profile in PROFILES.items():
-        settings.register_profile(name, profile)
+def register_efforts() -> None:
+    """Register every effort as the hypothesis profile of its name; re-registering an active ``ci`` makes ours count."""
+    for name, effort in EFFORTS.items():
+        settings.register_profile(name, effort)
 
 
-def active_profile_name() -> str:
+def active_effort_name() -> str:
     """``$BPE_HYPOTHESIS_PROFILE`` if set, ``ci`` under CI, else ``dev``."""
-    chosen = os.environ.get(PROFILE_ENV_VAR)
+    chosen = os.environ.get(EFFORT_ENV_VAR)
     if chosen:
-        if chosen not in PROFILES:
-            raise ValueError(f"{PROFILE_ENV_VAR}={chosen!r} is not a profile; choose one of {sorted(PROFILES)}")
+        if chosen not in EFFORTS:
+            raise ValueError(f"{EFFORT_ENV_VAR}={chosen!r} is not an effort; choose one of {sorted(EFFORTS)}")
         return chosen
     return "ci" if os.environ.get("CI") else "dev"
 

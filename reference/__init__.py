@@ -1,6 +1,12 @@
 """The executable specification of byte-level BPE (strict profile).
 
-Plain functions that read like ``specs/bpe.md``, and two classes with the plug-in contract.
+Plain functions that read like ``specs/bpe.md``, and two classes with the plug-in contract. The public
+surface is named here: the alphabet constants, the spec functions (counting, selection, replacement,
+training, encoding, decoding, validation, serialization, and the traces ``specs/bpe.md`` shows),
+``Tokenizer``, ``LiteralTokenizer`` and the dialect profiles. Everything else lives in its module
+(``bpe_conformance.reference.trace``, ``.encoding_trace``, ``.fast_*``, ...).
+
+This package imports nothing of the harness, and nothing heavy: no hypothesis, no rich.
 
 >>> from bpe_conformance.reference import Tokenizer
 >>> tokenizer = Tokenizer()
@@ -24,29 +30,15 @@ from bpe_conformance.reference.alphabet import (
 from bpe_conformance.reference.counting import count_pairs
 from bpe_conformance.reference.decoding import decode, decode_bytes
 from bpe_conformance.reference.encoding import encode, encode_bytes, encode_document, encode_lowest_rank_first
-from bpe_conformance.reference.encoding_trace import (
-    EncodeStep,
-    EncodingTrace,
-    check_order,
-    reversed_ranks,
-    trace_encoding,
-    unmade_ids,
-)
+from bpe_conformance.reference.encoding_trace import reversed_ranks, trace_encoding
 from bpe_conformance.reference.pieces import build_pieces, piece_hex, piece_lengths
+from bpe_conformance.reference.profiles import PROFILES, Profile, get_profile
 from bpe_conformance.reference.replacement import replace_pair
 from bpe_conformance.reference.selection import select_pair, tied_pairs
 from bpe_conformance.reference.serialization import digest, digest_input, dumps, loads
 from bpe_conformance.reference.tokenizer import LiteralTokenizer, Tokenizer
-from bpe_conformance.reference.trace import (
-    OverlapContrast,
-    RoundSummary,
-    StopRound,
-    TrainingTrace,
-    format_trace,
-    replace_every_window,
-    trace_training,
-)
-from bpe_conformance.reference.training import Round, TrainingResult, train, train_sequences, training_rounds
+from bpe_conformance.reference.trace import format_trace, trace_training
+from bpe_conformance.reference.training import train, train_sequences, training_rounds
 from bpe_conformance.reference.validation import check_documents, check_ids, check_max_merges, check_rules, check_text
 
 __all__ = [
@@ -56,21 +48,14 @@ __all__ = [
     "END_ID",
     "FIRST_RULE_ID",
     "MIN_MERGE_COUNT",
-    "EncodeStep",
-    "EncodingTrace",
+    "PROFILES",
     "LiteralTokenizer",
-    "OverlapContrast",
-    "Round",
-    "RoundSummary",
-    "StopRound",
+    "Profile",
     "Tokenizer",
-    "TrainingResult",
-    "TrainingTrace",
     "build_pieces",
     "check_documents",
     "check_ids",
     "check_max_merges",
-    "check_order",
     "check_rules",
     "check_text",
     "count_pairs",
@@ -84,10 +69,10 @@ __all__ = [
     "encode_document",
     "encode_lowest_rank_first",
     "format_trace",
+    "get_profile",
     "loads",
     "piece_hex",
     "piece_lengths",
-    "replace_every_window",
     "replace_pair",
     "reversed_ranks",
     "rule_id",
@@ -99,6 +84,5 @@ __all__ = [
     "train",
     "train_sequences",
     "training_rounds",
-    "unmade_ids",
     "vocab_size",
 ]

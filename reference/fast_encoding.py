@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from typing import overload
 
 from bpe_conformance.reference.alphabet import FIRST_RULE_ID
 from bpe_conformance.reference.validation import check_rules, check_text
@@ -74,7 +75,7 @@ NUMPY_ENCODE_MIN_BYTES = 32_768
 MAX_BATCH_BYTES = 2**31 - 2
 
 
-class MergeTable(Sequence):
+class MergeTable(Sequence[tuple[int, int]]):
     """Validated rules, read-only, with the rank of each pair's first rule, built once.
 
     It is a sequence of the rules itself, so any encoder that takes a rule list accepts it.
@@ -95,7 +96,11 @@ class MergeTable(Sequence):
     def __len__(self) -> int:
         return len(self._rules)
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int]: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[tuple[int, int], ...]: ...
+    def __getitem__(self, index: int | slice) -> tuple[int, int] | tuple[tuple[int, int], ...]:
         return self._rules[index]
 
     def __repr__(self) -> str:

@@ -124,8 +124,8 @@ class _Texts:
 
 def _holding(texts: _Texts, token: int) -> np.ndarray:
     """Positions still holding ``token`` (sorted), pruning its stored list as a side effect."""
-    positions = texts.held_at[token]
-    positions = positions[texts.tokens[positions] == token]
+    held: np.ndarray = texts.held_at[token]
+    positions: np.ndarray = held[texts.tokens[held] == token]
     texts.held_at[token] = positions
     return positions
 
@@ -137,7 +137,8 @@ def _candidates(texts: _Texts, first: int, second: int) -> np.ndarray:
         return texts.pair_positions[texts.pair_bounds[code] : texts.pair_bounds[code + 1]]
     if texts.present[first] <= texts.present[second]:
         return _holding(texts, first)
-    return texts.preceding[_holding(texts, second)]
+    preceding: np.ndarray = texts.preceding[_holding(texts, second)]
+    return preceding
 
 
 def _apply_layer(texts: _Texts, rules: Rules, ranks: list[int]) -> None:

@@ -35,6 +35,7 @@ tie-break. Without numpy, a profile the plain engine cannot do runs the literal 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference.alphabet import BYTE_COUNT
 from bpe_conformance.reference.dialects import _chunks, byte_level_symbol, train_profile
@@ -42,6 +43,9 @@ from bpe_conformance.reference.fast_counts import deduplicate
 from bpe_conformance.reference.fast_training import ENGINES, _choose_engine, numpy_available, train_linked
 from bpe_conformance.reference.profiles import Profile
 from bpe_conformance.reference.validation import check_documents, check_max_merges
+
+if TYPE_CHECKING:  # imported when used: numpy stays unloaded until a numpy engine runs
+    from bpe_conformance.reference.fast_training_numpy import PairOrder
 
 __all__ = ["fast_train_profile", "has_fast_engine", "id_ranks", "profile_sequences"]
 
@@ -99,7 +103,7 @@ def id_ranks(tie_break: str, vocabulary: int) -> list[int] | None:
     raise ValueError(f"tie_break {tie_break!r} is not an order of ids")
 
 
-def _numpy_order(profile: Profile, vocabulary: int):
+def _numpy_order(profile: Profile, vocabulary: int) -> PairOrder:
     import numpy as np
 
     from bpe_conformance.reference.fast_training_numpy import PairOrder

@@ -38,6 +38,8 @@ from bpe_conformance.reference.validation import check_documents, check_max_merg
 __all__ = ["ENGINES", "NUMPY_MIN_BYTES", "fast_train", "numpy_available", "train_linked"]
 
 Rules = list[tuple[int, int]]
+# Tokens, next and previous positions, and each position's weight (see _linked_corpus).
+_Corpus = tuple[list[int], list[int], list[int], list[int]]
 
 ENGINES = ("auto", "numpy", "python")
 # Below this many distinct bytes the plain engine wins: numpy costs tens of microseconds per round.
@@ -54,9 +56,7 @@ def numpy_available() -> bool:
     return True
 
 
-def _linked_corpus(
-    documents: list[bytes], multiplicities: list[int]
-) -> tuple[list[int], list[int], list[int], list[int]]:
+def _linked_corpus(documents: list[bytes], multiplicities: list[int]) -> _Corpus:
     """Tokens, next and previous positions, and the weight of every position, for all documents end to end."""
     tokens: list[int] = []
     following: list[int] = []
@@ -73,7 +73,9 @@ def _linked_corpus(
     return tokens, following, preceding, weights
 
 
-def _initial_counts(tokens: list[int], following: list[int], weights: list[int]) -> tuple[dict, dict]:
+def _initial_counts(
+    tokens: list[int], following: list[int], weights: list[int]
+) -> tuple[dict[int, int], dict[int, list[int]]]:
     """Every window's weighted count, and the positions where each pair starts."""
     counts: dict[int, int] = {}
     where: dict[int, list[int]] = {}
@@ -85,7 +87,7 @@ def _initial_counts(tokens: list[int], following: list[int], weights: list[int])
     return counts, where
 
 
-def _merge_everywhere(corpus: tuple, where: dict[int, list[int]], merged: int, new_id: int) -> dict[int, int]:
+def _merge_everywhere(corpus: _Corpus, where: dict[int, list[int]], merged: int, new_id: int) -> dict[int, int]:
     """Replace every occurrence of the merged pair, leftmost first, and return the count changes.
 
     Positions are visited in increasing order, which is document order, and each is checked
@@ -119,7 +121,9 @@ def _merge_everywhere(corpus: tuple, where: dict[int, list[int]], merged: int, n
     return changes
 
 
-def _move_window(changes: dict[int, int], where: dict, old: int, new: int, start: int, weight: int) -> None:
+def _move_window(
+    changes: dict[int, int], where: dict[int, list[int]], old: int, new: int, start: int, weight: int
+) -> None:
     changes[old] = changes.get(old, 0) - weight
     changes[new] = changes.get(new, 0) + weight
     where.setdefault(new, []).append(start)

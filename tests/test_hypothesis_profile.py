@@ -12,21 +12,21 @@ import os
 import pytest
 from hypothesis import settings
 
-from bpe_conformance.settings import PROFILE_ENV_VAR, PROFILES, active_profile_name
+from bpe_conformance.settings import EFFORT_ENV_VAR, EFFORTS, active_effort_name
 
 
 def test_the_active_hypothesis_profile_is_the_named_one() -> None:
-    chosen = PROFILES[active_profile_name()]
+    chosen = EFFORTS[active_effort_name()]
     active = settings.default
     assert (active.max_examples, active.derandomize, active.deadline, active.database) == (
         chosen.max_examples,
         chosen.derandomize,
         chosen.deadline,
         chosen.database,
-    ), f"tests run under {active!r}, not under the profile {active_profile_name()!r}"
+    ), f"tests run under {active!r}, not under the profile {active_effort_name()!r}"
 
 
-@pytest.mark.skipif(os.environ.get(PROFILE_ENV_VAR) != "mutation", reason="only under the mutation profile")
+@pytest.mark.skipif(os.environ.get(EFFORT_ENV_VAR) != "mutation", reason="only under the mutation profile")
 def test_the_mutation_profile_is_derandomized_without_deadline_or_database() -> None:
     active = settings.default
     assert active.derandomize and active.deadline is None and active.database is None

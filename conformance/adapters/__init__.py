@@ -106,7 +106,8 @@ def resolve_factory(spec: str) -> Callable[[], Any]:
     if not callable(target):
         shown = repr(target) if len(repr(target)) <= 60 else f"{repr(target)[:60]}..."
         raise HarnessError(f"{spec}: {attribute} is not a class or a zero-argument callable (it is {shown})")
-    return target
+    factory: Callable[[], Any] = target
+    return factory
 
 
 def create_instance(factory: Callable[[], Any], spec: str) -> Any:

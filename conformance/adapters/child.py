@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import enum
 import os
 import queue
 import selectors
@@ -35,6 +36,7 @@ __all__ = [
     "RESPONSE_BYTES_PER_REQUEST_BYTE",
     "RESPONSE_FLOOR_BYTES",
     "STOP_SECONDS",
+    "LineKind",
     "RunningProcess",
     "describe_exit",
     "kill_process_group",
@@ -43,6 +45,16 @@ __all__ = [
     "spawn",
     "stderr_tail",
 ]
+
+
+class LineKind(str, enum.Enum):
+    """What the reader thread found on a child's stdout: a whole line, or how the output broke off."""
+
+    LINE = "line"  # one whole line, newline included
+    OVERFLOW = "overflow"  # a line longer than the limit (its first bytes)
+    PARTIAL = "partial"  # the output ended in the middle of a line (what there was)
+    EOF = "eof"  # the output ended after a whole line
+
 
 # A response may be this much larger than the requests that shaped it (the call and the last model).
 RESPONSE_FLOOR_BYTES = 4 * 1024 * 1024
@@ -65,10 +77,10 @@ class RunningProcess:
     """One started process and the threads and buffers that serve it."""
 
     popen: subprocess.Popen[bytes]
-    lines: queue.Queue[tuple[str, bytes]]
+    lines: queue.Queue[tuple[LineKind, bytes]]
     stderr: deque[bytes]
     threads: tuple[threading.Thread, ...]
-    finalizer: weakref.finalize
+    finalizer: weakref.finalize[[subprocess.Popen[bytes], str | None], subprocess.Popen[bytes]]
     stop: threading.Event
     tag: str
     # The longest line the reader accepts for the current request (see response_allowance).
@@ -119,7 +131,7 @@ def kill_process_group(popen: subprocess.Popen[bytes], tag: str | None = None) -
         popen.wait(timeout=REAP_SECONDS)
 
 
-def _put(lines: queue.Queue[tuple[str, bytes]], item: tuple[str, bytes], stop: threading.Event) -> bool:
+def _put(lines: queue.Queue[tuple[LineKind, bytes]], item: tuple[LineKind, bytes], stop: threading.Event) -> bool:
     """Queue ``item`` unless told to stop first; False when stopped."""
     while not stop.is_set():
         try:
@@ -148,7 +160,7 @@ def _readable_chunks(stream: IO[bytes], stop: threading.Event, size: int) -> Ite
 
 
 def _read_lines(
-    stream: IO[bytes], lines: queue.Queue[tuple[str, bytes]], line_limit: list[int], stop: threading.Event
+    stream: IO[bytes], lines: queue.Queue[tuple[LineKind, bytes]], line_limit: list[int], stop: threading.Event
 ) -> None:
     pending = bytearray()
     try:
@@ -158,16 +170,16 @@ def _read_lines(
                 line = bytes(pending[: end + 1])
                 del pending[: end + 1]
                 if len(line) > line_limit[0] + 1:
-                    _put(lines, ("overflow", line[:_SHOWN_BYTES]), stop)
+                    _put(lines, (LineKind.OVERFLOW, line[:_SHOWN_BYTES]), stop)
                     return
-                if not _put(lines, ("line", line), stop):
+                if not _put(lines, (LineKind.LINE, line), stop):
                     return
             if len(pending) > line_limit[0]:
-                _put(lines, ("overflow", bytes(pending[:_SHOWN_BYTES])), stop)
+                _put(lines, (LineKind.OVERFLOW, bytes(pending[:_SHOWN_BYTES])), stop)
                 return
         if pending:  # end of output in the middle of a line
-            _put(lines, ("partial", bytes(pending)), stop)
-        _put(lines, ("eof", b""), stop)
+            _put(lines, (LineKind.PARTIAL, bytes(pending)), stop)
+        _put(lines, (LineKind.EOF, b""), stop)
     finally:
         stream.close()
 
@@ -209,7 +221,7 @@ def spawn(
     )
     assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
     os.set_blocking(popen.stdin.fileno(), False)
-    lines: queue.Queue[tuple[str, bytes]] = queue.Queue(maxsize=_QUEUED_LINES)
+    lines: queue.Queue[tuple[LineKind, bytes]] = queue.Queue(maxsize=_QUEUED_LINES)
     chunks: deque[bytes] = deque(maxlen=max(1, stderr_bytes // _STDERR_CHUNK))
     stop, line_limit = threading.Event(), [max_line_bytes]
     threads = (

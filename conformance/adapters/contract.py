@@ -77,17 +77,20 @@ class SubjectContract:
             raise _exception_type(raised.kind, raised.ancestors)(raised.message) from None
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
-        return self._call(self._subject.train, documents, max_merges)
+        rules: list[tuple[int, int]] = self._call(self._subject.train, documents, max_merges)
+        return rules
 
     def load(self, rules: list[tuple[int, int]]) -> list[tuple[int, int]]:
         self._call(self._subject.load, rules)
         return [(int(first), int(second)) for first, second in rules]
 
     def encode(self, text: str) -> list[int]:
-        return self._call(self._subject.encode, text)
+        ids: list[int] = self._call(self._subject.encode, text)
+        return ids
 
     def decode(self, ids: list[int]) -> str:
-        return self._call(self._subject.decode, ids)
+        text: str = self._call(self._subject.decode, ids)
+        return text
 
 
 def contract_factory(subject: Subject) -> Callable[[], SubjectContract]:

@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from bpe_conformance.adapters.subject import CAPABILITIES, ImplementationInfo, declaration_problem
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.spec.resources import spec_file
 
 __all__ = [
@@ -239,7 +240,8 @@ def request_problem(message: Any) -> str | None:
 
 def load_schema(name: str) -> dict[str, Any]:
     """The parsed JSON Schema ``request``, ``response`` or ``handshake``."""
-    return json.loads((SCHEMA_DIR / _SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+    record: dict[str, Any] = json.loads((SCHEMA_DIR / _SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+    return record
 
 
 @cache
@@ -291,14 +293,7 @@ def handshake_result(info: ImplementationInfo) -> dict[str, Any]:
     >>> handshake_result(ImplementationInfo("demo"))["capabilities"]
     ['decode', 'encode', 'train']
     """
-    return {
-        "name": info.name,
-        "version": info.version,
-        "language": info.language,
-        "capabilities": sorted(info.capabilities),
-        "profile": info.profile,
-        "protocol": PROTOCOL_VERSION,
-    }
+    return {**ImplementationRecord.from_info(info).declarations(), "protocol": PROTOCOL_VERSION}
 
 
 def _declarations_problem(result: dict[str, Any]) -> str | None:

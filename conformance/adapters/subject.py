@@ -128,6 +128,11 @@ class Subject(ABC):
     def reset(self) -> None:
         """Discard all state: the next call sees a new, untrained implementation."""
 
+    @property
+    def declared_profile(self) -> str:
+        """The profile the implementation declares (a subject judged under another one says so)."""
+        return self.info.profile
+
     def close(self) -> None:  # noqa: B027 - in-process subjects hold nothing to release
         """Release the implementation (stop its process)."""
 

@@ -40,9 +40,8 @@ from typing import Any
 from bpe_conformance.adapters.child import (
     EXIT_GRACE_SECONDS,
     POLL_SECONDS,
-    RESPONSE_BYTES_PER_REQUEST_BYTE,
-    RESPONSE_FLOOR_BYTES,
     STOP_SECONDS,
+    LineKind,
     RunningProcess,
     describe_exit,
     kill_process_group,
@@ -74,15 +73,7 @@ __all__ = [
     "DEFAULT_STDERR_BYTES",
     "DEFAULT_TIMEOUT",
     "MIN_HANDSHAKE_TIMEOUT",
-    "RESPONSE_BYTES_PER_REQUEST_BYTE",
-    "RESPONSE_FLOOR_BYTES",
     "ProcessSubject",
-    "RunningProcess",
-    "describe_exit",
-    "kill_process_group",
-    "response_allowance",
-    "spawn",
-    "stderr_tail",
 ]
 
 DEFAULT_TIMEOUT = 10.0
@@ -328,14 +319,14 @@ class ProcessSubject(Subject):
                 if exited_at is None and running.popen.poll() is not None:
                     exited_at = time.monotonic()
                 continue
-            if kind == "line":
+            if kind is LineKind.LINE:
                 return payload
-            if kind == "overflow":
+            if kind is LineKind.OVERFLOW:
                 detail = f"wrote a line longer than {running.line_limit[0]} bytes: {shown_line(payload)}"
                 raise self._abort(ImplementationCrashed, operation, detail, running)
             self._await_exit(running)
             ended = f"the process {describe_exit(running.popen.returncode)}"
-            if kind == "partial":
+            if kind is LineKind.PARTIAL:
                 detail = f"stopped in the middle of a response line ({ended}): {shown_line(payload)}"
             else:
                 detail = f"closed its stdout before answering: {ended}"

@@ -23,6 +23,8 @@ its encoder is compared alone; one that cannot encodes with its own rules, and t
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -38,6 +40,7 @@ from bpe_conformance.compare.training import Failure, Trained, failure_of, train
 from bpe_conformance.errors import CallAborted, HarnessError, ImplementationRaised, MalformedResult
 from bpe_conformance.reference.dialects import profile_pieces
 from bpe_conformance.reference.profiles import Profile
+from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = [
     "CONTEXT_IDS",
@@ -49,6 +52,8 @@ __all__ = [
     "CorpusSummary",
     "EncodeResult",
     "Request",
+    "RuleSource",
+    "TextSource",
     "check_texts",
     "compare",
     "held_back",
@@ -56,6 +61,37 @@ __all__ = [
 ]
 
 Rules = list[tuple[int, int]]
+
+
+class RuleSource(str, enum.Enum):
+    """Which rules the implementation encoded with; the value is the report's ``encode.rules`` slug."""
+
+    TRAINED = "trained"  # the rules agree: each side used its own
+    REFERENCE = "reference"  # they differ: the reference's were loaded into the implementation
+    OWN = "own"  # they differ and it cannot load: each side used its own
+
+    @property
+    def description(self) -> str:
+        """The rules as the terminal report names them."""
+        return {
+            RuleSource.TRAINED: "each side's trained rules",
+            RuleSource.REFERENCE: "the reference's rules loaded into the implementation (its own rules differ)",
+            RuleSource.OWN: "each side's own rules, which differ (the implementation cannot load): "
+            "ids differ as a consequence",
+        }[self]
+
+
+class TextSource(str, enum.Enum):
+    """Where the encoded texts came from; the value is the report's ``encode.source`` slug."""
+
+    HELD_BACK = "held-back"
+    ENCODE = "encode"
+
+    @property
+    def description(self) -> str:
+        """The texts' origin as the terminal report says it."""
+        return "held back from training" if self is TextSource.HELD_BACK else "from --encode"
+
 
 HOLD_BACK_EVERY = 10
 # Training a real corpus can take minutes in a slow implementation: the limit is per call, and generous.
@@ -99,8 +135,8 @@ class EncodeResult:
     reference's were loaded into the implementation) or ``own`` (they differ and it cannot load).
     """
 
-    source: str
-    rules: str
+    source: TextSource
+    rules: RuleSource
     texts: int = 0
     bytes: int = 0
     differing: int = 0
@@ -117,7 +153,7 @@ class Comparison:
     """Everything a comparison found; ``agree`` when nothing differed and nothing failed."""
 
     request: Request
-    implementation: dict[str, Any]
+    implementation: ImplementationRecord
     corpus: CorpusSummary
     training: Trained
     divergence: Divergence | None = None
@@ -203,7 +239,9 @@ def check_texts(paths: Sequence[str]) -> int:
     return sum(_utf8_size(document.text) for document in read_documents(paths, "--encode"))
 
 
-def _difference(index: int, document: Document, expected: list[int], actual: list[int], pieces: list[bytes]) -> dict:
+def _difference(
+    index: int, document: Document, expected: list[int], actual: list[int], pieces: list[bytes]
+) -> dict[str, Any]:
     position = first_difference(expected, actual)
     assert position is not None
     start = max(0, position - CONTEXT_IDS)
@@ -252,15 +290,15 @@ def _compare_encoding(
     subject: Subject, request: Request, trained: Trained, held: list[Document], observer: Observer
 ) -> EncodeResult:
     agreed = trained.implementation == trained.reference
-    rules = "trained" if agreed else ("reference" if subject.supports("load") else "own")
-    result = EncodeResult(source="held-back" if request.encode is None else "encode", rules=rules)
+    rules = RuleSource.TRAINED if agreed else (RuleSource.REFERENCE if subject.supports("load") else RuleSource.OWN)
+    result = EncodeResult(TextSource.HELD_BACK if request.encode is None else TextSource.ENCODE, rules)
     if request.encode is None:
         texts: Iterable[Document] = held
         observer.encoding(sum(_utf8_size(item.text) for item in held))
     else:
         texts = read_documents(request.encode, "--encode")  # one at a time, as they are encoded
         observer.encoding(disk_bytes(request.encode, "--encode"))
-    if rules == "reference":
+    if rules is RuleSource.REFERENCE:
         try:
             subject.load(list(trained.reference))
         except (CallAborted, ImplementationRaised, MalformedResult) as error:
@@ -314,16 +352,6 @@ def compare(subject: Subject, request: Request, corpus: Corpus, observer: Observ
     return comparison
 
 
-def _implementation_record(subject: Subject, request: Request) -> dict[str, Any]:
-    info = subject.info
-    declared = getattr(subject, "inner", subject).info.profile  # a --profile subject wraps the declared one
-    return {
-        "name": info.name,
-        "version": info.version,
-        "language": info.language,
-        "profile": request.profile.name,
-        "declared_profile": declared,
-        "capabilities": sorted(info.capabilities),
-        "spec": request.impl,
-        "isolation": request.isolation,
-    }
+def _implementation_record(subject: Subject, request: Request) -> ImplementationRecord:
+    record = ImplementationRecord.of(subject, request.impl, request.isolation)
+    return dataclasses.replace(record, profile=request.profile.name)

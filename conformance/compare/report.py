@@ -12,7 +12,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from bpe_conformance.compare.comparison import DEFAULT_TIMEOUT, Comparison, EncodeResult
+from bpe_conformance.compare.comparison import DEFAULT_TIMEOUT, Comparison, EncodeResult, RuleSource, TextSource
 from bpe_conformance.compare.shrink import ShrinkResult
 from bpe_conformance.compare.state import Divergence
 from bpe_conformance.errors import HarnessError
@@ -103,8 +103,8 @@ def _shrink_record(comparison: Comparison, shrink: ShrinkResult, path: str | Non
 
 def _encode_record(encode: EncodeResult) -> dict[str, Any]:
     return {
-        "source": encode.source,
-        "rules": encode.rules,
+        "source": encode.source.value,
+        "rules": encode.rules.value,
         "texts": encode.texts,
         "bytes": encode.bytes,
         "agree": encode.agree,
@@ -122,7 +122,7 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     return {
         "report_version": REPORT_VERSION,
         "harness": {"name": HARNESS_NAME, "version": harness_version()},
-        "implementation": comparison.implementation,
+        "implementation": comparison.implementation.compare_json(),
         "profile": request.profile.name,
         "config": {
             "corpus": list(request.corpus),
@@ -192,12 +192,8 @@ def _divergence_lines(record: dict[str, Any], indent: str = "  ") -> list[str]:
 
 
 def _encode_lines(record: dict[str, Any]) -> list[str]:
-    source = "held back from training" if record["source"] == "held-back" else "from --encode"
-    rules = {
-        "trained": "each side's trained rules",
-        "reference": "the reference's rules loaded into the implementation (its own rules differ)",
-        "own": "each side's own rules, which differ (the implementation cannot load): ids differ as a consequence",
-    }[record["rules"]]
+    source = TextSource(record["source"]).description
+    rules = RuleSource(record["rules"]).description
     head = f"encoding: {record['texts']} texts ({record['bytes']} bytes) {source}, with {rules}"
     if record["texts"] == 0 and record["agree"]:
         return [f"{head}: nothing to encode (give --encode PATH)"]

@@ -107,6 +107,11 @@ class ProfiledSubject(Subject):
     def close(self) -> None:
         self.inner.close()
 
+    @property
+    def declared_profile(self) -> str:
+        """The profile the wrapped implementation declares, not the one it is judged under."""
+        return self.inner.declared_profile
+
 
 def with_profile(subject: Subject, name: str | None) -> Subject:
     """``subject`` judged under profile ``name`` (unchanged when ``name`` is None or already declared)."""

@@ -35,13 +35,21 @@ from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
 from bpe_conformance.adapters import host_environment
-from bpe_conformance.adapters.child import RunningProcess, describe_exit, kill_process_group, spawn, stderr_tail
+from bpe_conformance.adapters.child import (
+    LineKind,
+    RunningProcess,
+    describe_exit,
+    kill_process_group,
+    spawn,
+    stderr_tail,
+)
 from bpe_conformance.adapters.process_tree import kill_orphans, new_tag
 from bpe_conformance.checks.base import Check
 from bpe_conformance.fuzzing.findings import Finding, FindingBook
-from bpe_conformance.fuzzing.messages import decode_event, result_from_record
-from bpe_conformance.fuzzing.records import CampaignConfig, CampaignInterrupted, CampaignResult, CheckTally
+from bpe_conformance.fuzzing.messages import EventKind, decode_event, result_from_record
+from bpe_conformance.fuzzing.records import CampaignConfig, CampaignInterrupted, CampaignResult, CheckTally, StopReason
 from bpe_conformance.fuzzing.worker import WorkerConfig
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.running.database import cache_directory
 from bpe_conformance.settings import keep_storage_out_of_cwd
 
@@ -127,7 +135,7 @@ class Campaign:
         self,
         config: CampaignConfig,
         checks: list[Check],
-        implementation: dict[str, Any],
+        implementation: ImplementationRecord,
         harness_version: str,
         observer: Observer | None = None,
     ) -> None:
@@ -144,7 +152,7 @@ class Campaign:
         self.started = time.monotonic()
         self.deadline = self.started + config.seconds
         self.started_at = ""
-        self.stop_reason = "deadline"
+        self.stop_reason: StopReason | None = None  # None: still running
         self.error: str | None = None
         self.storage = hypothesis_storage()
         self._cpu_before = 0.0
@@ -210,7 +218,7 @@ class Campaign:
         message = f"worker {slot.index} {why} after {time.monotonic() - slot.started:.1f} s"
         if tail:
             message += f"; its stderr ends: {tail.splitlines()[-1][:300]}"
-        can_restart = slot.restarts < MAX_RESTARTS and self.remaining() > 1.0 and self.stop_reason == "deadline"
+        can_restart = slot.restarts < MAX_RESTARTS and self.remaining() > 1.0 and self.stop_reason is None
         if can_restart:
             slot.restarts += 1
             slot.generation += 1
@@ -227,26 +235,26 @@ class Campaign:
     # -- events
 
     def _handle(self, slot: WorkerSlot, event: dict[str, Any]) -> None:
-        kind = event["event"]
-        if kind == "progress":
+        kind = EventKind(event["event"])  # decode_event let only known kinds through
+        if kind is EventKind.PROGRESS:
             counts = event.get("examples") or {}
             previous = self.examples_seen.setdefault((slot.index, slot.generation), {})
             for check, count in counts.items():
                 if check in self.tallies and isinstance(count, int) and count >= previous.get(check, 0):
                     self.tallies[check].examples += count - previous.get(check, 0)
                     previous[check] = count
-        elif kind == "round" and event.get("check") in self.tallies:
+        elif kind is EventKind.ROUND and event.get("check") in self.tallies:
             self.tallies[event["check"]].rounds += 1
-        elif kind == "finding":
+        elif kind is EventKind.FINDING:
             self._found(event)
-        elif kind == "fatal":
+        elif kind is EventKind.FATAL:
             # The implementation cannot be loaded, or the database failed: a restart would fail the same way.
             self._problem(f"worker {slot.index} gave up: {event.get('message')}")
             slot.finished = slot.gave_up = True
             if event.get("database"):
                 self.error = self.error or str(event.get("message"))
-                self.stop_reason = "database-failed"
-        elif kind == "done":
+                self.stop_reason = StopReason.DATABASE_FAILED
+        elif kind is EventKind.DONE:
             slot.finished = True
 
     def _found(self, event: dict[str, Any]) -> None:
@@ -258,8 +266,8 @@ class Campaign:
             self.tallies[result.check].failures += 1
         self.observer.on_finding(self, finding)
         limit = self.config.max_failures
-        if limit is not None and len(self.book.findings) >= limit and self.stop_reason == "deadline":
-            self.stop_reason = "max-failures"
+        if limit is not None and len(self.book.findings) >= limit and self.stop_reason is None:
+            self.stop_reason = StopReason.MAX_FAILURES
 
     def _drain(self, slot: WorkerSlot) -> bool:
         """Handle every event the slot's worker has sent; True when any arrived."""
@@ -273,16 +281,16 @@ class Campaign:
             except queue.Empty:
                 return arrived
             arrived = True
-            if kind == "line":
+            if kind is LineKind.LINE:
                 try:
                     self._handle(slot, decode_event(line))
                 except (ValueError, KeyError, TypeError) as error:
                     self._died(slot, f"sent a line that is not an event ({error})")
                     return True
-            elif kind in ("overflow", "partial"):
+            elif kind in (LineKind.OVERFLOW, LineKind.PARTIAL):
                 self._died(slot, "sent a broken event line")
                 return True
-            elif kind == "eof":
+            elif kind is LineKind.EOF:
                 self._ended(slot)
                 return True
 
@@ -300,7 +308,7 @@ class Campaign:
     # -- the campaign
 
     def _should_stop(self) -> bool:
-        if self.stop_reason != "deadline":
+        if self.stop_reason is not None:
             return True
         if all(slot.stopped for slot in self.slots):
             return True
@@ -344,10 +352,11 @@ class Campaign:
         self._cpu_before = _children_cpu()
         try:
             self._loop(lambda: self.observer.on_tick(self))
-            if self.stop_reason == "deadline" and time.monotonic() < self.deadline - 1:
+            if self.stop_reason is None and time.monotonic() < self.deadline - 1:
                 self._ended_early()
+            self.stop_reason = self.stop_reason or StopReason.DEADLINE
         except KeyboardInterrupt as interrupt:
-            self.stop_reason = "interrupted"
+            self.stop_reason = StopReason.INTERRUPTED
             self._stop_all()
             raise CampaignInterrupted(self.result(), interrupt) from interrupt
         finally:
@@ -357,10 +366,10 @@ class Campaign:
     def _ended_early(self) -> None:
         """Every worker stopped before the deadline: they ran out of checks, or none could run."""
         if all(slot.gave_up for slot in self.slots):
-            self.stop_reason = "workers-failed"
+            self.stop_reason = StopReason.WORKERS_FAILED
             self.error = self.error or f"no worker could go on: {self.problems[-1]}"
         else:
-            self.stop_reason = "exhausted"
+            self.stop_reason = StopReason.EXHAUSTED
 
     def result(self) -> CampaignResult:
         """The campaign as it stands."""
@@ -369,7 +378,8 @@ class Campaign:
             implementation=self.implementation,
             started_at=self.started_at,
             seconds=round(self.elapsed(), 3),
-            stop_reason=self.stop_reason,
+            # Taken while running (the live display), the campaign is on its way to the deadline.
+            stop_reason=self.stop_reason or StopReason.DEADLINE,
             tallies=list(self.tallies.values()),
             findings=list(self.book.findings),
             problems=list(self.problems),

@@ -13,7 +13,6 @@ import datetime
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from rich import box
 from rich.console import Console, Group
@@ -24,7 +23,7 @@ from rich.text import Text
 from bpe_conformance.fuzzing.campaign import Campaign, Observer
 from bpe_conformance.fuzzing.durations import format_duration
 from bpe_conformance.fuzzing.findings import Finding
-from bpe_conformance.fuzzing.records import CampaignConfig, CampaignResult, CheckTally
+from bpe_conformance.fuzzing.records import CampaignConfig, CampaignResult, CheckTally, StopReason
 from bpe_conformance.reports.common import hypothesis_note, plural, printable, render_value, run_command
 from bpe_conformance.reports.terminal import (
     OUTCOME_STYLES,
@@ -34,6 +33,7 @@ from bpe_conformance.reports.terminal import (
     wrap_command,
     wrap_detail,
 )
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.settings import HYPOTHESIS_VERSION
 
 __all__ = [
@@ -49,14 +49,6 @@ __all__ = [
 
 STATUS_EVERY_SECONDS = 30.0
 _SHOWN_INPUT_CHARS = 160
-_STOP_REASONS = {
-    "deadline": "stopped at the deadline",
-    "max-failures": "stopped after --max-failures distinct failures",
-    "interrupted": "interrupted",
-    "exhausted": "every selected check had run (fixed cases run once)",
-    "database-failed": "stopped: the example database failed",
-    "workers-failed": "stopped: no worker could go on",
-}
 
 
 def _grouped(number: int) -> str:
@@ -88,7 +80,7 @@ def reproduce_line(config: CampaignConfig, check: str) -> str:
     return run_command(record, "dev", check, None) + hypothesis_note(check, HYPOTHESIS_VERSION)
 
 
-def campaign_header(implementation: dict[str, Any], config: CampaignConfig, harness: str) -> list[str]:
+def campaign_header(implementation: ImplementationRecord, config: CampaignConfig, harness: str) -> list[str]:
     """What is about to run: harness, implementation, the campaign's shape, and where failures are kept."""
     harness_line, implementation_line, _ = header_lines(implementation, {"checks": list(config.checks)}, harness)
     until = datetime.datetime.now() + datetime.timedelta(seconds=config.seconds)
@@ -98,7 +90,7 @@ def campaign_header(implementation: dict[str, Any], config: CampaignConfig, harn
         implementation_line,
         f"fuzz: {plural(len(config.checks), 'check')} · {plural(config.jobs, 'worker')} · {config.isolation} · "
         f"seed {config.seed} · {format_duration(config.seconds)} (until {until:%H:%M:%S}){limit} · "
-        f"profile {implementation.get('profile')}",
+        f"profile {implementation.profile}",
         f"database: {config.database} (failures saved there are replayed first)",
     ]
 
@@ -208,15 +200,15 @@ def verdict(result: CampaignResult) -> str:
     """``FAILED: 2 distinct failures ...`` or ``PASSED: no failure ...``, with the campaign's numbers."""
     found = len(result.findings)
     head = f"FAILED: {plural(found, 'distinct failure')}" if found else "PASSED: no failure"
-    if result.stop_reason == "interrupted":
+    if result.stop_reason is StopReason.INTERRUPTED:
         head = f"INTERRUPTED: {plural(found, 'distinct failure') if found else 'no failure'} so far"
     elif not found and result.error:
         head = "ERROR: no failure found, but the campaign could not go on"
     return (
         f"{head} in {format_duration(result.seconds)}: {_examples(result.examples)} "
         f"({_rate(result.examples, result.seconds)}/s) over {plural(len(result.tallies), 'check')}, "
-        f"{plural(result.config.jobs, 'worker')}; {_STOP_REASONS.get(result.stop_reason, result.stop_reason)} "
-        f"(implementation {result.implementation.get('name')}, seed {result.config.seed})"
+        f"{plural(result.config.jobs, 'worker')}; {result.stop_reason.description} "
+        f"(implementation {result.implementation.name}, seed {result.config.seed})"
     )
 
 

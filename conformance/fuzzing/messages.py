@@ -18,22 +18,39 @@ True
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 from typing import Any
 
 from bpe_conformance.reports.common import capped_for_json, to_json_safe
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 
-__all__ = ["EVENTS", "decode_event", "encode_event", "result_from_record", "result_record"]
-
-EVENTS = ("ready", "progress", "round", "finding", "fatal", "done")
+__all__ = ["EVENTS", "EventKind", "decode_event", "encode_event", "result_from_record", "result_record"]
 
 
-def encode_event(kind: str, **fields: Any) -> bytes:
-    """One event as a line of ASCII JSON (lone surrogates survive as escapes)."""
-    if kind not in EVENTS:
-        raise ValueError(f"unknown event {kind!r}")
-    return (json.dumps({"event": kind, **to_json_safe(fields)}, ensure_ascii=True) + "\n").encode("ascii")
+class EventKind(str, enum.Enum):
+    """What a worker tells the coordinator; the value is the ``event`` field of the JSON line."""
+
+    READY = "ready"  # the implementation is open
+    PROGRESS = "progress"  # examples run so far, per check (cumulative)
+    ROUND = "round"  # one round of one check ended
+    FINDING = "finding"  # a failure, shrunk and saved
+    FATAL = "fatal"  # the worker cannot go on
+    DONE = "done"  # the worker stopped, and why
+
+
+EVENTS = tuple(kind.value for kind in EventKind)
+
+
+def encode_event(kind: EventKind, **fields: Any) -> bytes:
+    """One event as a line of ASCII JSON (lone surrogates survive as escapes).
+
+    >>> encode_event(EventKind.DONE, worker=0, reason="deadline")
+    b'{"event": "done", "worker": 0, "reason": "deadline"}\\n'
+    """
+    return (json.dumps({"event": EventKind(kind).value, **to_json_safe(fields)}, ensure_ascii=True) + "\n").encode(
+        "ascii"
+    )
 
 
 def decode_event(line: bytes) -> dict[str, Any]:

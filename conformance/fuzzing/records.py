@@ -1,22 +1,55 @@
 """What a campaign was asked to do, and what it found: the records the display and the JSON summary read.
 
 >>> config = CampaignConfig("m:T", "process", 10.0, None, "all", (), ("tie-break",), 2, 60.0, "db", 1)
->>> result = CampaignResult(config, {}, "", 10.0, "deadline", [CheckTally("tie-break", "BPE-TRAIN-TIE",
-...     "algorithm", examples=500)], [], [], 0, 12.5, "0.1.0")
+>>> tally = CheckTally("tie-break", "BPE-TRAIN-TIE", "algorithm", examples=500)
+>>> deadline, tok = StopReason.DEADLINE, ImplementationRecord("t")
+>>> result = CampaignResult(config, tok, "", 10.0, deadline, [tally], [], [], 0, 12.5, "0.1.0")
 >>> result.examples, result.examples_per_second, result.exit_code
 (500, 50.0, 0)
+>>> StopReason("max-failures").description
+'stopped after --max-failures distinct failures'
 """
 
 from __future__ import annotations
 
+import enum
 import signal
 from dataclasses import dataclass, field
-from typing import Any
 
 from bpe_conformance.fuzzing.findings import Finding
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.settings import HYPOTHESIS_VERSION
 
-__all__ = ["CampaignConfig", "CampaignInterrupted", "CampaignResult", "CheckTally"]
+__all__ = ["CampaignConfig", "CampaignInterrupted", "CampaignResult", "CheckTally", "StopReason"]
+
+
+class StopReason(str, enum.Enum):
+    """Why a campaign stopped; the value is the slug the JSON summary records, the description what people read.
+
+    A campaign still running has no stop reason (None), so "deadline" never stands for "running".
+    """
+
+    DEADLINE = "deadline"
+    MAX_FAILURES = "max-failures"
+    INTERRUPTED = "interrupted"
+    EXHAUSTED = "exhausted"
+    DATABASE_FAILED = "database-failed"
+    WORKERS_FAILED = "workers-failed"
+
+    @property
+    def description(self) -> str:
+        """The reason as the verdict line says it."""
+        return _STOP_DESCRIPTIONS[self]
+
+
+_STOP_DESCRIPTIONS = {
+    StopReason.DEADLINE: "stopped at the deadline",
+    StopReason.MAX_FAILURES: "stopped after --max-failures distinct failures",
+    StopReason.INTERRUPTED: "interrupted",
+    StopReason.EXHAUSTED: "every selected check had run (fixed cases run once)",
+    StopReason.DATABASE_FAILED: "stopped: the example database failed",
+    StopReason.WORKERS_FAILED: "stopped: no worker could go on",
+}
 
 
 @dataclass(frozen=True)
@@ -56,10 +89,10 @@ class CampaignResult:
     """A finished (or interrupted) campaign."""
 
     config: CampaignConfig
-    implementation: dict[str, Any]
+    implementation: ImplementationRecord
     started_at: str
     seconds: float
-    stop_reason: str
+    stop_reason: StopReason
     tallies: list[CheckTally]
     findings: list[Finding]
     problems: list[str]

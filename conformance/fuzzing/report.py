@@ -69,12 +69,12 @@ def build_summary(result: CampaignResult) -> dict[str, Any]:
             "version": result.harness_version,
             "hypothesis_version": result.hypothesis_version,
         },
-        "implementation": result.implementation,
+        "implementation": result.implementation.report_json(),
         "config": _config(result),
         "summary": {
             "started_at": result.started_at,
             "seconds": result.seconds,
-            "stop_reason": result.stop_reason,
+            "stop_reason": result.stop_reason.value,
             "examples": result.examples,
             "examples_per_second": round(result.examples_per_second, 3),
             "failures": len(result.findings),
@@ -97,7 +97,8 @@ def build_summary(result: CampaignResult) -> dict[str, Any]:
         "failures": failures,
         "problems": list(result.problems),
     }
-    return to_json_safe(summary)
+    record: dict[str, Any] = to_json_safe(summary)
+    return record
 
 
 def dumps_summary(result: CampaignResult) -> str:

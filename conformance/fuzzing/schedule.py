@@ -33,7 +33,8 @@ MAX_REST = 8
 
 def examples_for_round(base_examples: int, round_of_check: int) -> int:
     """The example budget of a check's ``round_of_check``-th round (0-based): doubling, then flat."""
-    return base_examples * 2 ** min(round_of_check, MAX_GROWTH)
+    value: int = base_examples * 2 ** min(round_of_check, MAX_GROWTH)
+    return value
 
 
 def round_seed(campaign_seed: int, worker: int, generation: int, round_index: int) -> int:

@@ -31,18 +31,15 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from hypothesis import Phase, settings
-from hypothesis.database import ExampleDatabase
 
 from bpe_conformance.adapters.host import take_protocol_streams
 from bpe_conformance.adapters.signals import handled_signals
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
-from bpe_conformance.errors import HarnessError
-from bpe_conformance.fuzzing.messages import encode_event, result_record
+from bpe_conformance.errors import DatabaseUnavailable, HarnessError
+from bpe_conformance.fuzzing.messages import EventKind, encode_event, result_record
 from bpe_conformance.fuzzing.schedule import Schedule, examples_for_round, round_seed, start_offset
-from bpe_conformance.running import suite
-from bpe_conformance.running.database import DatabaseUnavailable, open_database
-from bpe_conformance.running.runner import run_check
+from bpe_conformance.running import OpenedRun, RunConfig, RunPlan
 from bpe_conformance.settings import keep_storage_out_of_cwd
 
 __all__ = ["EXIT_FATAL", "WorkerConfig", "fuzz", "main"]
@@ -110,7 +107,9 @@ class Worker:
         now = time.monotonic()
         if force or now - self.last_progress >= PROGRESS_SECONDS:
             self.last_progress = now
-            self.emit("progress", worker=self.config.worker, generation=self.config.generation, examples=self.examples)
+            self.emit(
+                EventKind.PROGRESS, worker=self.config.worker, generation=self.config.generation, examples=self.examples
+            )
 
     def counted(self, check: Check) -> Check:
         """``check`` with a ``verify`` that counts, reports progress and stops new examples at the deadline."""
@@ -139,20 +138,15 @@ def _round_settings(base: settings, round_of_check: int) -> settings:
     return settings(base, max_examples=examples_for_round(base.max_examples, round_of_check), phases=phases)
 
 
-def fuzz(
-    config: WorkerConfig,
-    subject: Subject,
-    checks: list[Check],
-    emit: Callable[..., None],
-    database: ExampleDatabase | None = None,
-) -> str:
+def fuzz(config: WorkerConfig, opened: OpenedRun, emit: Callable[..., None]) -> str:
     """Run rounds until the deadline; returns why the worker stopped (``deadline`` or ``exhausted``)."""
-    base = suite.base_settings(config.effort)
+    base = opened.plan.settings
+    checks = opened.plan.checks
     by_name = {check.name: check for check in checks}
     searched = [check.name for check in checks if check.strategy is not None]
     fixed = [check.name for check in checks if check.strategy is None] if config.worker == 0 else []
     schedule = Schedule(searched, fixed, start_offset(config.worker, config.workers, len(searched)))
-    worker = Worker(config, subject, emit)
+    worker = Worker(config, opened.subject, emit)
     round_index = 0
     while not schedule.exhausted and time.monotonic() < worker.deadline:
         name, round_of_check = schedule.next()
@@ -160,13 +154,13 @@ def fuzz(
         round_settings = _round_settings(base, round_of_check)
         worker.round = RoundState(name)
         try:
-            result = run_check(worker.counted(by_name[name]), subject, round_settings, seed, database)
+            result = opened.run_check(worker.counted(by_name[name]), round_settings, seed)
         except CampaignDeadline:
             break
         failed = not result.outcome.counts_as_success
         schedule.record(name, failed)
         emit(
-            "round",
+            EventKind.ROUND,
             worker=config.worker,
             check=name,
             seed=seed,
@@ -177,7 +171,7 @@ def fuzz(
             seconds=result.seconds,
         )
         if failed:
-            emit("finding", worker=config.worker, seed=seed, round=round_of_check, result=result_record(result))
+            emit(EventKind.FINDING, worker=config.worker, seed=seed, round=round_of_check, result=result_record(result))
         worker.report_progress(force=True)
         round_index += 1
     worker.report_progress(force=True)
@@ -194,52 +188,55 @@ def _stop_with_the_parent(parent: int) -> None:
 
 
 def _emitter(stream: IO[bytes]) -> Callable[..., None]:
-    def emit(kind: str, **fields: Any) -> None:
+    def emit(kind: EventKind, **fields: Any) -> None:
         stream.write(encode_event(kind, **fields))
         stream.flush()
 
     return emit
 
 
-def _open(config: WorkerConfig) -> tuple[Subject, list[Check]]:
-    subject = suite.open_subject(config.impl, config.isolation, config.timeout)
-    try:
-        subject = suite.judged_subject(subject, config.profile)
-        return subject, suite.select(config.checks)
-    except BaseException:
-        subject.close()
-        raise
+def _plan(config: WorkerConfig) -> RunPlan:
+    run_config = RunConfig(
+        impl=config.impl,
+        isolation=config.isolation,
+        timeout=config.timeout,
+        effort=config.effort,
+        patterns=config.checks,
+        profile=config.profile,
+        database=config.database,
+    )
+    return RunPlan.build(run_config)
 
 
 def run_worker(config: WorkerConfig, events: IO[bytes]) -> int:
     """Open the implementation, fuzz, and report; the exit status of the worker process."""
     emit = _emitter(events)
     try:
-        subject, checks = _open(config)
+        opened = _plan(config).open()
     except HarnessError as error:
-        emit("fatal", worker=config.worker, message=str(error))
+        emit(EventKind.FATAL, worker=config.worker, message=str(error))
         return EXIT_FATAL
     try:
-        database = open_database(config.database)
+        opened.open_database()
     except HarnessError as error:  # the server went away since the coordinator reached it
-        subject.close()
-        emit("fatal", worker=config.worker, message=str(error), database=True)
+        opened.close()
+        emit(EventKind.FATAL, worker=config.worker, message=str(error), database=True)
         return EXIT_FATAL
     try:
-        emit("ready", worker=config.worker, generation=config.generation, pid=os.getpid())
-        reason = fuzz(config, subject, checks, emit, database)
-        emit("done", worker=config.worker, reason=reason)
+        emit(EventKind.READY, worker=config.worker, generation=config.generation, pid=os.getpid())
+        reason = fuzz(config, opened, emit)
+        emit(EventKind.DONE, worker=config.worker, reason=reason)
     except KeyboardInterrupt:  # SIGTERM/SIGINT/SIGHUP from the coordinator, or the coordinator died
-        emit("done", worker=config.worker, reason="signal")
+        emit(EventKind.DONE, worker=config.worker, reason="signal")
     except DatabaseUnavailable as error:
-        emit("fatal", worker=config.worker, message=str(error), database=True)
+        emit(EventKind.FATAL, worker=config.worker, message=str(error), database=True)
         return EXIT_FATAL
     except Exception as error:  # a bug of the harness: say where, and let the coordinator decide
         summary = "".join(traceback.format_exception(type(error), error, error.__traceback__)[-3:]).strip()
-        emit("fatal", worker=config.worker, message=f"worker error: {summary}")
+        emit(EventKind.FATAL, worker=config.worker, message=f"worker error: {summary}")
         return EXIT_FATAL
     finally:
-        subject.close()
+        opened.close()
     return 0
 
 

@@ -27,7 +27,7 @@ from bpe_conformance.adapters.thirdparty import ADAPTERS, LIBRARIES, NPM_ADAPTER
 from bpe_conformance.dialects.identify import identify_spec
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.results.outcomes import CheckResult, Outcome
-from bpe_conformance.running.suite import RunConfig, catalogue, run_suite
+from bpe_conformance.running import RunConfig, RunPlan
 
 __all__ = [
     "CELLS",
@@ -169,22 +169,22 @@ def _failure(row: MatrixRow, profile: str, result: CheckResult) -> Failure:
 
 def run_row(row: MatrixRow, seed: int, effort: str = "dev", timeout: float = 10.0) -> RowResult:
     """Run the suite on ``row`` under strict and under its declared profile; identify its profile."""
-    checks = catalogue()
     subject = open_row(row, timeout)
     try:
         declared = subject.info.profile
         runs = {}
         for profile in dict.fromkeys(("strict", declared)):
             config = RunConfig(impl=row.spec, isolation=row.isolation, seed=seed, effort=effort, profile=profile)
+            plan = RunPlan.build(config)
             subject.reset()
-            runs[profile] = _outcomes(run_suite(config, subject, checks).results)
+            runs[profile] = _outcomes(plan.judge(subject).run().results)
         info = subject.info
     finally:
         subject.close()
     report = identify_spec(row.spec)
     result = RowResult(row, info.name, info.version, declared, ", ".join(report.matches) or f"none ({report.closest})")
     result.language, result.results = info.language, {"declared": runs[declared], "strict": runs["strict"]}
-    for check in checks:
+    for check in plan.checks:
         own, strict = runs[declared][check.name], runs["strict"][check.name]
         result.cells[check.name] = cell(own.outcome.value, strict.outcome.value)
         if own.outcome not in (Outcome.PASS, Outcome.SKIP):

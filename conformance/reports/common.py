@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
 
@@ -25,6 +26,7 @@ __all__ = [
     "JSON_MESSAGE_CHARS",
     "OUTCOME_ORDER",
     "SHOWN_MESSAGE_CHARS",
+    "Verdict",
     "capped_for_json",
     "clause_examples",
     "counterexample_lines",
@@ -45,6 +47,7 @@ __all__ = [
     "shown_message",
     "to_json_safe",
     "total_advisories",
+    "verdict",
     "verdict_line",
 ]
 
@@ -171,15 +174,15 @@ def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int |
     return lines
 
 
-def implementation_label(implementation: dict[str, Any]) -> str:
+def implementation_label(implementation: ImplementationRecord) -> str:
     """``name version``, or just the name when the implementation declares no version.
 
-    >>> implementation_label({"name": "minbpe", "version": "unknown"})
+    >>> implementation_label(ImplementationRecord("minbpe", "unknown"))
     'minbpe'
-    >>> implementation_label({"name": "x", "version": "2"})
+    >>> implementation_label(ImplementationRecord("x", "2"))
     'x 2'
     """
-    name, version = printable(str(implementation.get("name"))), printable(str(implementation.get("version")))
+    name, version = printable(str(implementation.name)), printable(str(implementation.version))
     return name if version in ("unknown", "None", "") else f"{name} {version}"
 
 
@@ -250,7 +253,7 @@ def _environment_prefix(effort: str) -> list[str]:
 
 def reproduce_command(suite: SuiteResult, check: str) -> str:
     """The one-line command that re-runs only ``check`` the way this run did."""
-    return run_command(suite.config, suite.effort, check, suite.seed)
+    return run_command(suite.config.given(), suite.effort, check, suite.seed)
 
 
 def run_command(config: Mapping[str, Any], effort: str, check: str, seed: int | None) -> str:
@@ -333,12 +336,38 @@ def hypothesis_note(check: str, version: str) -> str:
     return f"  # hypothesis {version}" if version and check in searched else ""
 
 
-def verdict_line(suite: SuiteResult) -> str:
-    """``PASSED``/``FAILED``, each level's verdict, the count of every outcome that occurred and the time taken."""
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """The verdict in its parts: the outcome (counts, time, implementation) and each level's verdict.
+
+    >>> verdict = Verdict("FAILED: 1 fail in 1.0 s (x)", ("algorithm: 1 deviation", "interface: not run"))
+    >>> verdict.line
+    'FAILED: 1 fail in 1.0 s (x) — algorithm: 1 deviation · interface: not run'
+    """
+
+    outcome: str
+    levels: tuple[str, ...]
+
+    @property
+    def line(self) -> str:
+        """The verdict on one line, as ``--quiet`` and the Markdown report print it."""
+        return f"{self.outcome} — {' · '.join(self.levels)}" if self.levels else self.outcome
+
+
+def verdict(suite: SuiteResult) -> Verdict:
+    """``PASSED``/``FAILED``, the count of every outcome that occurred, the time taken, and each level's verdict."""
     counts = ", ".join(f"{count} {name}" for name, count in outcome_counts(suite).items() if count)
-    verdict = "PASSED" if suite.succeeded else "FAILED"
-    return (
-        f"{verdict}: {counts or 'no checks'} in {suite.seconds:.1f} s "
-        f"(implementation {suite.implementation.get('name')}, seed {suite.seed}, effort {suite.effort})"
-        f" — {level_verdicts(suite)}"
+    word = "PASSED" if suite.succeeded else "FAILED"
+    outcome = (
+        f"{word}: {counts or 'no checks'} in {suite.seconds:.1f} s "
+        f"(implementation {suite.implementation.name}, seed {suite.seed}, effort {suite.effort})"
     )
+    levels = tuple(
+        level_verdict(level, [result for result in suite.results if result.level == level]) for level in LEVELS
+    )
+    return Verdict(outcome, levels)
+
+
+def verdict_line(suite: SuiteResult) -> str:
+    """:func:`verdict` on one line."""
+    return verdict(suite).line

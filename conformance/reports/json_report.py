@@ -68,7 +68,8 @@ def _result_record(suite: SuiteResult, result: CheckResult) -> dict[str, Any]:
 
 
 def _config_record(suite: SuiteResult) -> dict[str, Any]:
-    record = {key: suite.config.get(key) for key in _CONFIG_KEYS}
+    recorded = suite.config.to_json()
+    record = {key: recorded[key] for key in _CONFIG_KEYS}
     record["seed"], record["effort"] = suite.seed, suite.effort
     record["patterns"] = record["patterns"] or []
     record["level"] = record["level"] or "all"
@@ -87,7 +88,7 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
             "version": suite.harness_version,
             "hypothesis_version": suite.hypothesis_version,
         },
-        "implementation": suite.implementation,
+        "implementation": suite.implementation.report_json(),
         "config": _config_record(suite),
         "summary": {
             "total": len(suite.results),
@@ -102,7 +103,8 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
         "clauses": clause_examples(suite),
         "results": [_result_record(suite, result) for result in suite.results],
     }
-    return to_json_safe(report)
+    record: dict[str, Any] = to_json_safe(report)
+    return record
 
 
 def dumps_report(suite: SuiteResult) -> str:

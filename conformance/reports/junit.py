@@ -73,14 +73,14 @@ def _junit_root(suite: SuiteResult) -> ET.Element:
         "time": f"{suite.seconds:.3f}",
     }
     root = ET.Element("testsuites", {"name": HARNESS_NAME, **counts})
-    name = xml_safe(f"{HARNESS_NAME}: {suite.implementation.get('name')}")
+    name = xml_safe(f"{HARNESS_NAME}: {suite.implementation.name}")
     testsuite = ET.SubElement(root, "testsuite", {"name": name, **counts, "timestamp": suite.started_at})
     properties = ET.SubElement(testsuite, "properties")
     for key, value in (
         ("harness_version", suite.harness_version),
         ("hypothesis_version", suite.hypothesis_version),
-        ("implementation_version", suite.implementation.get("version")),
-        ("implementation_spec", suite.implementation.get("spec")),
+        ("implementation_version", suite.implementation.version),
+        ("implementation_spec", suite.implementation.spec),
         ("seed", suite.seed),
         ("effort", suite.effort),
     ):

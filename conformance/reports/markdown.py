@@ -80,13 +80,13 @@ def render_markdown(suite: SuiteResult) -> str:
     """The whole report as Markdown text."""
     implementation = suite.implementation
     lines = [
-        f"# {HARNESS_NAME} report: {table_cell(printable(str(implementation.get('name'))))}",
+        f"# {HARNESS_NAME} report: {table_cell(printable(str(implementation.name)))}",
         "",
         f"**{verdict_line(suite)}**",
         "",
         f"- Harness: {HARNESS_NAME} {suite.harness_version} (hypothesis {suite.hypothesis_version or 'unknown'})",
-        f"- Implementation: {table_cell(implementation_label(implementation))} ({implementation.get('language')}, "
-        f"profile {implementation.get('profile')}, spec `{implementation.get('spec') or 'bundled reference'}`)",
+        f"- Implementation: {table_cell(implementation_label(implementation))} ({implementation.language}, "
+        f"profile {implementation.profile}, spec `{implementation.spec or 'bundled reference'}`)",
         f"- Seed {suite.seed}, effort {suite.effort}, started {suite.started_at or 'unknown'}",
         "",
         _row(_TABLE_HEADER),

@@ -26,6 +26,7 @@ from rich.text import Text
 
 from bpe_conformance.checks.base import Check
 from bpe_conformance.reports.common import (
+    Verdict,
     clause_examples,
     counterexample_lines,
     failures,
@@ -36,8 +37,9 @@ from bpe_conformance.reports.common import (
     reproduce_command,
     root_cause_lines,
     shown_message,
-    verdict_line,
+    verdict,
 )
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.settings import HYPOTHESIS_VERSION
 
@@ -175,18 +177,18 @@ def live_view(console: Console, total: int, quiet: bool = False) -> Iterator[Liv
         yield LiveView(console, total, progress, quiet)
 
 
-def header_lines(implementation: dict[str, Any], config: dict[str, Any], harness: str) -> list[str]:
+def header_lines(implementation: ImplementationRecord, config: dict[str, Any], harness: str) -> list[str]:
     """The header as short lines: the harness, the implementation, how the checks run."""
-    spec = printable(str(implementation.get("spec") or "bundled reference"))
+    spec = printable(str(implementation.spec or "bundled reference"))
     checks = plural(len(config.get("checks", [])), "check")
     return [
         f"{harness} · hypothesis {HYPOTHESIS_VERSION}",
-        f"implementation: {implementation_label(implementation)}, {implementation.get('language')}, {spec}",
+        f"implementation: {implementation_label(implementation)}, {implementation.language}, {spec}",
         f"{checks} · {config.get('isolation')} · seed {config.get('seed')} · effort {config.get('effort')}",
     ]
 
 
-def render_header(console: Console, implementation: dict[str, Any], config: dict[str, Any], harness: str) -> None:
+def render_header(console: Console, implementation: ImplementationRecord, config: dict[str, Any], harness: str) -> None:
     """What is about to run, so a log always says which implementation, seed and effort it shows."""
     for line in header_lines(implementation, config, harness):
         console.print(Text(line, style="bold"))
@@ -266,7 +268,7 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
     """The summary table, each failure in detail, the clauses checked and the verdict."""
     style = "bold green" if suite.succeeded else "bold red"
     if quiet:
-        for line in wrap_verdict(verdict_line(suite), console.width):
+        for line in wrap_verdict(verdict(suite), console.width):
             console.print(Text(line, style=style, overflow="fold"))
         return
     console.print()
@@ -295,7 +297,7 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
     console.print()
     for line in clause_lines(suite, console.width):
         console.print(Text(line))
-    for line in wrap_verdict(verdict_line(suite), console.width):
+    for line in wrap_verdict(verdict(suite), console.width):
         console.print(Text(line, style=style, overflow="fold"))
 
 
@@ -322,19 +324,17 @@ def advisory_lines(suite: SuiteResult, shown: int = ADVISORIES_SHOWN) -> list[st
     return lines
 
 
-def wrap_verdict(line: str, width: int) -> list[str]:
+def wrap_verdict(parts: Verdict, width: int) -> list[str]:
     """The verdict line, or where it is too wide, the outcome counts and each level's verdict on lines of their own.
 
-    >>> wrap_verdict("FAILED: 1 fail in 1.0 s (x) — algorithm: 1 deviation · interface: not run", 40)
+    >>> wrap_verdict(Verdict("FAILED: 1 fail in 1.0 s (x)", ("algorithm: 1 deviation", "interface: not run")), 40)
     ['FAILED: 1 fail in 1.0 s (x)', '  algorithm: 1 deviation', '  interface: not run']
     """
-    if len(line) <= width:
-        return [line]
-    outcome, _, levels = line.partition(" — ")
-    verdicts = levels.split(" · ") if levels else []
-    if len(outcome) <= width and all(len(verdict) + 2 <= width for verdict in verdicts):
-        return [outcome, *(f"  {verdict}" for verdict in verdicts)]
-    return wrap_detail(line, width)
+    if len(parts.line) <= width:
+        return [parts.line]
+    if len(parts.outcome) <= width and all(len(level) + 2 <= width for level in parts.levels):
+        return [parts.outcome, *(f"  {level}" for level in parts.levels)]
+    return wrap_detail(parts.line, width)
 
 
 def wrap_command(line: str, width: int) -> list[str]:

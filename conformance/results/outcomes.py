@@ -10,7 +10,9 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["CheckResult", "Outcome", "SuiteResult"]
+from bpe_conformance.results.implementation import ImplementationRecord
+
+__all__ = ["CheckResult", "Outcome", "RunRecord", "SuiteResult"]
 
 
 class Outcome(str, enum.Enum):
@@ -51,23 +53,98 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
+class RunRecord:
+    """How a run was configured: what it was asked, and what the selection and the skip file made of it.
+
+    ``skipped`` maps the checks the skip file skips to its reason, ``declared_clauses`` the clauses it declares
+    deviations from. None means not recorded (a result built by hand); a run records every field.
+
+    >>> record = RunRecord(impl="m:T", seed=3, isolation="process", checks=("tie-break",))
+    >>> record.to_json()["checks"], sorted(record.given())
+    (['tie-break'], ['checks', 'declared_clauses', 'impl', 'isolation', 'patterns', 'seed', 'skipped'])
+    """
+
+    impl: str | None = None
+    seed: int | None = None
+    effort: str | None = None
+    timeout: float | None = None
+    isolation: str | None = None
+    patterns: tuple[str, ...] = ()
+    level: str | None = None
+    checks: tuple[str, ...] = ()
+    skip_file: str | None = None
+    skipped: dict[str, str] = field(default_factory=dict)
+    declared_clauses: dict[str, str] = field(default_factory=dict)
+    database: str | None = None
+    profile: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``config`` object of the JSON report, every field (lists and dicts, in the report's order)."""
+        return {
+            "impl": self.impl,
+            "seed": self.seed,
+            "effort": self.effort,
+            "timeout": self.timeout,
+            "isolation": self.isolation,
+            "patterns": list(self.patterns),
+            "level": self.level,
+            "checks": list(self.checks),
+            "skip_file": self.skip_file,
+            "skipped": dict(self.skipped),
+            "declared_clauses": dict(self.declared_clauses),
+            "database": self.database,
+            "profile": self.profile,
+        }
+
+    def given(self) -> dict[str, Any]:
+        """The fields recorded (not None), as the reproduce line reads them."""
+        return {key: value for key, value in self.to_json().items() if value is not None}
+
+
+@dataclass(frozen=True)
 class SuiteResult:
     """Every check's verdict for one implementation, and how the run was configured."""
 
-    implementation: dict[str, Any]
+    implementation: ImplementationRecord
     results: list[CheckResult]
     seed: int
     effort: str
     seconds: float
     harness_version: str
     started_at: str = ""
-    config: dict[str, Any] = field(default_factory=dict)
+    config: RunRecord = field(default_factory=RunRecord)
     hypothesis_version: str = ""
+    # The selected checks a fail-fast run stopped before.
+    not_run: tuple[str, ...] = ()
 
     @property
     def succeeded(self) -> bool:
         """True when every check passed or was skipped."""
         return all(result.outcome.counts_as_success for result in self.results)
+
+    def declared(self, result: CheckResult) -> bool:
+        """True when the skip file skipped ``result`` (before it ran, or by a declared deviation)."""
+        return result.check in self.config.skipped or result.clause in self.config.declared_clauses
+
+    @property
+    def nothing_checked(self) -> bool:
+        """True when checks ran but every one was skipped without a declaration (a capability, a profile)."""
+        return bool(self.results) and all(
+            result.outcome is Outcome.SKIP and not self.declared(result) for result in self.results
+        )
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every check passed or was skipped by declaration; 1 otherwise, or when nothing was checked.
+
+        >>> tok = ImplementationRecord("tok")
+        >>> skipped = CheckResult("c", "X", ("X",), "", Outcome.SKIP, "capability not declared: encode", 0, 0.0)
+        >>> SuiteResult(tok, [skipped], 0, "dev", 0.1, "1").exit_code
+        1
+        >>> SuiteResult(tok, [], 0, "dev", 0.1, "1").exit_code
+        0
+        """
+        return 1 if self.nothing_checked or not self.succeeded else 0
 
     def count(self, outcome: Outcome) -> int:
         """How many checks ended with ``outcome``."""

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
-from bpe_conformance.errors import HarnessError
+from bpe_conformance.errors import DatabaseUnavailable, HarnessError
 
 __all__ = [
     "DEFAULT_REDIS_PORT",
@@ -62,13 +62,6 @@ class DatabaseLocation:
     host: str | None = None
     port: int | None = None
     db: int = 0
-
-
-class DatabaseUnavailable(HarnessError):
-    """The example database failed while in use (the Redis server went away, the disk filled up).
-
-    A harness error, never a verdict: the runner lets it through instead of blaming the implementation.
-    """
 
 
 class GuardedDatabase(ExampleDatabase):

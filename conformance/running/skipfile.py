@@ -32,6 +32,7 @@ from pathlib import Path
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import read_text_file
+from bpe_conformance.results.outcomes import CheckResult
 
 __all__ = [
     "MAX_SKIP_FILE_BYTES",
@@ -41,6 +42,7 @@ __all__ = [
     "parse_skip_text",
     "read_skip_file",
     "resolve_skips",
+    "skip_file_text",
 ]
 
 # A skip file lists checks and clauses, a few dozen lines; anything far larger is not one.
@@ -134,3 +136,24 @@ def read_skip_file(path: str | Path) -> str:
 def load_skip_file(path: str | Path, checks: list[Check]) -> SkipPlan:
     """Read, parse and resolve the skip file at ``path`` (see the module docstring for the format)."""
     return resolve_skips(parse_skip_text(read_skip_file(path), str(path)), checks)
+
+
+def skip_file_text(results: Iterable[CheckResult], harness: str) -> tuple[str, int]:
+    """A skip file naming every check of ``results`` that did not succeed, and how many it names.
+
+    Each entry's reason is the outcome, the clause and the first line of the message, so the file reads
+    back through :func:`parse_skip_text` (the reason after ``#`` may hold anything but a line break).
+
+    >>> from bpe_conformance.results.outcomes import Outcome
+    >>> fail = CheckResult("tie-break", "BPE-TRAIN-TIE", (), "", Outcome.FAIL, "ties\\nmore", 9, 0.1)
+    >>> text, count = skip_file_text([fail], "bpe-conformance 1")
+    >>> count, [(entry.name, entry.reason) for entry in parse_skip_text(text, "s")]
+    (1, [('tie-break', 'fail on BPE-TRAIN-TIE: ties')])
+    """
+    failed = [result for result in results if not result.outcome.counts_as_success]
+    lines = [f"# Written by {harness} --write-skip-file: the checks this run did not pass.", ""]
+    width = max((len(result.check) for result in failed), default=0)
+    for result in failed:
+        first_line = (result.message.splitlines() or [""])[0].strip()
+        lines.append(f"{result.check:<{width}}  # {result.outcome.value} on {result.clause}: {first_line}")
+    return "\n".join(lines) + "\n", len(failed)

@@ -13,13 +13,11 @@ The CLI's ``run`` and the pytest plugin share these functions; reports are built
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import importlib.metadata
 import signal
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
 from hypothesis import settings
 
@@ -29,11 +27,10 @@ from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
 from bpe_conformance.checks.base import Check
 from bpe_conformance.dialects.context import known_profile, with_profile
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-from bpe_conformance.running.database import open_database
-from bpe_conformance.running.runner import run_checks
+from bpe_conformance.results.implementation import ImplementationRecord
+from bpe_conformance.results.outcomes import CheckResult, Outcome, RunRecord, SuiteResult
 from bpe_conformance.running.skipfile import SkipPlan, load_skip_file
-from bpe_conformance.settings import HYPOTHESIS_VERSION, PROFILES, active_profile_name
+from bpe_conformance.settings import EFFORTS, active_effort_name
 
 __all__ = [
     "BUNDLED_REFERENCE",
@@ -45,9 +42,9 @@ __all__ = [
     "RunInterrupted",
     "apply_declared_deviations",
     "at_level",
-    "base_settings",
     "catalogue",
     "default_effort",
+    "effort_settings",
     "exit_code_for",
     "harness_version",
     "implementation_record",
@@ -79,6 +76,11 @@ class RunConfig:
     level: str = "all"
     database: str | None = None
 
+    # The closed choices a front end offers, so it needs nothing else of this package to build its options.
+    ISOLATIONS: ClassVar[tuple[str, ...]] = tuple(ISOLATIONS)
+    LEVELS: ClassVar[tuple[str, ...]] = ("all", "algorithm", "interface")
+    DEFAULT_TIMEOUT: ClassVar[float] = DEFAULT_TIMEOUT
+
     @property
     def isolation_used(self) -> str:
         """The chosen isolation, else ``process`` for ``--impl`` and ``inprocess`` for the bundled reference."""
@@ -98,16 +100,16 @@ def harness_version() -> str:
 def default_effort() -> str:
     """The hypothesis profile a run uses unless ``--thorough`` is given: ``ci`` under ``$CI``, else ``dev``."""
     try:
-        return active_profile_name()
+        return active_effort_name()
     except ValueError as error:
         raise HarnessError(str(error)) from None
 
 
-def base_settings(effort: str) -> settings:
-    """The hypothesis settings of the profile named ``effort``."""
-    if effort not in PROFILES:
-        raise HarnessError(f"unknown effort {effort!r}; choose one of {sorted(PROFILES)}")
-    return PROFILES[effort]
+def effort_settings(effort: str) -> settings:
+    """The hypothesis settings of the effort named ``effort`` (dev, ci, thorough, mutation)."""
+    if effort not in EFFORTS:
+        raise HarnessError(f"unknown effort {effort!r}; choose one of {sorted(EFFORTS)}")
+    return EFFORTS[effort]
 
 
 def catalogue() -> list[Check]:
@@ -130,7 +132,7 @@ def select(patterns: Sequence[str]) -> list[Check]:
         raise HarnessError(str(error)) from None
 
 
-LEVEL_CHOICES = ("all", "algorithm", "interface")
+LEVEL_CHOICES = RunConfig.LEVELS
 
 
 def at_level(checks: Sequence[Check], level: str) -> list[Check]:
@@ -169,20 +171,12 @@ def inapplicable_checks(checks: Sequence[Check], subject: Subject) -> dict[str, 
     return {name: reason for name, reason in reasons.items() if reason is not None}
 
 
-def implementation_record(subject: Subject, impl: str | None) -> dict[str, Any]:
-    """The ``implementation`` object of a report; ``spec`` is None for the bundled reference.
+def implementation_record(subject: Subject, impl: str | None, isolation: str | None = None) -> ImplementationRecord:
+    """What the reports say of ``subject``; ``spec`` is None for the bundled reference.
 
     ``profile`` is the profile the checks judged by: the declared one, or ``run --profile``'s.
     """
-    info = subject.info
-    return {
-        "name": info.name,
-        "version": info.version,
-        "language": info.language,
-        "profile": info.profile,
-        "capabilities": sorted(info.capabilities),
-        "spec": impl,
-    }
+    return ImplementationRecord.of(subject, impl, isolation)
 
 
 def exit_code_for(results: Sequence[CheckResult]) -> int:
@@ -190,22 +184,23 @@ def exit_code_for(results: Sequence[CheckResult]) -> int:
     return EXIT_SUCCESS if all(result.outcome.counts_as_success for result in results) else EXIT_FAILURE
 
 
-def _config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> dict[str, Any]:
-    return {
-        "impl": config.impl,
-        "seed": config.seed,
-        "effort": config.effort,
-        "timeout": config.timeout,
-        "isolation": config.isolation_used,
-        "patterns": list(config.patterns),
-        "level": config.level,
-        "checks": [check.name for check in checks],
-        "skip_file": config.skip_file,
-        "skipped": dict(skips.checks),
-        "declared_clauses": dict(skips.clauses),
-        "database": config.database,
-        "profile": config.profile,
-    }
+def config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> RunRecord:
+    """What a run records of its configuration: what was asked, and what the selection and skip file made of it."""
+    return RunRecord(
+        impl=config.impl,
+        seed=config.seed,
+        effort=config.effort,
+        timeout=config.timeout,
+        isolation=config.isolation_used,
+        patterns=tuple(config.patterns),
+        level=config.level,
+        checks=tuple(check.name for check in checks),
+        skip_file=config.skip_file,
+        skipped=dict(skips.checks),
+        declared_clauses=dict(skips.clauses),
+        database=config.database,
+        profile=config.profile,
+    )
 
 
 def skips_for(config: RunConfig) -> SkipPlan:
@@ -235,27 +230,11 @@ def run_suite(
     on_start: Callable[[Check, int, int], None] | None = None,
     on_result: Callable[[CheckResult], None] | None = None,
 ) -> SuiteResult:
-    """Run ``checks`` against ``subject`` one at a time, telling the observers as each starts and ends."""
-    skips = skips or SkipPlan()
-    subject = judged_subject(subject, config.profile)
-    skipped = {**inapplicable_checks(checks, subject), **skips.checks}
-    profile = base_settings(config.effort)
-    database = open_database(config.database)
-    started_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    started = time.monotonic()
-    results: list[CheckResult] = []
-    try:
-        for index, check in enumerate(checks):
-            if on_start is not None:
-                on_start(check, index, len(checks))
-            (result,) = run_checks([check], subject, profile, config.seed, skipped, database=database)
-            results.append(apply_declared_deviations(result, skips.clauses))
-            if on_result is not None:
-                on_result(results[-1])
-    except KeyboardInterrupt as interrupt:  # the user's signal: the results so far still make a report
-        partial = _suite_result(config, subject, checks, skips, results, started_at, started)
-        raise RunInterrupted(partial, interrupt) from interrupt
-    return _suite_result(config, subject, checks, skips, results, started_at, started)
+    """Run ``checks`` against ``subject`` (which the caller closes) through a :class:`RunPlan` of them."""
+    from bpe_conformance.running.plan import CallbackObserver, RunPlan  # the plan is built on this module
+
+    plan = RunPlan(config, tuple(checks), skips or SkipPlan(), effort_settings(config.effort), harness_version())
+    return plan.judge(subject).run(CallbackObserver(on_start, on_result))
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -265,25 +244,3 @@ class RunInterrupted(KeyboardInterrupt):
         super().__init__(str(cause))
         self.suite = suite
         self.signum = getattr(cause, "signum", signal.SIGINT)
-
-
-def _suite_result(
-    config: RunConfig,
-    subject: Subject,
-    checks: list[Check],
-    skips: SkipPlan,
-    results: list[CheckResult],
-    started_at: str,
-    started: float,
-) -> SuiteResult:
-    return SuiteResult(
-        implementation=implementation_record(subject, config.impl),
-        results=results,
-        seed=config.seed,
-        effort=config.effort,
-        seconds=round(time.monotonic() - started, 3),
-        harness_version=harness_version(),
-        started_at=started_at,
-        config=_config_record(config, checks, skips),
-        hypothesis_version=HYPOTHESIS_VERSION,
-    )

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bpe_conformance.reference import BEGIN_ID, END_ID, EncodingTrace, build_pieces
+from bpe_conformance.reference import BEGIN_ID, END_ID, build_pieces
+from bpe_conformance.reference.encoding_trace import EncodingTrace
 from bpe_conformance.reports.common import plural
 from bpe_conformance.teaching.labels import (
     fit,

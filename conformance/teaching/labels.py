@@ -19,9 +19,9 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 
-from bpe_conformance.reference import EncodingTrace, RoundSummary, StopRound, unmade_ids
+from bpe_conformance.reference.encoding_trace import EncodingTrace, unmade_ids
 from bpe_conformance.reference.pieces import piece_hex
-from bpe_conformance.reference.trace import STOP_MAX_MERGES
+from bpe_conformance.reference.trace import STOP_MAX_MERGES, RoundSummary, StopRound
 
 __all__ = [
     "MAX_LABEL_CELLS",

@@ -21,13 +21,11 @@ from collections.abc import Sequence
 from bpe_conformance.reference import (
     BEGIN_ID,
     END_ID,
-    EncodingTrace,
-    RoundSummary,
-    TrainingTrace,
     build_pieces,
     vocab_size,
 )
-from bpe_conformance.reference.trace import STOP_MAX_MERGES
+from bpe_conformance.reference.encoding_trace import EncodingTrace
+from bpe_conformance.reference.trace import STOP_MAX_MERGES, RoundSummary, TrainingTrace
 from bpe_conformance.reports.common import plural
 from bpe_conformance.teaching.labels import (
     PARTIAL_NOTE,

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bpe_conformance.reference import RoundSummary, StopRound, TrainingTrace, build_pieces, vocab_size
-from bpe_conformance.reference.trace import STOP_MAX_MERGES
+from bpe_conformance.reference import build_pieces, vocab_size
+from bpe_conformance.reference.trace import STOP_MAX_MERGES, RoundSummary, StopRound, TrainingTrace
 from bpe_conformance.reports.common import plural
 from bpe_conformance.teaching.labels import (
     PARTIAL_LABEL,

@@ -32,7 +32,7 @@ from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.checks.base import Check
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check
-from bpe_conformance.running.suite import base_settings
+from bpe_conformance.running.suite import effort_settings
 
 __all__ = [
     "DEFAULT_EFFORT",
@@ -173,13 +173,13 @@ def prove(
     With ``stop_at_match``, stop after the first failure whose clause the member claims. The examples
     depend only on the checks, the effort and the seed (see :func:`_without_local_constants`).
     """
-    profile = base_settings(effort)
+    effort_budget = effort_settings(effort)
     claimed = claimed_clauses(implementation)
     subject = InProcessSubject(implementation, label=str(implementation.name))  # type: ignore[attr-defined]
     results: list[CheckResult] = []
     with _without_local_constants():
         for check in checks:
-            results.append(run_check(check, subject, profile, seed))
+            results.append(run_check(check, subject, effort_budget, seed))
             if stop_at_match and _matches(results[-1], claimed):
                 break
     return Proof(
@@ -230,7 +230,7 @@ def prove_all(
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive int, got {jobs!r}")
-    base_settings(effort)  # an unknown effort fails here, before any worker starts
+    effort_settings(effort)  # an unknown effort fails here, before any worker starts
     tasks = [(implementation, full, effort, seed) for implementation in implementations]
     proofs: list[Proof] = []
     if jobs == 1:

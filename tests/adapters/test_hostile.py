@@ -24,7 +24,7 @@ from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError, Violation
 from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.runner import run_check, run_checks
-from bpe_conformance.settings import PROFILES, active_profile_name
+from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests import ROOT
 
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
@@ -164,7 +164,7 @@ TRIGGER_SEGFAULT = Check(
 
 def outcome_of(check: Check, subject: ProcessSubject):
     with subject:
-        return run_check(check, subject, PROFILES[active_profile_name()])
+        return run_check(check, subject, EFFORTS[active_effort_name()])
 
 
 # -- one hostile behaviour each ------------------------------------------------------------------------
@@ -193,7 +193,7 @@ def test_exiting_in_the_middle_of_an_answer_is_a_crash_with_its_exit_code():
 def test_a_segfault_is_a_crash_and_the_next_checks_run_in_a_new_process():
     with hostile("segfault.py") as subject:
         first_pid = subject.pid
-        results = run_checks([TRIGGER_SEGFAULT, TRAIN, ENCODE], subject, PROFILES[active_profile_name()])
+        results = run_checks([TRIGGER_SEGFAULT, TRAIN, ENCODE], subject, EFFORTS[active_effort_name()])
         assert subject.pid != first_pid
     assert [result.outcome for result in results] == [Outcome.CRASH, Outcome.PASS, Outcome.PASS]
     assert "SIGSEGV" in results[0].message
@@ -209,7 +209,7 @@ def test_noise_on_stdout_is_a_crash_that_quotes_the_line():
 def test_wrong_types_are_errors_and_the_process_lives_on():
     with hostile("wrong_types.py") as subject:
         pid = subject.pid
-        results = run_checks([TRAIN, ENCODE, DECODE], subject, PROFILES[active_profile_name()])
+        results = run_checks([TRAIN, ENCODE, DECODE], subject, EFFORTS[active_effort_name()])
         assert subject.pid == pid
     assert [result.outcome for result in results] == [Outcome.ERROR, Outcome.ERROR, Outcome.PASS]
     assert "train returned dict" in results[0].message
@@ -218,7 +218,7 @@ def test_wrong_types_are_errors_and_the_process_lives_on():
 
 def test_random_answers_fail():
     with hostile("random_answers.py") as subject:
-        results = run_checks([DETERMINISM, TRAIN_SEARCH, ENCODE], subject, PROFILES[active_profile_name()])
+        results = run_checks([DETERMINISM, TRAIN_SEARCH, ENCODE], subject, EFFORTS[active_effort_name()])
     assert [result.outcome for result in results] == [Outcome.FAIL] * 3
     assert results[0].clause == "BPE-PROP-DETERMINISM"
 
@@ -236,7 +236,7 @@ def test_a_gigantic_line_is_cut_off_at_the_limit():
 
 def test_flooding_stderr_neither_blocks_nor_fills_memory():
     with hostile("stderr_flood.py") as subject:
-        results = run_checks([TRAIN, ENCODE, DECODE], subject, PROFILES[active_profile_name()])
+        results = run_checks([TRAIN, ENCODE, DECODE], subject, EFFORTS[active_effort_name()])
         assert [result.outcome for result in results] == [Outcome.PASS] * 3  # 1 MiB per call, pipe holds 64 KiB
         while not subject.recent_stderr().endswith("last words of decode"):
             time.sleep(0.01)  # the drain thread may still be catching up; the timeout mark bounds this

@@ -30,10 +30,11 @@ from bpe_conformance.errors import HarnessError, Violation
 from bpe_conformance.reports.json_report import build_report
 from bpe_conformance.reports.markdown import render_markdown
 from bpe_conformance.reports.terminal import make_console, render_summary
-from bpe_conformance.results.outcomes import Outcome, SuiteResult
+from bpe_conformance.results.implementation import ImplementationRecord
+from bpe_conformance.results.outcomes import Outcome, RunRecord, SuiteResult
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.running.suite import select
-from bpe_conformance.settings import PROFILES, active_profile_name
+from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests.adapters.test_hostile import ENV, HOSTILE, ROOT, hostile, is_alive, nothing_left_behind, outcome_of  # noqa: F401
 
 sys.path.insert(0, str(HOSTILE))
@@ -44,7 +45,7 @@ pytestmark = [
     pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process checks read /proc"),
 ]
 
-SETTINGS = PROFILES[active_profile_name()]
+SETTINGS = EFFORTS[active_effort_name()]
 # An answer may cost the harness this much Python memory at most, whatever it implies.
 MEMORY_BOUND = 64 * 2**20
 
@@ -248,21 +249,16 @@ def test_a_signal_kills_the_implementation_and_writes_the_reports(tmp_path, sign
 def huge_result() -> SuiteResult:
     result = run_check(only("tie-break"), InProcessSubject(hostile_answers.HugeErrorMessage), SETTINGS)
     return SuiteResult(
-        implementation={
-            "name": "huge-error-message",
-            "version": "0",
-            "language": "python",
-            "profile": "strict",
-            "capabilities": ["train"],
-            "spec": None,
-        },
+        implementation=ImplementationRecord(
+            name="huge-error-message", version="0", language="python", profile="strict", capabilities=("train",)
+        ),
         results=[result],
         seed=0,
         effort="dev",
         seconds=0.0,
         harness_version="0",
         started_at="2026-01-01T00:00:00+00:00",
-        config={},
+        config=RunRecord(),
     )
 
 

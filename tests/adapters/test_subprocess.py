@@ -24,7 +24,7 @@ from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError, ImplementationRaised, MalformedResult, Violation
 from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.runner import run_checks
-from bpe_conformance.settings import PROFILES, active_profile_name
+from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -191,7 +191,7 @@ LOCAL_CHECKS = [
 
 def run(checks, subject):
     with subject:
-        return {result.check: result for result in run_checks(checks, subject, PROFILES[active_profile_name()])}
+        return {result.check: result for result in run_checks(checks, subject, EFFORTS[active_effort_name()])}
 
 
 def suite_checks(*patterns: str) -> list[Check]:

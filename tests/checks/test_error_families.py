@@ -21,7 +21,7 @@ from bpe_conformance.reference import Tokenizer
 from bpe_conformance.results.advisories import collecting
 from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.runner import run_checks
-from bpe_conformance.settings import PROFILES, active_profile_name
+from bpe_conformance.settings import EFFORTS, active_effort_name
 from bpe_conformance.vectors.files import load_vectors
 from bpe_conformance.vectors.replay import replay_vector
 from tests import FIXTURES
@@ -122,7 +122,7 @@ def test_seed_style_max_merges_errors_pass_with_one_advisory_per_case() -> None:
 
 def test_advisories_reach_the_result_and_do_not_change_the_outcome() -> None:
     checks = select_checks(["max-merges-validation", "vectors-invalid"])
-    results = run_checks(checks, InProcessSubject(_ValueErrorForMaxMerges), PROFILES[active_profile_name()])
+    results = run_checks(checks, InProcessSubject(_ValueErrorForMaxMerges), EFFORTS[active_effort_name()])
     assert [result.outcome for result in results] == [Outcome.PASS, Outcome.PASS]
     assert all(result.advisories for result in results)
     assert all(result.level == "interface" for result in results)
@@ -130,7 +130,7 @@ def test_advisories_reach_the_result_and_do_not_change_the_outcome() -> None:
 
 def test_an_error_outside_both_families_still_fails_decode_strict() -> None:
     (result,) = run_checks(
-        select_checks(["decode-strict"]), InProcessSubject(_KeyErrorForUnknownIds), PROFILES[active_profile_name()]
+        select_checks(["decode-strict"]), InProcessSubject(_KeyErrorForUnknownIds), EFFORTS[active_effort_name()]
     )
     assert result.outcome is Outcome.FAIL and result.clause == "BPE-DECODE-STRICT"
     assert "KeyError" in result.message
@@ -162,6 +162,6 @@ def test_node_fixture_reporting_subclasses_with_ancestry_passes_the_interface_le
         with pytest.raises(ImplementationRaised) as caught:
             subject.decode([0x80])
         assert caught.value.kind == "InvalidInputError" and caught.value.families == {"ValueError"}
-        results = run_checks(checks, subject, PROFILES[active_profile_name()])
+        results = run_checks(checks, subject, EFFORTS[active_effort_name()])
     assert {result.check: result.message for result in results if result.outcome is not Outcome.PASS} == {}
     assert [result.check for result in results if result.advisories] == []

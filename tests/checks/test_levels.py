@@ -16,7 +16,8 @@ from bpe_conformance.reports.common import level_verdict, level_verdicts, total_
 from bpe_conformance.reports.json_report import build_report
 from bpe_conformance.reports.junit import write_junit
 from bpe_conformance.reports.markdown import render_markdown
-from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.results.implementation import ImplementationRecord
+from bpe_conformance.results.outcomes import CheckResult, Outcome, RunRecord, SuiteResult
 from bpe_conformance.running.suite import at_level
 
 INTERFACE_CHECKS = {
@@ -36,7 +37,7 @@ def _result(check: str, outcome: Outcome, level: str, advisories: tuple[str, ...
 
 
 def _suite(results: list[CheckResult]) -> SuiteResult:
-    return SuiteResult({"name": "tok", "version": "1"}, results, 0, "dev", 1.0, "0.1", config={"level": "all"})
+    return SuiteResult(ImplementationRecord("tok", "1"), results, 0, "dev", 1.0, "0.1", config=RunRecord(level="all"))
 
 
 def test_the_interface_level_is_argument_validation_error_families_and_invalid_input() -> None:

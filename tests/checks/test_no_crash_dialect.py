@@ -14,8 +14,7 @@ from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.reference.profiles import PROFILES
 from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.runner import run_checks
-from bpe_conformance.settings import PROFILES as EFFORTS
-from bpe_conformance.settings import active_profile_name
+from bpe_conformance.settings import EFFORTS, active_effort_name
 
 TRAINABLE = [profile for profile in PROFILES.values() if profile.tie_break is not None]
 
@@ -46,7 +45,7 @@ def trainer(profile: Any, crashes: bool) -> type:
 
 def _stop_rule(implementation: type):
     (result,) = run_checks(
-        select_checks(["stop-rule"]), InProcessSubject(implementation), EFFORTS[active_profile_name()]
+        select_checks(["stop-rule"]), InProcessSubject(implementation), EFFORTS[active_effort_name()]
     )
     return result
 
@@ -62,7 +61,7 @@ def test_the_crash_is_one_finding_not_one_per_check() -> None:
     """Other checks have nothing to judge where training raised for want of pairs: they do not fail for it."""
     checks = select_checks(["tie-break", "greedy-selection", "round-trip", "decode-concatenates", "prefix"])
     results = run_checks(
-        checks, InProcessSubject(trainer(PROFILES["minbpe"], crashes=True)), EFFORTS[active_profile_name()]
+        checks, InProcessSubject(trainer(PROFILES["minbpe"], crashes=True)), EFFORTS[active_effort_name()]
     )
     assert {result.check: result.message for result in results if result.outcome is not Outcome.PASS} == {}
 
@@ -78,5 +77,5 @@ def test_raising_on_valid_input_where_pairs_remain_is_still_an_error_not_a_stop_
         def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
             raise ValueError("no")
 
-    (result,) = run_checks(select_checks(["tie-break"]), InProcessSubject(RaisesAlways), EFFORTS[active_profile_name()])
+    (result,) = run_checks(select_checks(["tie-break"]), InProcessSubject(RaisesAlways), EFFORTS[active_effort_name()])
     assert result.outcome is Outcome.ERROR

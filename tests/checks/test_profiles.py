@@ -144,7 +144,7 @@ def test_a_largest_pair_dialect_declaring_its_profile_passes_every_check(check_n
 
 
 def test_the_run_records_the_declared_profile() -> None:
-    assert run_all(LargestPairTie, ["vocab-size"]).implementation["profile"] == "largest-pair"
+    assert run_all(LargestPairTie, ["vocab-size"]).implementation.profile == "largest-pair"
 
 
 def test_the_same_dialect_declaring_strict_fails_the_tie_break() -> None:

@@ -20,9 +20,10 @@ from bpe_conformance.reference.dialects import train_profile
 from bpe_conformance.reference.profiles import STRICT
 from bpe_conformance.reports.common import root_causes
 from bpe_conformance.reports.json_report import SCHEMA_PATH, build_report
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import Outcome, SuiteResult
 from bpe_conformance.running.runner import run_checks
-from bpe_conformance.settings import PROFILES, active_profile_name
+from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests.support import tie_variants as variants
 from tests.support.confirmed_causes import model_named
 
@@ -47,7 +48,7 @@ ROOT = {
 def run(request):
     """The implementation and the whole suite's results against it."""
     implementation = request.param
-    results = run_checks(ALL_CHECKS, InProcessSubject(implementation), PROFILES[active_profile_name()])
+    results = run_checks(ALL_CHECKS, InProcessSubject(implementation), EFFORTS[active_effort_name()])
     return implementation, results
 
 
@@ -131,7 +132,7 @@ def test_the_pre_tokenizer_is_named_as_pre_tokenization_and_nothing_else(run) ->
 
 def test_the_json_report_carries_root_causes_and_confirmation(run) -> None:
     implementation, results = run
-    suite = SuiteResult({"name": implementation.name}, list(results), 0, "dev", 1.0, "test")
+    suite = SuiteResult(ImplementationRecord(implementation.name), list(results), 0, "dev", 1.0, "test")
     report = build_report(suite)
     schema = json.loads(SCHEMA_PATH.read_text())
     result_schema = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/result"})

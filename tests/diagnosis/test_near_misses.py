@@ -18,7 +18,7 @@ from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.reference.dialects import train_profile
 from bpe_conformance.reference.profiles import STRICT
 from bpe_conformance.running.runner import run_checks
-from bpe_conformance.settings import PROFILES, active_profile_name
+from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests.support.confirmed_causes import model_named
 from tests.support.near_misses import NEAR_MISSES
 
@@ -62,7 +62,7 @@ def test_the_fresh_corpora_tell_each_near_miss_from_its_model() -> None:
 
 @pytest.mark.parametrize("implementation", NEAR_MISSES, ids=lambda implementation: implementation.name)
 def test_no_cause_is_confirmed_that_is_false_of_a_near_miss(implementation) -> None:
-    results = run_checks(TRAINING_CHECKS, InProcessSubject(implementation), PROFILES[active_profile_name()])
+    results = run_checks(TRAINING_CHECKS, InProcessSubject(implementation), EFFORTS[active_effort_name()])
     assert any(not result.outcome.counts_as_success for result in results), "the near miss went unnoticed"
     for result in results:
         divergence = (result.counterexample or {}).get("divergence") or {}

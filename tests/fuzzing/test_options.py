@@ -194,11 +194,12 @@ def test_the_status_line_and_the_verdict_state_the_campaign_in_numbers():
     from bpe_conformance.fuzzing.campaign import Campaign
     from bpe_conformance.fuzzing.display import status_line, verdict
     from bpe_conformance.fuzzing.records import CampaignConfig
+    from bpe_conformance.results.implementation import ImplementationRecord
     from bpe_conformance.running import suite
 
     checks = suite.select(["tie-break", "round-trip"])
     config = CampaignConfig("m:T", "process", 10.0, None, "all", (), tuple(c.name for c in checks), 2, 600.0, "db", 7)
-    campaign = Campaign(config, checks, {"name": "tok"}, "0.1.0")
+    campaign = Campaign(config, checks, ImplementationRecord("tok"), "0.1.0")
     campaign.tallies["tie-break"].examples = 1234
     line = status_line(campaign)
     assert "1 234 examples" in line and "0 failures" in line and "left" in line and "0 workers" in line

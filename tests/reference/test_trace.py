@@ -12,12 +12,11 @@ from hypothesis import strategies as st
 from bpe_conformance.reference import (
     decode_bytes,
     format_trace,
-    replace_every_window,
     replace_pair,
     trace_training,
     train_sequences,
 )
-from bpe_conformance.reference.trace import STOP_BELOW_MINIMUM, STOP_MAX_MERGES, STOP_NO_PAIR
+from bpe_conformance.reference.trace import STOP_BELOW_MINIMUM, STOP_MAX_MERGES, STOP_NO_PAIR, replace_every_window
 from tests.support.strategies_local import documents, max_merges
 
 ABAB_ACAC = ["abab", "acac"]

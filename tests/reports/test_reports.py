@@ -28,7 +28,8 @@ from bpe_conformance.reports.json_report import SCHEMA_PATH, build_report, dumps
 from bpe_conformance.reports.junit import junit_text, write_junit
 from bpe_conformance.reports.markdown import write_markdown
 from bpe_conformance.reports.terminal import live_view, make_console, render_summary
-from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.results.implementation import ImplementationRecord
+from bpe_conformance.results.outcomes import CheckResult, Outcome, RunRecord, SuiteResult
 from bpe_conformance.running.suite import RunConfig, run_suite
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
@@ -59,21 +60,21 @@ def _result(check: str, clause: str, outcome: Outcome, message: str, **extra) ->
 def _suite(results: list[CheckResult], **config) -> SuiteResult:
     settings = {"impl": "mypkg:Tok", "isolation": "process", "timeout": 10.0, **config}
     return SuiteResult(
-        implementation={
-            "name": "tok",
-            "version": "1.2",
-            "language": "python",
-            "profile": "strict",
-            "capabilities": ["decode", "encode", "train"],
-            "spec": settings["impl"],
-        },
+        implementation=ImplementationRecord(
+            name="tok",
+            version="1.2",
+            language="python",
+            profile="strict",
+            capabilities=("decode", "encode", "train"),
+            spec=settings["impl"],
+        ),
         results=results,
         seed=4,
         effort=settings.pop("effort", "dev"),
         seconds=1.5,
         harness_version="0.1.0",
         started_at="2025-01-01T00:00:00+00:00",
-        config={**settings, "checks": [result.check for result in results], "patterns": [], "skipped": {}},
+        config=RunRecord(**settings, checks=tuple(result.check for result in results)),
     )
 
 

@@ -17,7 +17,8 @@ from bpe_conformance.reports.terminal import (
     render_header,
     render_summary,
 )
-from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.results.implementation import ImplementationRecord
+from bpe_conformance.results.outcomes import CheckResult, Outcome, RunRecord, SuiteResult
 
 FAILURE_MESSAGE = (
     "train(documents, 2) round 1: expected (99, 100) (count 2), got (258, 67) (count 2): tie broken the other way"
@@ -54,14 +55,12 @@ def every_check_suite() -> SuiteResult:
         "isolation": "process",
         "timeout": 0.5,
     }
-    implementation = {
-        "name": "node-bpe-broken",
-        "version": "1.0.0",
-        "language": "javascript",
-        "spec": config["impl"],
-        "profile": "strict",
-    }
-    return SuiteResult(implementation, results, 0, "dev", 12.5, "0.1.0", config=config, hypothesis_version="6.1.0")
+    implementation = ImplementationRecord(
+        name="node-bpe-broken", version="1.0.0", language="javascript", spec=config["impl"], profile="strict"
+    )
+    return SuiteResult(
+        implementation, results, 0, "dev", 12.5, "0.1.0", config=RunRecord(**config), hypothesis_version="6.1.0"
+    )
 
 
 def rendered(console_width: int | None) -> tuple[str, int]:

@@ -58,7 +58,9 @@ class BpeasyAdapter:
         return [(int(first), int(second)) for first, second in rules]
 
     def encode(self, text: str) -> list[int]:
-        return self._tokenizer.encode(text, disallowed_special=())
+        ids: list[int] = self._tokenizer.encode(text, disallowed_special=())
+        return ids
 
     def decode(self, ids: list[int]) -> str:
-        return self._tokenizer.decode(ids)
+        text: str = self._tokenizer.decode(ids)
+        return text

@@ -40,7 +40,9 @@ class BpetokenizerAdapter:
         return [pair for pair, _ in sorted(tokenizer.merges.items(), key=lambda item: item[1])]
 
     def encode(self, text: str) -> list[int]:
-        return self._tokenizer.encode(text)
+        ids: list[int] = self._tokenizer.encode(text)
+        return ids
 
     def decode(self, ids: list[int]) -> str:
-        return self._tokenizer.decode(ids)
+        text: str = self._tokenizer.decode(ids)
+        return text

@@ -60,10 +60,12 @@ class CminbpeAdapter:
         return self._rules()
 
     def encode(self, text: str) -> list[int]:
-        return self._tokenizer.encode(text, backend=self.backend)
+        ids: list[int] = self._tokenizer.encode(text, backend=self.backend)
+        return ids
 
     def decode(self, ids: list[int]) -> str:
-        return self._tokenizer.decode(ids)
+        text: str = self._tokenizer.decode(ids)
+        return text
 
 
 class CminbpeCAdapter(CminbpeAdapter):

@@ -51,4 +51,5 @@ class FastBpeRsAdapter:
         return list(self._bpe.encode(text))
 
     def decode(self, ids: list[int]) -> str:
-        return self._bpe.decode_to_string(ids)
+        text: str = self._bpe.decode_to_string(ids)
+        return text

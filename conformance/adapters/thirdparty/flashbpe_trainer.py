@@ -56,6 +56,7 @@ class FlashbpeAdapter:
 
     def decode(self, ids: list[int]) -> str:
         # Only ints are renumbered: anything else (a float, a bool, a str) reaches flashbpe as it came.
-        return self._tokenizer.decode(
+        text: str = self._tokenizer.decode(
             [self._to_flashbpe.get(token_id, token_id) if type(token_id) is int else token_id for token_id in ids]
         )
+        return text

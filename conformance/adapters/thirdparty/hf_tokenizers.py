@@ -97,7 +97,8 @@ class HFTokenizersAdapter:
             else token_id
             for token_id in ids
         ]
-        return self._tokenizer.decode(hf_ids)
+        text: str = self._tokenizer.decode(hf_ids)
+        return text
 
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes HF's own vocabulary spells for one of our ids (for mapping tests)."""

@@ -51,4 +51,5 @@ class KitokenAdapter:
     def decode(self, ids: list[int]) -> str:
         # kitoken decodes to bytes; the text is made as tiktoken makes it (U+FFFD for invalid UTF-8), the
         # profile's policy, so the adapter's own choice of conversion never decides a verdict.
-        return self._kitoken.decode(ids).decode("utf-8", errors="replace")
+        text: str = self._kitoken.decode(ids).decode("utf-8", errors="replace")
+        return text

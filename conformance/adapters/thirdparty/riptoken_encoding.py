@@ -42,4 +42,5 @@ class RiptokenAdapter:
     def decode(self, ids: list[int]) -> str:
         # ``CoreBPE.decode`` is documented as exactly this (U+FFFD for invalid UTF-8, as tiktoken), and
         # unlike ``decode_bytes`` it is missing from the package's type stubs.
-        return self._core.decode_bytes(ids).decode("utf-8", errors="replace")
+        text: str = self._core.decode_bytes(ids).decode("utf-8", errors="replace")
+        return text

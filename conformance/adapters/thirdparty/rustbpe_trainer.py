@@ -42,4 +42,5 @@ class RustbpeAdapter:
         return list(self._tokenizer.encode(text))
 
     def decode(self, ids: list[int]) -> str:
-        return self._tokenizer.decode(ids)
+        text: str = self._tokenizer.decode(ids)
+        return text

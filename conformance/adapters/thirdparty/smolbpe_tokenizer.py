@@ -74,7 +74,9 @@ class SmolbpeAdapter:
         return self._rules()
 
     def encode(self, text: str) -> list[int]:
-        return self._tokenizer.encode(text)
+        ids: list[int] = self._tokenizer.encode(text)
+        return ids
 
     def decode(self, ids: list[int]) -> str:
-        return self._tokenizer.decode(ids)
+        text: str = self._tokenizer.decode(ids)
+        return text

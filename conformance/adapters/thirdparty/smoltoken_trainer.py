@@ -77,4 +77,5 @@ class SmoltokenAdapter:
         return list(self._tokenizer.encode_ordinary(text))
 
     def decode(self, ids: list[int]) -> str:
-        return self._tokenizer.decode(ids)
+        text: str = self._tokenizer.decode(ids)
+        return text

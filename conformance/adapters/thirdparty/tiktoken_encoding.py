@@ -40,7 +40,9 @@ class TiktokenAdapter:
         return list(self._rules)
 
     def encode(self, text: str) -> list[int]:
-        return self._encoding.encode(text, disallowed_special=())
+        ids: list[int] = self._encoding.encode(text, disallowed_special=())
+        return ids
 
     def decode(self, ids: list[int]) -> str:
-        return self._encoding.decode(ids)
+        text: str = self._encoding.decode(ids)
+        return text

@@ -18,6 +18,8 @@ import argparse
 import importlib
 import sys
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from bpe_conformance.errors import HarnessError
 
@@ -26,7 +28,7 @@ __all__ = ["handle", "register"]
 _CHECKOUT = Path(__file__).resolve().parents[3]
 
 
-def _bench_module(name: str):
+def _bench_module(name: str) -> ModuleType:
     try:
         return importlib.import_module(f"bench.{name}")
     except ModuleNotFoundError:
@@ -36,7 +38,7 @@ def _bench_module(name: str):
         return importlib.import_module(f"bench.{name}")
 
 
-def register(subparsers) -> None:
+def register(subparsers: Any) -> None:
     """Add the ``bench`` subcommand and its options."""
     parser = subparsers.add_parser(
         "bench",
@@ -61,7 +63,8 @@ def _needs_checkout(args: argparse.Namespace) -> int:
 def handle(args: argparse.Namespace) -> int:
     """Run the benchmark with the parsed options; 0 when at least one engine ran."""
     try:
-        return _bench_module("run").execute(args)
+        value: int = _bench_module("run").execute(args)
+        return value
     except ValueError as error:
         print(f"bench: {error}", file=sys.stderr)
         return 2

@@ -24,9 +24,8 @@ from bpe_conformance.fuzzing.records import CampaignConfig, CampaignInterrupted
 from bpe_conformance.fuzzing.report import write_summary
 from bpe_conformance.reference.profiles import PROFILES
 from bpe_conformance.reports.terminal import make_console
-from bpe_conformance.running import suite
-from bpe_conformance.running.database import default_directory, open_database, parse_location
-from bpe_conformance.running.suite import HARNESS_NAME, ISOLATIONS
+from bpe_conformance.results.implementation import ImplementationRecord
+from bpe_conformance.running import RunConfig, RunPlan
 
 __all__ = ["campaign_config", "default_jobs", "duration_argument", "handle", "register"]
 
@@ -104,7 +103,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--level",
-        choices=suite.LEVEL_CHOICES,
+        choices=RunConfig.LEVELS,
         default="all",
         help="fuzz only the checks of one conformance level (default all)",
     )
@@ -130,7 +129,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--isolation",
-        choices=ISOLATIONS,
+        choices=RunConfig.ISOLATIONS,
         help="run each worker's implementation in its own process or in the worker "
         "(default: process for --impl, inprocess for the bundled reference)",
     )
@@ -139,49 +138,50 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=handle)
 
 
-def _fuzzable(args: argparse.Namespace, checks: list[Check]) -> tuple[dict[str, Any], dict[str, str]]:
+def _fuzzable(plan: RunPlan) -> tuple[ImplementationRecord, dict[str, str]]:
     """The implementation's record, and the checks that cannot run against it (with why)."""
-    config = suite.RunConfig(impl=args.impl, isolation=args.isolation, timeout=args.timeout, profile=args.profile)
-    subject = suite.open_subject(args.impl, config.isolation_used, args.timeout)
-    try:
-        subject = suite.judged_subject(subject, args.profile)
-        skipped = suite.inapplicable_checks(checks, subject)
-        for check in checks:
-            missing = sorted(check.requires - subject.info.capabilities)
+    with plan.open() as opened:
+        skipped = dict(opened.skipped)
+        capabilities = opened.subject.info.capabilities
+        for check in plan.checks:
+            missing = sorted(check.requires - capabilities)
             if missing and check.name not in skipped:
                 skipped[check.name] = f"capability not declared: {', '.join(missing)}"
-        return suite.implementation_record(subject, args.impl), skipped
-    finally:
-        subject.close()
+        return opened.implementation, skipped
 
 
-def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Check], dict[str, Any]]:
+def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Check], ImplementationRecord, RunPlan]:
     """Check every option, load the implementation once, and say what the campaign will run."""
     if args.impl is not None and not args.impl.strip():
         raise HarnessError("--impl is empty (an unset variable?); leave it out to fuzz the bundled reference")
-    if args.profile is not None and args.profile not in PROFILES:
-        raise HarnessError(f"--profile: unknown profile {args.profile!r}; choose one of: {', '.join(PROFILES)}")
-    database = args.database if args.database is not None else str(default_directory(args.impl))
-    parse_location(database)  # a malformed --database fails before anything starts
-    checks = suite.at_level(suite.select(tuple(args.check)), args.level)
-    if not checks:
-        raise HarnessError(f"no checks selected (--level {args.level} leaves none of those chosen)")
-    implementation, skipped = _fuzzable(args, checks)
+    database = args.database if args.database is not None else RunPlan.default_database(args.impl)
+    run_config = RunConfig(
+        impl=args.impl,
+        isolation=args.isolation,
+        timeout=args.timeout,
+        effort=RunPlan.default_effort(),
+        patterns=tuple(args.check),
+        profile=args.profile,
+        level=args.level,
+        database=database,
+    )
+    plan = RunPlan.build(run_config)
+    implementation, skipped = _fuzzable(plan)
     # Only an implementation that loads gets a database: a directory is created, a Redis server asked for PING;
     # an unreachable one fails here, before any worker starts.
     try:
-        open_database(database)
+        plan.open_database()
     except HarnessError as error:
         if args.database is not None:
             raise
         raise HarnessError(f"{error} (the default database; choose another with --database)") from None
-    fuzzed = [check for check in checks if check.name not in skipped]
+    fuzzed = [check for check in plan.checks if check.name not in skipped]
     if not fuzzed:
         reasons = "; ".join(sorted(set(skipped.values())))
         raise HarnessError(f"nothing to fuzz: every selected check is skipped for this implementation ({reasons})")
     config = CampaignConfig(
         impl=args.impl,
-        isolation=suite.RunConfig(impl=args.impl, isolation=args.isolation).isolation_used,
+        isolation=run_config.isolation_used,
         timeout=args.timeout,
         profile=args.profile,
         level=args.level,
@@ -192,23 +192,23 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
         database=database,
         seed=args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big"),
         max_failures=args.max_failures,
-        effort=suite.default_effort(),
+        effort=run_config.effort,
         skipped=skipped,
     )
-    return config, fuzzed, implementation
+    return config, fuzzed, implementation, plan
 
 
 def handle(args: argparse.Namespace) -> int:
     """Run the campaign, show it, write the summary asked for."""
     summary_path = writable_path(args.json, "--json") if args.json is not None else None
-    config, checks, implementation = campaign_config(args)
+    config, checks, implementation, plan = campaign_config(args)
     console = make_console()
     if not args.quiet:
-        for line in campaign_header(implementation, config, f"{HARNESS_NAME} {suite.harness_version()}"):
+        for line in campaign_header(implementation, config, plan.harness):
             console.print(line, style="bold", markup=False, highlight=False)
     interrupted: CampaignInterrupted | None = None
     with campaign_view(console, config, args.quiet) as view:
-        campaign = Campaign(config, checks, implementation, suite.harness_version(), view)
+        campaign = Campaign(config, checks, implementation, plan.harness_version, view)
         try:
             result = campaign.run()
         except CampaignInterrupted as stopped:

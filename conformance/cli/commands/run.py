@@ -15,8 +15,6 @@ from typing import Any
 
 from rich.console import Console
 
-from bpe_conformance.adapters.subject import Subject
-from bpe_conformance.checks.base import Check
 from bpe_conformance.cli.arguments import add_timeout_argument
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path
@@ -25,15 +23,10 @@ from bpe_conformance.reports.json_report import write_json_report
 from bpe_conformance.reports.junit import write_junit
 from bpe_conformance.reports.markdown import write_markdown
 from bpe_conformance.reports.terminal import live_view, make_console, render_header, render_summary
-from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-from bpe_conformance.running import suite
-from bpe_conformance.running.database import parse_location
-from bpe_conformance.running.suite import HARNESS_NAME, ISOLATIONS, RunConfig
+from bpe_conformance.running import HARNESS_NAME, OpenedRun, RunConfig, RunInterrupted, RunPlan, SuiteResult
 
 __all__ = ["config_from_args", "handle", "register"]
 
-# Nothing checked is no verdict: not a pass, though not a failed check either.
-EXIT_NOTHING_CHECKED = 1
 _REPORT_WRITERS = (("json", write_json_report), ("junit", write_junit), ("markdown", write_markdown))
 
 _EPILOG = """\
@@ -68,7 +61,7 @@ def register(subparsers: Any) -> None:
     add_timeout_argument(parser)
     parser.add_argument(
         "--isolation",
-        choices=ISOLATIONS,
+        choices=RunConfig.ISOLATIONS,
         help="run the implementation in its own process or in the harness's (default: process for --impl, "
         "inprocess for the bundled reference)",
     )
@@ -81,7 +74,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--level",
-        choices=suite.LEVEL_CHOICES,
+        choices=RunConfig.LEVELS,
         default="all",
         help="run only the checks of one conformance level of specs/bpe.md: algorithm (what the seed defines) "
         "or interface (argument validation, error families); the exit code reflects only those (default all)",
@@ -105,6 +98,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--markdown", metavar="PATH", help="write a Markdown report")
     parser.add_argument("--quiet", action="store_true", help="print only the final verdict line")
     parser.add_argument("--list-checks", action="store_true", help="list the selected checks and exit")
+    parser.add_argument("--fail-fast", action="store_true", help="stop after the first check that does not pass")
+    parser.add_argument(
+        "--write-skip-file",
+        metavar="PATH",
+        help="after the run, write a skip file naming every check that did not pass (for --skip-file)",
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -114,7 +113,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         impl=args.impl,
         isolation=args.isolation,
         timeout=args.timeout,
-        effort="thorough" if args.thorough else suite.default_effort(),
+        effort=RunPlan.default_effort(args.thorough),
         seed=args.seed,
         patterns=tuple(args.check),
         skip_file=args.skip_file,
@@ -133,59 +132,50 @@ def _report_paths(args: argparse.Namespace) -> list[tuple[Path, Any]]:
     ]
 
 
-def _list_checks(args: argparse.Namespace) -> int:
+def _list_checks(plan: RunPlan) -> int:
     console = make_console()
-    for check in suite.at_level(suite.select(args.check), args.level):
+    for check in plan.checks:
         console.print(f"{check.name:<32} {check.level:<10} {', '.join(check.clauses):<40} {check.summary}")
     return 0
 
 
-def _show_header(console: Console, subject: Subject, config: RunConfig, checks: list[Check]) -> None:
+def _show_header(console: Console, opened: OpenedRun) -> None:
+    config = opened.plan.config
     shown = {
         **dataclasses.asdict(config),
         "isolation": config.isolation_used,
-        "checks": [check.name for check in checks],
+        "checks": [check.name for check in opened.plan.checks],
         # The header has no profile field of its own; it follows the effort on the same line.
-        "effort": f"{config.effort} · profile {subject.info.profile}",
+        "effort": f"{config.effort} · profile {opened.subject.info.profile}",
     }
-    harness = f"{HARNESS_NAME} {suite.harness_version()}"
-    render_header(console, suite.implementation_record(subject, config.impl), shown, harness)
+    render_header(console, opened.implementation, shown, opened.plan.harness)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Run the selected checks, show the results and write the reports asked for."""
-    if args.list_checks:
-        return _list_checks(args)
     if args.impl is not None and not args.impl.strip():
         raise HarnessError("--impl is empty (an unset variable?); leave it out to test the bundled reference")
-    config = config_from_args(args)
-    if config.profile is not None and config.profile not in PROFILES:
-        raise HarnessError(f"--profile: unknown profile {config.profile!r}; choose one of: {', '.join(PROFILES)}")
+    plan = RunPlan.build(config_from_args(args), fail_fast=args.fail_fast)
+    if args.list_checks:
+        return _list_checks(plan)
     reports = _report_paths(args)
-    if config.database is not None:
-        parse_location(config.database)  # malformed: fails before anything starts (unreachable: when opened)
-    checks = suite.at_level(suite.select(config.patterns), config.level)
-    if not checks:
-        raise HarnessError(f"no checks selected (--level {config.level} leaves none of those chosen)")
-    skips = suite.skips_for(config)
+    skip_file = writable_path(args.write_skip_file, "--write-skip-file") if args.write_skip_file else None
     console = make_console()
-    subject = suite.open_subject(config.impl, config.isolation_used, config.timeout)
-    interrupted: suite.RunInterrupted | None = None
-    try:
-        subject = suite.judged_subject(subject, config.profile)
+    interrupted: RunInterrupted | None = None
+    with plan.open() as opened:
         if not args.quiet:
-            _show_header(console, subject, config, checks)
-        with live_view(console, len(checks), quiet=args.quiet) as view:
-            run = suite.run_suite(config, subject, checks, skips, view.on_start, view.on_result)
-    except suite.RunInterrupted as stopped:  # SIGINT, SIGTERM or SIGHUP: report what finished
-        interrupted, run = stopped, stopped.suite
-    finally:
-        subject.close()
+            _show_header(console, opened)
+        try:
+            with live_view(console, len(plan.checks), quiet=args.quiet) as view:
+                run = opened.run(view)
+        except RunInterrupted as stopped:  # SIGINT, SIGTERM or SIGHUP: report what finished
+            interrupted, run = stopped, stopped.suite
     _write_reports(run, reports)
     render_summary(console, run, quiet=args.quiet)
+    _tell_the_rest(plan, run, skip_file)
     if interrupted is not None:
         raise interrupted
-    return _exit_code(run)
+    return run.exit_code
 
 
 def _write_reports(run: SuiteResult, reports: list[tuple[Path, Any]]) -> None:
@@ -196,20 +186,17 @@ def _write_reports(run: SuiteResult, reports: list[tuple[Path, Any]]) -> None:
             raise HarnessError(f"cannot write report {str(path)!r}: {error.strerror or error}") from None
 
 
-def _declared(run: SuiteResult, result: CheckResult) -> bool:
-    """True when the skip file skipped ``result`` (before it ran, or by a declared deviation)."""
-    return result.check in run.config.get("skipped", {}) or result.clause in run.config.get("declared_clauses", {})
-
-
-def _exit_code(run: SuiteResult) -> int:
-    """``exit_code_for`` the results; but a run in which no check ran, and none was skipped by
-    declaration (every one lacked a capability or did not apply), is never a success."""
-    if run.results and all(result.outcome is Outcome.SKIP and not _declared(run, result) for result in run.results):
+def _tell_the_rest(plan: RunPlan, run: SuiteResult, skip_file: Path | None) -> None:
+    """What the summary does not say: checks fail-fast left, the skip file written, nothing checked."""
+    if run.not_run:
+        print(f"{HARNESS_NAME}: --fail-fast: stopped at the first failure; {len(run.not_run)} checks not run")
+    if skip_file is not None:
+        count = plan.write_skip_file(run, skip_file)
+        print(f"{HARNESS_NAME}: wrote {skip_file} ({count} checks that did not pass)")
+    if run.nothing_checked:
         reasons = sorted({result.message for result in run.results})
         print(
             f"{HARNESS_NAME}: nothing was checked: all {len(run.results)} selected checks were skipped "
             f"({'; '.join(reasons)[:300]})",
             file=sys.stderr,
         )
-        return EXIT_NOTHING_CHECKED
-    return suite.exit_code_for(run.results)

@@ -27,14 +27,14 @@ from bpe_conformance.cli.arguments import whole_number_at_least
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import read_text_file, writable_path
 from bpe_conformance.reference import (
-    EncodingTrace,
-    TrainingTrace,
     digest,
     loads,
     reversed_ranks,
     trace_encoding,
     trace_training,
 )
+from bpe_conformance.reference.encoding_trace import EncodingTrace
+from bpe_conformance.reference.trace import TrainingTrace
 from bpe_conformance.reports.common import plural
 from bpe_conformance.reports.terminal import make_console
 from bpe_conformance.teaching.encoding_view import encoding_lines

@@ -36,7 +36,7 @@ from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reports.common import plural, render_value, to_json_safe
 from bpe_conformance.reports.markdown import fence
 from bpe_conformance.results.outcomes import CheckResult
-from bpe_conformance.settings import PROFILES
+from bpe_conformance.settings import EFFORTS
 from bpe_conformance.spec.clauses import CLAUSE_ID_PATTERN, get_clause
 from bpe_conformance.zoo import CONTROLS, ZOO, by_name
 from bpe_conformance.zoo.base import ZooMember
@@ -103,7 +103,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check = actions.add_parser("check", help="run the whole harness over every member and control")
     check.add_argument("--quick", action="store_true", help="only each member's relevant checks, until one matches")
     check.add_argument("--only", action="append", metavar="NAME", help="prove only this member or control (repeat)")
-    check.add_argument("--effort", default=DEFAULT_EFFORT, choices=sorted(PROFILES), help="default: %(default)s")
+    check.add_argument("--effort", default=DEFAULT_EFFORT, choices=sorted(EFFORTS), help="default: %(default)s")
     check.add_argument("--seed", type=int, default=DEFAULT_SEED, help="default: %(default)s")
     check.add_argument("--json", type=Path, metavar="PATH", help="also write every proof as JSON to PATH")
     for action in (gallery, check):

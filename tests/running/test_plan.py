@@ -1,0 +1,118 @@
+"""The run plan (issue 24): every configuration error raised when it is built, the subject judged once,
+a run told to its observer and interrupted with its partial result, and the front ends using nothing
+else of ``running/``."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.running import RunConfig, RunInterrupted, RunPlan, suite
+from tests import ROOT
+
+TIE_BREAK = ("tie-break",)
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        (RunConfig(patterns=("no-such-check",)), "--check: no check name or clause id matches 'no-such-check'"),
+        (RunConfig(patterns=TIE_BREAK, level="interface"), "no checks selected (--level interface"),
+        (RunConfig(patterns=TIE_BREAK, level="everything"), "unknown level 'everything'"),
+        (RunConfig(patterns=TIE_BREAK, profile="gpt-9"), "--profile: unknown profile 'gpt-9'"),
+        (RunConfig(patterns=TIE_BREAK, database="ftp://host/x"), "--database ftp://host/x: unknown scheme 'ftp'"),
+        (RunConfig(patterns=TIE_BREAK, effort="forever"), "unknown effort 'forever'"),
+        (RunConfig(patterns=TIE_BREAK, skip_file="/no/such/skips.txt"), "cannot read skip file '/no/such/skips.txt'"),
+    ],
+)
+def test_every_configuration_error_is_raised_by_build(config, message) -> None:
+    with pytest.raises(HarnessError) as raised:
+        RunPlan.build(config)
+    assert message in str(raised.value)
+
+
+def test_the_plugin_prefix_names_its_own_options() -> None:
+    with pytest.raises(HarnessError, match=r"^--bpe-profile: unknown profile"):
+        RunPlan.build(RunConfig(profile="gpt-9"), option_prefix="--bpe-")
+    with pytest.raises(HarnessError, match=r"^--bpe-database ftp://h/x"):
+        RunPlan.build(RunConfig(database="ftp://h/x"), option_prefix="--bpe-")
+
+
+def test_the_subject_is_judged_once_under_the_plan_profile(monkeypatch) -> None:
+    judged = []
+    judge = suite.judged_subject
+    monkeypatch.setattr(
+        suite, "judged_subject", lambda subject, profile: judged.append(profile) or judge(subject, profile)
+    )
+    plan = RunPlan.build(RunConfig(patterns=TIE_BREAK, profile="minbpe"))
+    with plan.open() as opened:
+        result = opened.run()
+    assert judged == ["minbpe"]
+    assert opened.subject.info.profile == "minbpe" and result.implementation.profile == "minbpe"
+
+
+def test_a_run_tells_its_observer_and_knows_its_exit_code() -> None:
+    seen = []
+
+    class Observer:
+        def on_start(self, check, index, total) -> None:
+            seen.append(("start", check.name, index, total))
+
+        def on_result(self, result) -> None:
+            seen.append(("result", result.check, result.outcome))
+
+    result = RunPlan.build(RunConfig(patterns=TIE_BREAK)).run(Observer())
+    assert seen == [("start", "tie-break", 0, 1), ("result", "tie-break", Outcome.PASS)]
+    assert result.exit_code == 0 and result.not_run == ()
+    assert result.config.checks == ("tie-break",) and result.implementation.spec is None
+
+
+def test_an_interrupted_run_carries_the_checks_that_finished() -> None:
+    class StopAfterFirst:
+        def on_start(self, check, index, total) -> None:
+            if index == 1:
+                raise KeyboardInterrupt
+
+        def on_result(self, result) -> None:
+            pass
+
+    plan = RunPlan.build(RunConfig(patterns=("tie-break", "round-trip")))
+    with pytest.raises(RunInterrupted) as raised:
+        plan.run(StopAfterFirst())
+    assert [result.check for result in raised.value.suite.results] == ["tie-break"]
+
+
+def test_judge_leaves_the_callers_subject_open() -> None:
+    plan = RunPlan.build(RunConfig(patterns=TIE_BREAK))
+    subject = suite.open_subject(None, "inprocess", 10.0)
+    try:
+        with plan.judge(subject) as opened:
+            assert opened.run().exit_code == 0
+        assert subject.train(["abab"], 1) == [(97, 98)]  # still usable: the caller closes it
+    finally:
+        subject.close()
+
+
+FRONT_ENDS = (
+    "conformance/cli/commands/run.py",
+    "conformance/cli/commands/fuzz.py",
+    "conformance/fuzzing/worker.py",
+    "conformance/matrix/run.py",
+    "conformance/plugin.py",
+)
+
+
+@pytest.mark.parametrize("path", FRONT_ENDS)
+def test_front_ends_use_only_the_public_api_of_running(path) -> None:
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    used = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bpe_conformance.running"):
+            assert node.module == "bpe_conformance.running", f"{path} imports {node.module}"
+            used |= {alias.name for alias in node.names}
+        if isinstance(node, ast.Import):
+            assert not any(alias.name.startswith("bpe_conformance.running") for alias in node.names), path
+    assert used and used <= {"HARNESS_NAME", "OpenedRun", "RunConfig", "RunInterrupted", "RunPlan", "SuiteResult"}
