@@ -23,6 +23,7 @@ from types import ModuleType
 
 from bpe_conformance.adapters.signals import handled_signals
 from bpe_conformance.cli import commands
+from bpe_conformance.cli.arguments import OneLineErrorParser
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.running.suite import HARNESS_NAME, harness_version
 from bpe_conformance.settings import keep_storage_out_of_cwd
@@ -57,7 +58,7 @@ def _unavailable(name: str, error: BaseException) -> object:
 
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with one subparser per command module."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog=HARNESS_NAME,
         description="Byte-level BPE conformance: run the checks against an implementation, and explore the spec.",
         epilog="Exit codes: 0 success, 1 a check failed, 2 usage or harness error, 130/143/129 interrupted "

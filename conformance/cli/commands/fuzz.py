@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 from typing import Any
 
 from bpe_conformance.checks.base import Check
@@ -124,7 +125,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=whole_number_at_least(0),
         metavar="N",
         help="campaign seed; each round derives its own (default: a fresh one, printed)",
     )
@@ -162,7 +163,8 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
     if args.profile is not None and args.profile not in PROFILES:
         raise HarnessError(f"--profile: unknown profile {args.profile!r}; choose one of: {', '.join(PROFILES)}")
     database = args.database if args.database is not None else str(default_directory(args.impl))
-    parse_location(database)  # a malformed --database fails before anything starts
+    if args.database is not None:
+        parse_location(database)  # a malformed --database fails before anything starts
     checks = suite.at_level(suite.select(tuple(args.check)), args.level)
     if not checks:
         raise HarnessError(f"no checks selected (--level {args.level} leaves none of those chosen)")
@@ -170,6 +172,8 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
     # Only an implementation that loads gets a database: a directory is created, a Redis server asked for PING;
     # an unreachable one fails here, before any worker starts.
     try:
+        if args.database is None:  # the documented cache directory is made with its parents; a --database is not
+            _make_cache_directory(Path(database).parent)
         open_database(database)
     except HarnessError as error:
         if args.database is not None:
@@ -196,6 +200,13 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
         skipped=skipped,
     )
     return config, fuzzed, implementation
+
+
+def _make_cache_directory(directory: Path) -> None:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise HarnessError(f"cannot create {str(directory)!r}: {error.strerror or error}") from None
 
 
 def handle(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ import argparse
 import sys
 from typing import Any
 
+from bpe_conformance.cli.arguments import whole_number_at_least
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path
 from bpe_conformance.matrix.diff import diff_matrices, format_diff
@@ -40,7 +41,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="run every installed implementation under strict and its declared profile; write docs/matrix.*",
         description=__doc__.replace("``", "") if __doc__ else None,
     )
-    parser.add_argument("--seed", type=int, default=0, metavar="N", help="hypothesis seed for every run (default 0)")
+    parser.add_argument(
+        "--seed",
+        type=whole_number_at_least(0),
+        default=0,
+        metavar="N",
+        help="hypothesis seed for every run (default 0)",
+    )
     parser.add_argument(
         "--output", metavar="PATH", help=f"the Markdown table (default in a checkout: {DEFAULT_OUTPUT})"
     )

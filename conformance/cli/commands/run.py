@@ -17,7 +17,7 @@ from rich.console import Console
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
-from bpe_conformance.cli.arguments import add_timeout_argument
+from bpe_conformance.cli.arguments import add_timeout_argument, whole_number_at_least
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path
 from bpe_conformance.reference.profiles import PROFILES
@@ -64,7 +64,9 @@ def register(subparsers: Any) -> None:
         "(default: the bundled reference, in-process)",
     )
     parser.add_argument("--thorough", action="store_true", help="many more examples per check (profile 'thorough')")
-    parser.add_argument("--seed", type=int, default=0, metavar="N", help="hypothesis seed (default 0)")
+    parser.add_argument(
+        "--seed", type=whole_number_at_least(0), default=0, metavar="N", help="hypothesis seed (default 0)"
+    )
     add_timeout_argument(parser)
     parser.add_argument(
         "--isolation",

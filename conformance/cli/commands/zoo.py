@@ -29,6 +29,7 @@ from typing import Any
 import hypothesis
 
 from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.cli.arguments import whole_number_at_least
 from bpe_conformance.diagnosis import describe
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path
@@ -113,7 +114,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.add_argument("--quick", action="store_true", help="only each member's relevant checks, until one matches")
     check.add_argument("--only", action="append", metavar="NAME", help="prove only this member or control (repeat)")
     check.add_argument("--effort", default=DEFAULT_EFFORT, choices=sorted(PROFILES), help="default: %(default)s")
-    check.add_argument("--seed", type=int, default=DEFAULT_SEED, help="default: %(default)s")
+    check.add_argument("--seed", type=whole_number_at_least(0), default=DEFAULT_SEED, help="default: %(default)s")
     check.add_argument("--json", type=Path, metavar="PATH", help="also write every proof as JSON to PATH")
     for action in (gallery, check):
         action.add_argument("--jobs", type=int, default=1, help="prove this many implementations at once")
