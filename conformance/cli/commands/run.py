@@ -21,6 +21,7 @@ from bpe_conformance.cli.arguments import add_timeout_argument, whole_number_at_
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path
 from bpe_conformance.reference.profiles import PROFILES
+from bpe_conformance.reports.check_list import check_list_json, check_list_lines
 from bpe_conformance.reports.json_report import write_json_report
 from bpe_conformance.reports.junit import write_junit
 from bpe_conformance.reports.markdown import write_markdown
@@ -106,7 +107,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--junit", metavar="PATH", help="write a JUnit XML report")
     parser.add_argument("--markdown", metavar="PATH", help="write a Markdown report")
     parser.add_argument("--quiet", action="store_true", help="print only the final verdict line")
-    parser.add_argument("--list-checks", action="store_true", help="list the selected checks and exit")
+    parser.add_argument(
+        "--list-checks", action="store_true", help="list the selected checks and exit (with --json PATH or -: as JSON)"
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -136,9 +139,17 @@ def _report_paths(args: argparse.Namespace) -> list[tuple[Path, Any]]:
 
 
 def _list_checks(args: argparse.Namespace) -> int:
-    console = make_console()
-    for check in suite.at_level(suite.select(args.check), args.level):
-        console.print(f"{check.name:<32} {check.level:<10} {', '.join(check.clauses):<40} {check.summary}")
+    checks = suite.at_level(suite.select(args.check), args.level)
+    if args.json is None:
+        print("\n".join(check_list_lines(checks)))
+    elif args.json == "-":
+        sys.stdout.write(check_list_json(checks))
+    else:
+        path = writable_path(args.json, "--json")
+        try:
+            path.write_text(check_list_json(checks), encoding="utf-8")
+        except OSError as error:
+            raise HarnessError(f"cannot write --json {str(path)!r}: {error.strerror or error}") from None
     return 0
 
 
