@@ -196,6 +196,15 @@ DOCUMENTED = [
     (["matrix"], 2, "--output, --html or --json"),
     (["matrix", "--from", str(ROOT / "docs" / "matrix.json"), "--html", "{out}/matrix.html"], 0, "implementations"),
     (["bench"], 2, "needs a checkout"),
+    (
+        ["handshake", "--impl", "cmd:python -m bpe_conformance.adapters.host bpe_conformance.reference:Tokenizer"],
+        0,
+        "every exchange followed the protocol",
+    ),
+    (["badge", "{out}/run.json"], 0, "BPE algorithm"),
+    (["badge", "{out}/run.json", "--dir", "{out}"], 0, "bpe-interface.json"),
+    (["run", "--seed", "-1"], 2, "non-negative"),
+    (["fuzz", "--duration", "-5s"], 2, "-5s"),
 ]
 
 
