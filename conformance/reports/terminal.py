@@ -12,10 +12,8 @@ per-check lines and the table only name the outcome.
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import textwrap
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO, Any
@@ -27,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bpe_conformance.checks.base import Check
+from bpe_conformance.reports.advisories import ADVISORIES_SHOWN, advisory_lines
 from bpe_conformance.reports.common import (
     clause_examples,
     counterexample_lines,
@@ -261,9 +260,6 @@ def clause_lines(suite: SuiteResult, width: int) -> list[str]:
     return lines
 
 
-ADVISORIES_SHOWN = 5
-
-
 def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) -> None:
     """Each failure in detail, the advisories, the clauses checked and the verdict; ``quiet``: the verdict line."""
     style = "bold green" if suite.succeeded else "bold red"
@@ -298,61 +294,6 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
         console.print(Text(line))
     for line in wrap_verdict(verdict_line(suite), console.width):
         console.print(Text(line, style=style, overflow="fold"))
-
-
-_PREFERENCE = re.compile(
-    r"^\[(?P<clause>[A-Z0-9-]+)\] (?P<what>.*?): raised (?P<kind>[\w.]+)(?:: .*)?; "
-    r"the specification prefers (?P<preferred>[\w.]+) \(a SHOULD\)$",
-    re.DOTALL,
-)
-
-
-def advisory_lines(suite: SuiteResult, shown: int = ADVISORIES_SHOWN) -> list[str]:
-    """The advisory notes (a SHOULD not followed; never a failure), each fact once: a heading, then the notes.
-
-    Notes that say one thing (the other error family for one clause) are one line, however many checks and
-    vectors saw it; the first ``shown`` lines are printed, and how many more the other reports hold.
-
-    >>> from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-    >>> same = "raised ValueError; the specification prefers TypeError (a SHOULD)"
-    >>> notes = (f"[BPE-TRAIN-MAXMERGES] max_merges True: {same}",)
-    >>> vector = (f"[BPE-TRAIN-MAXMERGES] vector invalid-1 (max_merges True): {same}", "[X] something else")
-    >>> results = [
-    ...     CheckResult("c", "X", ("X",), "", Outcome.PASS, "", 1, 0.0, level="interface", advisories=notes),
-    ...     CheckResult("v", "X", ("X",), "", Outcome.PASS, "", 1, 0.0, level="interface", advisories=vector),
-    ... ]
-    >>> for line in advisory_lines(SuiteResult({}, results, 0, "dev", 0.1, "1"), shown=1):
-    ...     print(line)
-    <BLANKLINE>
-    Advisories (3): a SHOULD not followed, never a failure
-      [BPE-TRAIN-MAXMERGES] raised ValueError where TypeError is preferred, 2 times (c 1, v 1), e.g. max_merges True
-      ... 1 more in the JSON, Markdown and JUnit reports
-    """
-    notes = [(result.check, note) for result in suite.results for note in result.advisories]
-    if not notes:
-        return []
-    # One entry per fact, in the order first seen: a preference (clause, raised, preferred), or a note as it is.
-    entries: dict[object, list[tuple[str, str]]] = {}
-    for check, note in notes:
-        match = _PREFERENCE.match(note)
-        key = (match["clause"], match["kind"], match["preferred"]) if match else (check, note)
-        entries.setdefault(key if match else note + "\0" + check, []).append((check, match["what"] if match else note))
-    lines = [_advisory_line(key, seen) for key, seen in entries.items()]
-    if len(lines) > shown:
-        lines = [*lines[:shown], f"  ... {len(lines) - shown} more in the JSON, Markdown and JUnit reports"]
-    return ["", f"Advisories ({len(notes)}): a SHOULD not followed, never a failure", *lines]
-
-
-def _advisory_line(key: object, seen: list[tuple[str, str]]) -> str:
-    if not isinstance(key, tuple):  # a note of its own kind, shown as it was written
-        check, note = seen[0]
-        return f"  {check}: {shown_message(note)}"
-    clause, kind, preferred = key
-    where = ", ".join(f"{check} {count}" for check, count in Counter(check for check, _ in seen).items())
-    times = "once" if len(seen) == 1 else f"{len(seen)} times"
-    return shown_message(
-        f"  [{clause}] raised {kind} where {preferred} is preferred, {times} ({where}), e.g. {seen[0][1]}"
-    )
 
 
 def wrap_verdict(line: str, width: int) -> list[str]:
