@@ -73,3 +73,14 @@ def test_a_copied_tree_finds_its_specification(tmp_path, site):
     assert (found / "bpe.md").is_file()
     if not site:
         assert found == tmp_path / "specs"
+
+
+def test_the_license_is_an_spdx_expression_and_its_file_ships():
+    tomllib = pytest.importorskip("tomllib")
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["license"] == "MIT"
+    assert pyproject["project"]["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    # An SPDX `license` needs setuptools 77 (PEP 639): the build and the test extra both ask for it.
+    assert "setuptools>=77" in pyproject["build-system"]["requires"]
+    assert "setuptools>=77" in pyproject["project"]["optional-dependencies"]["test"]

@@ -6,12 +6,22 @@ Slow (a build, a venv and every command, about a minute and a half): ``.ci/run``
 
 from __future__ import annotations
 
+import hashlib
 import json
+from pathlib import Path
 
 import jsonschema
 import pytest
 
-from tests.support.user_project import ROOT, build_distributions, fresh_venv, run_in, wheel_names, write_user_project
+from tests.support.user_project import (
+    ROOT,
+    build_distributions,
+    fresh_venv,
+    run_in,
+    site_packages,
+    wheel_names,
+    write_user_project,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -41,6 +51,7 @@ def test_the_wheel_ships_the_specification_and_no_repository_files(installed):
     }
     assert {f"bpe_conformance/_specs/{name}" for name in shipped} <= names
     for folder, package in (("conformance", "bpe_conformance"), ("reference", "bpe_conformance/reference")):
+        # rglob does not follow the checkout's links (conformance/reference, conformance/_specs): each file once.
         sources = {f"{package}/{path.relative_to(ROOT / folder).as_posix()}" for path in (ROOT / folder).rglob("*.py")}
         assert sources <= names, sorted(sources - names)
     # One top-level name only: nothing another distribution could overwrite, nothing of the repository.
@@ -51,7 +62,7 @@ def test_the_wheel_ships_the_specification_and_no_repository_files(installed):
 
 def test_the_commands_run_from_the_installed_wheel(installed):
     venv, project, _ = installed
-    where = _ok(venv, project, "python", "-c", "import bpe_conformance, sys; print(bpe_conformance.__file__)")
+    where = _ok(venv, project, "python", "-c", "import bpe_conformance; print(bpe_conformance.__file__)")
     assert where.startswith(str(venv)), where
     assert "usage" in _ok(venv, project, "bpe-conformance", "--help")
     _ok(venv, project, "bpe-conformance", "run", "--json", "report.json")
@@ -151,3 +162,72 @@ def test_nothing_is_left_in_the_working_directory(installed):
         "tests",
         "tests/test_own.py",
     ], left
+
+
+def _listing(directory: Path) -> dict[str, tuple[int, int, str]]:
+    """Every file under ``directory``: its size, modification time and SHA-256."""
+    return {
+        path.relative_to(directory).as_posix(): (
+            path.stat().st_size,
+            path.stat().st_mtime_ns,
+            hashlib.sha256(path.read_bytes()).hexdigest(),
+        )
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }
+
+
+# Every subcommand as the README and --help document it, from an empty directory: (words, exit status, a fact
+# of its output). Paths in {out} are the only ones given; nothing may be written anywhere else.
+DOCUMENTED = [
+    (["--help"], 0, "usage"),
+    (["run", "--check", "tie-break"], 0, "PASSED"),
+    (["run", "--impl", "reference-literal", "--check", "tie-break", "--json", "{out}/run.json"], 0, "PASSED"),
+    (["identify", "--impl", "reference"], 0, "identified as: strict"),
+    (["identify", "--impl", "reference-literal"], 0, "identified as: strict"),
+    (["identify", "--impl", ""], 2, "--impl is empty"),
+    (["explain", "BPE-TRAIN-TIE"], 0, "BPE-TRAIN-TIE"),
+    (["explain", "--list"], 0, "BPE-ALPHA-BYTES"),
+    (["trace", "abab", "acac", "--merges", "32"], 0, "(97, 98)"),
+    (["compare", "--impl", "reference", "--corpus", "{out}/corpus.txt", "--merges", "20"], 0, "AGREED"),
+    (["vectors", "check"], 0, "up to date"),
+    (["vectors", "generate"], 2, "--dir"),
+    (["vectors", "generate", "--dir", "{out}", "--profile", "tiktoken"], 0, "wrote"),
+    (["zoo", "gallery"], 2, "--output"),
+    (["zoo", "gallery", "--check", "--output", "{out}/bug-zoo.md"], 1, "missing"),
+    (["zoo", "check", "--quick", "--only", "concatenates-documents"], 0, "rejected 1/1 members"),
+    (["matrix"], 2, "--output, --html or --json"),
+    (["matrix", "--from", str(ROOT / "docs" / "matrix.json"), "--html", "{out}/matrix.html"], 0, "implementations"),
+    (["bench"], 2, "needs a checkout"),
+    (
+        ["handshake", "--impl", "cmd:python -m bpe_conformance.adapters.host bpe_conformance.reference:Tokenizer"],
+        0,
+        "every exchange followed the protocol",
+    ),
+    (["badge", "{out}/run.json"], 0, "BPE algorithm"),
+    (["badge", "{out}/run.json", "--dir", "{out}"], 0, "bpe-interface.json"),
+    (["run", "--seed", "-1"], 2, "non-negative"),
+    (["fuzz", "--duration", "-5s"], 2, "-5s"),
+]
+
+
+def test_every_documented_command_runs_from_an_empty_directory_and_leaves_site_packages_unchanged(installed, tmp_path):
+    venv = installed[0]
+    empty, out = tmp_path / "empty", tmp_path / "out"
+    empty.mkdir()
+    out.mkdir()
+    (out / "corpus.txt").write_text("abab acac\n" * 50, encoding="utf-8")
+    packages = site_packages(venv)
+    before = _listing(packages)
+    for words, status, fact in DOCUMENTED:
+        words = [word.replace("{out}", str(out)) for word in words]
+        completed = run_in(venv, empty, "bpe-conformance", *words)
+        shown = f"{words}: exit {completed.returncode}\n{completed.stdout[-2000:]}\n{completed.stderr[-2000:]}"
+        assert completed.returncode == status, shown
+        assert fact in completed.stdout + completed.stderr, shown
+        assert "Traceback" not in completed.stderr, shown
+        if status == 2:
+            assert len(completed.stderr.strip().splitlines()) == 1, shown
+    assert sorted(empty.iterdir()) == []
+    assert _listing(packages) == before
+    assert (out / "run.json").is_file() and (out / "matrix.html").is_file()

@@ -10,16 +10,25 @@ argparse.ArgumentTypeError: timeout must be a positive, finite number of seconds
 Traceback (most recent call last):
 ...
 argparse.ArgumentTypeError: must be at least 1, got 0
+>>> parser = OneLineErrorParser(prog="bpe-conformance")
+>>> _ = parser.add_argument("--duration", type=positive_seconds)
+>>> parser.parse_args(["--duration", "-5"])
+Traceback (most recent call last):
+...
+SystemExit: 2
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import sys
 from collections.abc import Callable
+from typing import Any, NoReturn
 
 from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
 
-__all__ = ["add_timeout_argument", "positive_seconds", "whole_number_at_least"]
+__all__ = ["OneLineErrorParser", "add_timeout_argument", "positive_seconds", "whole_number_at_least"]
 
 
 def positive_seconds(text: str) -> float:
@@ -58,3 +67,20 @@ def whole_number_at_least(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line and a pointer to ``--help``, not the usage block.
+
+    A value that starts with a minus and a digit (``--duration -5s``, ``--seed -1``) is taken as the option's
+    value, so its own validation names what is wrong with it, rather than "expected one argument".
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # No option of this command line starts with a digit, so nothing starting "-<digit>" can be one.
+        self._negative_number_matcher = re.compile(r"^-\d")
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(2)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import signal
 import sys
@@ -22,6 +23,7 @@ from types import ModuleType
 
 from bpe_conformance.adapters.signals import handled_signals
 from bpe_conformance.cli import commands
+from bpe_conformance.cli.arguments import OneLineErrorParser
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.running.suite import HARNESS_NAME, harness_version
 from bpe_conformance.settings import keep_storage_out_of_cwd
@@ -30,6 +32,8 @@ __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "command_modules", 
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+# What a shell reports for a process that SIGPIPE ended (Python ignores the signal and raises instead).
+EXIT_BROKEN_PIPE = 128 + 13
 
 
 def command_modules() -> list[tuple[str, ModuleType | BaseException]]:
@@ -54,7 +58,7 @@ def _unavailable(name: str, error: BaseException) -> object:
 
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with one subparser per command module."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog=HARNESS_NAME,
         description="Byte-level BPE conformance: run the checks against an implementation, and explore the spec.",
         epilog="Exit codes: 0 success, 1 a check failed, 2 usage or harness error, 130/143/129 interrupted "
@@ -87,6 +91,13 @@ def _error(message: str) -> None:
     print(line, file=sys.stderr)
 
 
+def _silence_stdout() -> None:
+    # Python flushes stdout again at exit; pointed at /dev/null, that flush cannot fail a second time.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` (default ``sys.argv[1:]``), run the chosen command and return its exit code."""
     try:
@@ -97,7 +108,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _exit_status(exit_request.code)
         keep_storage_out_of_cwd()
         with handled_signals():
-            return int(args.handler(args))
+            code = int(args.handler(args))
+        sys.stdout.flush()  # here, not at exit: a closed pipe is then caught below, not printed by Python
+        return code
+    except BrokenPipeError:  # `bpe-conformance identify ... | head -5`: the reader left; so do we, quietly
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except HarnessError as error:
         _error(str(error))
         return EXIT_USAGE

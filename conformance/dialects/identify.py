@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bpe_conformance.adapters import COMMAND_PREFIX, load_implementation, split_spec
+from bpe_conformance.adapters import COMMAND_PREFIX, SHORTCUTS, load_implementation, split_spec
 from bpe_conformance.adapters.contract import contract_factory
 from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
 from bpe_conformance.dialects.probes import (
@@ -269,14 +269,15 @@ def format_report(report: IdentifyReport) -> str:
 
 
 def identify_spec(spec: str, isolation: str = "process", timeout: float = DEFAULT_TIMEOUT) -> IdentifyReport:
-    """Identify the implementation ``module:attr`` or ``cmd:<command line>`` names; HarnessError if it cannot load.
+    """Identify the implementation ``spec`` names (as ``run --impl`` takes it); HarnessError if it cannot load.
 
     Every implementation is probed through its subject (a fresh model per probe), so a hang, an
     exit or a ``SystemExit`` in it is an observation, never the end of the command. A ``cmd:``
     program always runs in its own process; ``module:attr`` runs where ``isolation`` says.
     """
-    if not spec.strip().startswith(COMMAND_PREFIX):
-        split_spec(spec.strip())  # module:attr only (no shortcuts), as identify has always taken
+    stripped = spec.strip()
+    if not stripped.startswith(COMMAND_PREFIX) and stripped not in SHORTCUTS:
+        split_spec(stripped)  # module:attr, or the shortcuts `run` takes too
     subject = load_implementation(spec, isolation=isolation, timeout=timeout)
     try:
         return identify(contract_factory(subject))

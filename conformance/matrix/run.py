@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bpe_conformance.adapters import load_implementation, resolve_factory
@@ -192,6 +193,25 @@ def run_row(row: MatrixRow, seed: int, effort: str = "dev", timeout: float = 10.
     return result
 
 
+def repository_script(row: MatrixRow) -> str | None:
+    """The script a ``cmd:node SCRIPT`` row runs, a path relative to the repository checkout; None for others.
+
+    >>> repository_script(ROWS[1]), repository_script(ROWS[0])
+    ('tests/fixtures/node/bpe.mjs', None)
+    """
+    words = row.spec.removeprefix("cmd:").split()
+    return words[1] if row.spec.startswith("cmd:") and len(words) == 2 and words[0] == "node" else None
+
+
+def missing_script(row: MatrixRow) -> str | None:
+    """Why ``row`` cannot run from here when its script is not where its spec says (None when it is)."""
+    script = repository_script(row)
+    if script is None or Path(script).is_file():
+        return None
+    # The wheel ships neither the Node fixture nor the npm adapters: both run from the checkout's root only.
+    return f"{script} is not in the working directory (the wheel lacks it: run matrix from the checkout's root)"
+
+
 def installed(row: MatrixRow) -> bool:
     """Whether the library ``row`` needs can be imported here (an npm package: installed beside its adapter)."""
     if row.npm_package is not None:
@@ -212,8 +232,9 @@ def run_matrix(
     """Every installed row's result, and one line for each row skipped because its library is missing."""
     results, missing = [], []
     for row in rows:
-        if not installed(row):
-            line = f"{row.label}: skipped, {install_hint(row)}"
+        absent = missing_script(row)
+        if absent is not None or not installed(row):
+            line = f"{row.label}: skipped, {absent or install_hint(row)}"
             missing.append(line)
             say(line)
             continue

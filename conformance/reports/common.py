@@ -13,6 +13,7 @@ import enum
 import json
 import math
 import shlex
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -31,11 +32,13 @@ __all__ = [
     "clause_examples",
     "counterexample_lines",
     "cut",
+    "escaped_lines",
     "failures",
     "hypothesis_note",
     "implementation_label",
     "level_verdict",
     "level_verdicts",
+    "lookalike",
     "outcome_counts",
     "plural",
     "printable",
@@ -153,8 +156,72 @@ def _shortened(text: str, max_chars: int | None) -> str:
     return text if max_chars is None else cut(text, max_chars, "; the JSON report keeps more")
 
 
+# Characters that print as nothing, as a mark on their neighbour, or as an ordinary space: combining marks,
+# format characters (a BOM, a zero-width joiner), other controls and spaces, private use, unassigned.
+_LOOKALIKE_CATEGORIES = frozenset({"Mn", "Mc", "Me", "Cf", "Cc", "Co", "Cs", "Cn", "Zs", "Zl", "Zp"})
+_BYTES_SHOWN = 48
+_STRINGS_SHOWN = 4
+
+
+def lookalike(text: str) -> bool:
+    r"""Whether ``text`` holds a character a reader cannot tell apart on screen (outside ASCII), or is not NFC.
+
+    >>> lookalike("e\u0301"), lookalike("\ufeffab"), lookalike("é"), lookalike("a b\n")
+    (True, True, False, False)
+    """
+    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
+        return True
+    return any(
+        ord(character) >= 0x7F and unicodedata.category(character) in _LOOKALIKE_CATEGORIES for character in text
+    )
+
+
+def _strings_in(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings_in(item)]
+    if isinstance(value, (list, tuple)):
+        return [text for item in value for text in _strings_in(item)]
+    return []
+
+
+def _utf8(text: str) -> str:
+    data = text.encode("utf-8", "surrogatepass")
+    shown = " ".join(f"{byte:02x}" for byte in data[:_BYTES_SHOWN])
+    return shown + (f" ... ({len(data)} bytes)" if len(data) > _BYTES_SHOWN else "")
+
+
+def escaped_lines(counterexample: dict[str, Any]) -> list[str]:
+    r"""Where a counterexample holds look-alike or invisible characters: each value escaped, and their UTF-8 bytes.
+
+    An NFC/NFD pair or a BOM prints as identical strings; escaped, ``\u0301`` and ``\ufeff`` show where
+    expected and actual differ.
+
+    >>> for line in escaped_lines({"expected": ["\u00e9"], "actual": ["e\u0301"]}):
+    ...     print(line)
+    expected, escaped: ["\u00e9"]
+    actual, escaped: ["e\u0301"]
+    utf-8 of "\u00e9": c3 a9
+    utf-8 of "e\u0301": 65 cc 81
+    >>> escaped_lines({"expected": ["é"], "actual": ["é"]})
+    []
+    """
+    values = {label: value for label, value in counterexample.items() if label != "divergence"}
+    strings = list(dict.fromkeys(text for value in values.values() for text in _strings_in(value)))
+    if not any(lookalike(text) for text in strings):
+        return []
+    lines = [
+        f"{label}, escaped: {json.dumps(to_json_safe(value), ensure_ascii=True)}" for label, value in values.items()
+    ]
+    shown = [text for text in strings if not text.isascii()][:_STRINGS_SHOWN]
+    lines += [f"utf-8 of {json.dumps(text, ensure_ascii=True)}: {_utf8(text)}" for text in shown]
+    return lines
+
+
 def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int | None = None) -> list[str]:
-    """``inputs``, ``expected``, ``actual`` one per line; a divergence as one line per non-empty detail.
+    """``inputs``, ``expected``, ``actual`` one per line; a divergence as one line per non-empty detail; then,
+    when a value holds look-alike or invisible characters, :func:`escaped_lines`.
 
     >>> divergence = {"round": 0, "cause": "", "diagnosis": "stopped early"}
     >>> counterexample_lines({"inputs": {"text": "ab"}, "divergence": divergence})
@@ -171,6 +238,7 @@ def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int |
                 lines.append(f"  {key}: {_shortened(shown, max_chars)}")
         else:
             lines.append(f"{label}: {_shortened(render_value(value), max_chars)}")
+    lines += [_shortened(line, max_chars) for line in escaped_lines(counterexample or {})]
     return lines
 
 

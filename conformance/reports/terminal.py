@@ -25,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bpe_conformance.checks.base import Check
+from bpe_conformance.reports.advisories import ADVISORIES_SHOWN, advisory_lines
 from bpe_conformance.reports.common import (
     Verdict,
     clause_examples,
@@ -38,6 +39,7 @@ from bpe_conformance.reports.common import (
     root_cause_lines,
     shown_message,
     verdict,
+    verdict_line,
 )
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
@@ -261,18 +263,14 @@ def clause_lines(suite: SuiteResult, width: int) -> list[str]:
     return lines
 
 
-ADVISORIES_SHOWN = 5
-
-
 def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) -> None:
-    """The summary table, each failure in detail, the clauses checked and the verdict."""
+    """Each failure in detail, the advisories, the clauses checked and the verdict; ``quiet``: the verdict line."""
     style = "bold green" if suite.succeeded else "bold red"
-    if quiet:
-        for line in wrap_verdict(verdict(suite), console.width):
-            console.print(Text(line, style=style, overflow="fold"))
+    if quiet:  # the verdict line, whole: a script reads one line
+        console.print(Text(verdict_line(suite), style=style), soft_wrap=True)
         return
+    # No results table: each check's line, printed as it finished, already holds the table's facts.
     console.print()
-    _print_table(console, summary_table(console, suite))
     for line in textwrap.wrap(_EXAMPLES_NOTE, console.width):
         console.print(Text(line, style="dim"))
     failed = failures(suite)
@@ -299,29 +297,6 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
         console.print(Text(line))
     for line in wrap_verdict(verdict(suite), console.width):
         console.print(Text(line, style=style, overflow="fold"))
-
-
-def advisory_lines(suite: SuiteResult, shown: int = ADVISORIES_SHOWN) -> list[str]:
-    """The advisory notes (a SHOULD not followed; never a failure): a heading, the first ``shown``, how many more.
-
-    >>> from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
-    >>> notes = ("[BPE-TRAIN-MAXMERGES] prefers TypeError", "[BPE-INPUT-IDS] prefers ValueError")
-    >>> result = CheckResult("c", "X", ("X",), "", Outcome.PASS, "", 1, 0.0, level="interface", advisories=notes)
-    >>> for line in advisory_lines(SuiteResult({}, [result], 0, "dev", 0.1, "1"), shown=1):
-    ...     print(line)
-    <BLANKLINE>
-    Advisories (2): a SHOULD not followed, never a failure
-      c: [BPE-TRAIN-MAXMERGES] prefers TypeError
-      ... 1 more in the JSON, Markdown and JUnit reports
-    """
-    notes = [(result.check, note) for result in suite.results for note in result.advisories]
-    if not notes:
-        return []
-    lines = ["", f"Advisories ({len(notes)}): a SHOULD not followed, never a failure"]
-    lines += [f"  {check}: {shown_message(note)}" for check, note in notes[:shown]]
-    if len(notes) > shown:
-        lines.append(f"  ... {len(notes) - shown} more in the JSON, Markdown and JUnit reports")
-    return lines
 
 
 def wrap_verdict(parts: Verdict, width: int) -> list[str]:

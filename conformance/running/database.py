@@ -169,6 +169,9 @@ def _parse(text: str) -> DatabaseLocation:
         path = Path(text).expanduser()
         if path.exists() and not path.is_dir():
             raise _Unusable("exists and is not a directory")
+        if not path.exists() and not path.parent.is_dir():
+            # The database directory itself is made; a missing parent is more likely a typo than a wish.
+            raise _Unusable(f"directory {str(path.parent)!r} does not exist (only the last folder is created)")
         return DatabaseLocation("directory", text, path=str(path))
     url = urllib.parse.urlsplit(text)
     if url.scheme.lower() != "redis":
@@ -202,7 +205,7 @@ def _open_directory(location: DatabaseLocation) -> ExampleDatabase:
     assert location.path is not None
     path = Path(location.path)
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        path.mkdir(exist_ok=True)
     except OSError as error:
         raise _Unusable(f"cannot create the directory: {error.strerror or error}") from None
     if not os.access(path, os.W_OK | os.X_OK):
@@ -211,7 +214,7 @@ def _open_directory(location: DatabaseLocation) -> ExampleDatabase:
 
 
 def open_database(text: str | None, option: str = "--database") -> ExampleDatabase | None:
-    """The example database ``text`` names (a directory is created when missing), or None without one.
+    """The example database ``text`` names (a missing directory is created, not its parents), or None without one.
 
     Given one, hypothesis replays the failures saved there before it generates anything new. A Redis
     server is asked for a ``PING`` first, so an unreachable one is a one-line error, not a run of errors;

@@ -28,7 +28,7 @@ from bpe_conformance.results.advisories import collecting
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.database import DatabaseUnavailable
 
-__all__ = ["Attempt", "check_settings", "classify", "run_check", "run_checks"]
+__all__ = ["Attempt", "check_settings", "classify", "run_check", "run_checks", "shown_input"]
 
 
 @dataclass
@@ -86,6 +86,19 @@ def _run_search(
     check_settings(base, check, database)(test)()
 
 
+def shown_input(case: Any) -> dict[str, Any]:
+    """The input a report names for an error: a known-answer vector by its id, anything else by its repr.
+
+    >>> shown_input({"id": "train-1", "clauses": ["BPE-TRAIN-TIE"], "documents": ["ab"] * 500})
+    {'vector': 'train-1'}
+    >>> shown_input(["ab", "cd"])
+    {'example': "['ab', 'cd']"}
+    """
+    if isinstance(case, dict) and isinstance(case.get("id"), str) and "clauses" in case:
+        return {"vector": case["id"]}
+    return {"example": repr(case)}
+
+
 def _run_cases(check: Check, subject: Subject, attempt: Attempt, cases: Iterable[Any]) -> None:
     for case in cases:
         _verify_once(check, subject, attempt, case)
@@ -138,7 +151,7 @@ def classify(check: Check, error: BaseException, attempt: Attempt, started: floa
             f"{error.operation}: {error.detail}",
             attempt,
             started,
-            counterexample={"inputs": error.inputs or {"example": repr(attempt.last_input)}},
+            counterexample={"inputs": error.inputs or shown_input(attempt.last_input)},
         )
     if isinstance(error, (ImplementationRaised, MalformedResult)):
         return _result(
@@ -147,7 +160,7 @@ def classify(check: Check, error: BaseException, attempt: Attempt, started: floa
             str(error),
             attempt,
             started,
-            counterexample={"inputs": {"example": repr(attempt.last_input)}},
+            counterexample={"inputs": shown_input(attempt.last_input)},
         )
     if isinstance(error, HypothesisException):
         return _result(check, Outcome.ERROR, f"hypothesis could not run this check: {error}", attempt, started)
@@ -158,7 +171,7 @@ def classify(check: Check, error: BaseException, attempt: Attempt, started: floa
         f"unexpected exception while checking: {summary}",
         attempt,
         started,
-        counterexample={"inputs": {"example": repr(attempt.last_input)}},
+        counterexample={"inputs": shown_input(attempt.last_input)},
     )
 
 

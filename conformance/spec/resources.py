@@ -9,6 +9,8 @@ and a checkout all find the same files here through :mod:`importlib.resources`.
 ('bpe.md', True)
 >>> "BPE-TRAIN-TIE" in read_spec_text("bpe.md")
 True
+>>> checkout_root() is None or (checkout_root() / "pyproject.toml").is_file()
+True
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import importlib.resources
 from pathlib import Path
 
-__all__ = ["SPECS_PACKAGE", "read_spec_text", "spec_file", "spec_root"]
+__all__ = ["SPECS_PACKAGE", "checkout_root", "read_spec_text", "spec_file", "spec_root"]
 
 SPECS_PACKAGE = "bpe_conformance._specs"
 # An uninstalled tree on sys.path (mutmut's copy of the checkout, PYTHONPATH=.) has no bpe_conformance._specs
@@ -50,3 +52,16 @@ def spec_file(*parts: str) -> Path:
 def read_spec_text(*parts: str) -> str:
     """The UTF-8 text of ``specs/<parts>``."""
     return spec_file(*parts).read_text(encoding="utf-8")
+
+
+def checkout_root() -> Path | None:
+    """The repository this package runs from (a checkout, an unpacked sdist, an editable install), or None.
+
+    An installed wheel has no repository around it: the commands that regenerate the repository's own files
+    (``zoo gallery``, ``vectors generate``, ``matrix``) write there by default only when this is not None,
+    and otherwise ask where to write, so that nothing is ever written inside site-packages.
+    """
+    root = spec_root().parent
+    if (root / "pyproject.toml").is_file() and (root / "conformance").is_dir() and (root / "reference").is_dir():
+        return root
+    return None

@@ -59,6 +59,9 @@ def _plain(value: Any) -> Any:
 
 
 def _raised(error: BaseException) -> str:
+    # What the implementation raised, in its own words; never the harness's wrapper around it.
+    if isinstance(error, ImplementationRaised):
+        return f"raised {error.kind}: {error.message}"
     return f"raised {type(error).__name__}: {error}"
 
 

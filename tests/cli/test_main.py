@@ -297,8 +297,29 @@ def test_effort_is_ci_under_ci_and_thorough_on_request(demo_suite, tmp_path, mon
 
 def test_list_checks_prints_the_selection(demo_suite, capsys) -> None:
     assert cli.main(["run", "--list-checks", "--check", "BPE-INPUT-IDS"]) == 0
-    listed = capsys.readouterr().out.split()
-    assert listed == ["demo-decode-unknown", "algorithm", "BPE-DECODE-STRICT,", "BPE-INPUT-IDS", "unknown", "ids"]
+    heading, line = capsys.readouterr().out.splitlines()
+    assert heading.split() == ["check", "level", "clause", "summary"]
+    assert line.split() == [
+        "demo-decode-unknown",
+        "algorithm",
+        "BPE-DECODE-STRICT",
+        "unknown",
+        "ids",
+        "(also",
+        "BPE-INPUT-IDS)",
+    ]
+    assert line.index("algorithm") == heading.index("level") and line.index(" unknown ids") + 1 == heading.index(
+        "summary"
+    )
+
+
+def test_list_checks_as_json(demo_suite, tmp_path, capsys) -> None:
+    assert cli.main(["run", "--list-checks", "--check", "BPE-INPUT-IDS", "--json", str(tmp_path / "checks.json")]) == 0
+    document = json.loads((tmp_path / "checks.json").read_text(encoding="ascii"))
+    assert document["checks"][0]["name"] == "demo-decode-unknown"
+    assert document["checks"][0]["clauses"] == ["BPE-DECODE-STRICT", "BPE-INPUT-IDS"]
+    assert cli.main(["run", "--list-checks", "--check", "BPE-INPUT-IDS", "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out) == document
 
 
 DOCUMENTED_MODULES = [cli, suite, skipfile, trace_command, common, junit, markdown]

@@ -364,7 +364,7 @@ def test_cli_exit_status_is_1_when_no_profile_fits(monkeypatch, capsys):
 @pytest.mark.parametrize(
     "spec",
     [
-        "reference",
+        "refrence",
         "bpe_conformance.reference:NoSuchThing",
         "no_such_module_xyz:Tokenizer",
         "bpe_conformance.reference:BEGIN_ID",

@@ -288,16 +288,13 @@ def test_markdown_has_the_table_failures_and_clauses(tmp_path) -> None:
     assert "### `encode-order`" not in text
 
 
-def test_terminal_summary_shows_table_counterexample_reproduce_and_clauses() -> None:
+def test_terminal_summary_shows_counterexample_reproduce_and_clauses_without_a_table() -> None:
+    # Issue 28: the per-check lines already say what a results table would; the summary never repeats them.
     stream = io.StringIO()
     render_summary(make_console(stream, width=200), _suite(EVERY_OUTCOME))
     text = stream.getvalue()
+    assert "Conformance results" not in text and "outcome" not in text
     for expected in (
-        "check",
-        "clause",
-        "outcome",
-        "examples",
-        "time",
         "examples: the inputs a check tried",
         "FAIL train-tie [BPE-TRAIN-TIE]",
         '  inputs: {"documents": ["abab", "acac"], "max_merges": 32}',
@@ -318,7 +315,10 @@ def test_terminal_quiet_prints_only_the_verdict() -> None:
     stream = io.StringIO()
     suite = _suite(EVERY_OUTCOME)
     render_summary(make_console(stream, width=200), suite, quiet=True)
-    assert stream.getvalue() == verdict_line(suite) + "\n"
+    assert stream.getvalue() == verdict_line(suite) + "\n"  # one line, however narrow the console
+    narrow = io.StringIO()
+    render_summary(make_console(narrow, width=40), suite, quiet=True)
+    assert narrow.getvalue() == verdict_line(suite) + "\n"
     assert verdict_line(suite).startswith("FAILED: 1 pass, 2 fail, 1 error, 1 timeout, 1 crash, 1 skip in 1.5 s")
 
 
@@ -383,3 +383,17 @@ def test_report_of_a_real_failing_run_validates() -> None:
     assert result["outcome"] == "fail"
     assert len(result["counterexample"]["expected"]) == 2  # shrunk to a minimal corpus with two tied rules
     assert clause_examples(run) == {"BPE-TRAIN-TIE": result["examples"]}
+
+
+def test_piped_output_states_each_checks_outcome_once() -> None:
+    stream = io.StringIO()
+    console = make_console(stream)
+    with live_view(console, total=len(EVERY_OUTCOME)) as view:
+        for result in EVERY_OUTCOME:
+            view.on_result(result)
+    render_summary(console, _suite(EVERY_OUTCOME))
+    text = stream.getvalue()
+    for result in EVERY_OUTCOME:
+        # Its line as it finished; a failure's details (header and reproduce line) once more, nothing else.
+        detailed = result.outcome not in (Outcome.PASS, Outcome.SKIP)
+        assert text.count(f" {result.check} ") == (3 if detailed else 1), result.check

@@ -13,11 +13,23 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
-__all__ = ["SKIP_REASON", "USER_PACKAGE", "build_distributions", "fresh_venv", "run_in", "write_user_project"]
+__all__ = [
+    "BUILD_LOG",
+    "SKIP_REASON",
+    "USER_PACKAGE",
+    "build_distributions",
+    "fresh_venv",
+    "pip_into",
+    "run_in",
+    "site_packages",
+    "venv_with_our_dependencies",
+    "write_user_project",
+]
 
 from tests import ROOT
 
 USER_PACKAGE = "mypkg"
+BUILD_LOG = "build.log"
 
 _TOKENIZER = '''\
 """The project's tokenizer."""
@@ -64,12 +76,14 @@ def write_user_project(directory: Path) -> Path:
 def build_distributions(outdir: Path) -> tuple[Path, Path]:
     """The sdist and the wheel built from the sdist, as ``python -m build`` does; (sdist, wheel)."""
     # --no-isolation: the build requirements are the test extra's, so no download is needed.
-    subprocess.run(
+    completed = subprocess.run(
         [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(outdir), str(ROOT)],
         check=True,
         capture_output=True,
         text=True,
     )
+    # Kept for the test that the build is quiet (tests/test_sdist.py).
+    (outdir / BUILD_LOG).write_text(completed.stdout + completed.stderr, encoding="utf-8")
     (sdist,) = outdir.glob("*.tar.gz")
     (wheel,) = outdir.glob("*.whl")
     return sdist, wheel
@@ -81,39 +95,56 @@ def wheel_names(wheel: Path) -> set[str]:
         return set(archive.namelist())
 
 
-def fresh_venv(directory: Path, wheel: Path) -> Path:
-    """A new venv with only ``wheel`` installed; its dependencies come from this environment, read-only.
+def venv_with_our_dependencies(directory: Path) -> Path:
+    """A new venv without pip or this package; this environment's dependencies are visible in it, read-only.
 
     The dependencies are made visible by a ``.pth`` line naming this environment's site-packages (plain
     path entries: its ``.pth`` files, the editable install of this checkout among them, are not run).
     """
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(directory)], check=True)
-    python = directory / "bin" / "python"
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (site_packages(directory) / "_bpe_conformance_test_deps.pth").write_text(
+        "\n".join(sorted(ours)) + "\n", encoding="utf-8"
+    )
+    return directory
+
+
+def site_packages(venv: Path) -> Path:
+    """The purelib directory of ``venv``."""
+    purelib = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return Path(purelib)
+
+
+def pip_into(venv: Path, *words: str, cwd: Path | None = None) -> None:
+    """``pip install --quiet --no-index WORDS`` into ``venv``, with this environment's pip (offline)."""
     subprocess.run(
         [
             sys.executable,
             "-m",
             "pip",
             "--python",
-            str(python),
+            str(venv / "bin" / "python"),
             "install",
             "--quiet",
-            "--no-deps",
             "--no-index",
-            str(wheel),
+            *words,
         ],
         check=True,
         capture_output=True,
         text=True,
+        cwd=cwd,
     )
-    purelib = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-    (Path(purelib) / "_bpe_conformance_test_deps.pth").write_text("\n".join(sorted(ours)) + "\n", encoding="utf-8")
+
+
+def fresh_venv(directory: Path, wheel: Path) -> Path:
+    """A new venv with only ``wheel`` installed; its dependencies come from this environment, read-only."""
+    venv_with_our_dependencies(directory)
+    pip_into(directory, "--no-deps", str(wheel))
     return directory
 
 

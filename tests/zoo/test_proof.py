@@ -253,6 +253,7 @@ def test_zoo_gallery_writes_the_page_and_check_detects_staleness(
 ) -> None:
     monkeypatch.setattr(zoo_command, "prove_all", lambda implementations, **options: _all_quick_proofs())
     output = tmp_path / "docs" / "bug-zoo.md"
+    output.parent.mkdir()  # the directory is the user's to make: the command creates none (issue 28)
     assert main(["zoo", "gallery", "--output", str(output)]) == 0
     assert output.read_text(encoding="utf-8") == render_gallery(_all_quick_proofs())
     assert main(["zoo", "gallery", "--check", "--output", str(output)]) == 0

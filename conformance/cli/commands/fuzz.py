@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 from typing import Any
 
 from bpe_conformance.checks.base import Check
@@ -123,7 +124,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=whole_number_at_least(0),
         metavar="N",
         help="campaign seed; each round derives its own (default: a fresh one, printed)",
     )
@@ -170,6 +171,8 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
     # Only an implementation that loads gets a database: a directory is created, a Redis server asked for PING;
     # an unreachable one fails here, before any worker starts.
     try:
+        if args.database is None:  # the documented cache directory is made with its parents; a --database is not
+            _make_cache_directory(Path(database).parent)
         plan.open_database()
     except HarnessError as error:
         if args.database is not None:
@@ -196,6 +199,13 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
         skipped=skipped,
     )
     return config, fuzzed, implementation, plan
+
+
+def _make_cache_directory(directory: Path) -> None:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise HarnessError(f"cannot create {str(directory)!r}: {error.strerror or error}") from None
 
 
 def handle(args: argparse.Namespace) -> int:

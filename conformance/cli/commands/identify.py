@@ -57,7 +57,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--impl",
         required=True,
         metavar="SPEC",
-        help="the implementation: module:attr (e.g. bpe_conformance.reference:Tokenizer) or cmd:<command line>",
+        help="the implementation: module:attr (e.g. mypkg:Tok), cmd:<command line>, reference or reference-literal",
     )
     parser.add_argument("--json", metavar="PATH", help="also write the full report as JSON to PATH")
     parser.add_argument(
@@ -78,6 +78,9 @@ def _json_path(value: str | None) -> Path | None:
 
 def handle(args: argparse.Namespace) -> int:
     """Run identification and print the report; optionally write it as JSON."""
+    if not args.impl.strip():
+        print("bpe-conformance identify: --impl is empty (an unset variable?)", file=sys.stderr)
+        return EXIT_USAGE
     try:
         json_path = _json_path(args.json)
     except HarnessError as error:

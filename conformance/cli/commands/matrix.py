@@ -5,9 +5,10 @@ installed, each under ``strict`` and under its declared profile, with one fixed 
 line per implementation as it goes. Writes the Markdown table (``--output``), the browsable page
 (``--html``) and the JSON document both are rendered from (``--json``), all three from one run.
 ``--from MATRIX.json`` renders a document already made instead of running; ``--diff OLD.json``
-prints which cells changed since an older document (other library versions, rows, checks). Exit 0
-once the matrix is written (failures are its content, not an error); 2 when a path or a document is
-unusable.
+prints which cells changed since an older document (other library versions, rows, checks). In a
+repository checkout the three files default to its docs/; installed from a wheel, only the files named
+are written (at least one of --output, --html, --json, unless --diff alone is wanted). Exit 0 once
+the matrix is written (failures are its content, not an error); 2 when a path or a document is unusable.
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ import argparse
 import sys
 from typing import Any
 
+from bpe_conformance.cli.arguments import whole_number_at_least
+from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path
 from bpe_conformance.matrix.diff import diff_matrices, format_diff
 from bpe_conformance.matrix.page import render_page
 from bpe_conformance.matrix.record import dumps_matrix, matrix_document, read_matrix
 from bpe_conformance.matrix.render import render_markdown
 from bpe_conformance.matrix.run import run_matrix
+from bpe_conformance.spec.resources import checkout_root
 
 __all__ = ["DEFAULT_HTML", "DEFAULT_JSON", "DEFAULT_OUTPUT", "handle", "register"]
 
@@ -37,21 +41,25 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="run every installed implementation under strict and its declared profile; write docs/matrix.*",
         description=__doc__.replace("``", "") if __doc__ else None,
     )
-    parser.add_argument("--seed", type=int, default=0, metavar="N", help="hypothesis seed for every run (default 0)")
     parser.add_argument(
-        "--output", default=DEFAULT_OUTPUT, metavar="PATH", help=f"the Markdown table (default {DEFAULT_OUTPUT})"
+        "--seed",
+        type=whole_number_at_least(0),
+        default=0,
+        metavar="N",
+        help="hypothesis seed for every run (default 0)",
+    )
+    parser.add_argument(
+        "--output", metavar="PATH", help=f"the Markdown table (default in a checkout: {DEFAULT_OUTPUT})"
     )
     parser.add_argument(
         "--html",
-        default=DEFAULT_HTML,
         metavar="PATH",
-        help=f"the self-contained page: filters, a click per cell (default {DEFAULT_HTML})",
+        help=f"the self-contained page: filters, a click per cell (default in a checkout: {DEFAULT_HTML})",
     )
     parser.add_argument(
         "--json",
-        default=DEFAULT_JSON,
         metavar="PATH",
-        help=f"the document both are rendered from, kept for --diff (default {DEFAULT_JSON})",
+        help=f"the document both are rendered from, kept for --diff (default in a checkout: {DEFAULT_JSON})",
     )
     parser.add_argument(
         "--from",
@@ -64,9 +72,21 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
+def _destinations(args: argparse.Namespace) -> dict[str, str]:
+    """The files to write, by option: those named, and in a checkout its docs/matrix.* for the others."""
+    named = {option: getattr(args, option) for option in ("output", "html", "json") if getattr(args, option)}
+    root = checkout_root()
+    if root is not None:
+        defaults = {"output": DEFAULT_OUTPUT, "html": DEFAULT_HTML, "json": DEFAULT_JSON}
+        return {option: named.get(option) or str(root / default) for option, default in defaults.items()}
+    if not named and not args.diff:
+        raise HarnessError("matrix: say where to write with --output, --html or --json (installed, there is no docs/)")
+    return named
+
+
 def handle(args: argparse.Namespace) -> int:
     """Run the matrix with the ``dev`` effort (or read ``--from``), write the three files, print ``--diff``."""
-    outputs = [(writable_path(getattr(args, option), f"--{option}"), option) for option in ("output", "html", "json")]
+    outputs = [(writable_path(path, f"--{option}"), option) for option, path in _destinations(args).items()]
     old = read_matrix(args.diff, "--diff") if args.diff else None
     if args.source:
         document = read_matrix(args.source, "--from")
@@ -77,10 +97,8 @@ def handle(args: argparse.Namespace) -> int:
     for path, option in outputs:
         path.write_text(renderers[option](document), encoding="utf-8")
     rows, missing = document["implementations"], document["not_installed"]
-    print(
-        f"wrote {', '.join(str(path) for path, _ in outputs)}: {len(rows)} implementations, "
-        f"{len(missing)} not installed"
-    )
+    written = f"wrote {', '.join(str(path) for path, _ in outputs)}: " if outputs else ""
+    print(f"{written}{len(rows)} implementations, {len(missing)} not installed")
     if old is not None:
         print(format_diff(diff_matrices(old, document)))
     return 0

@@ -15,10 +15,11 @@ from typing import Any
 
 from rich.console import Console
 
-from bpe_conformance.cli.arguments import add_timeout_argument
+from bpe_conformance.cli.arguments import add_timeout_argument, whole_number_at_least
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path
 from bpe_conformance.reference.profiles import PROFILES
+from bpe_conformance.reports.check_list import check_list_json, check_list_lines
 from bpe_conformance.reports.json_report import write_json_report
 from bpe_conformance.reports.junit import write_junit
 from bpe_conformance.reports.markdown import write_markdown
@@ -57,7 +58,9 @@ def register(subparsers: Any) -> None:
         "(default: the bundled reference, in-process)",
     )
     parser.add_argument("--thorough", action="store_true", help="many more examples per check (profile 'thorough')")
-    parser.add_argument("--seed", type=int, default=0, metavar="N", help="hypothesis seed (default 0)")
+    parser.add_argument(
+        "--seed", type=whole_number_at_least(0), default=0, metavar="N", help="hypothesis seed (default 0)"
+    )
     add_timeout_argument(parser)
     parser.add_argument(
         "--isolation",
@@ -97,7 +100,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--junit", metavar="PATH", help="write a JUnit XML report")
     parser.add_argument("--markdown", metavar="PATH", help="write a Markdown report")
     parser.add_argument("--quiet", action="store_true", help="print only the final verdict line")
-    parser.add_argument("--list-checks", action="store_true", help="list the selected checks and exit")
+    parser.add_argument(
+        "--list-checks", action="store_true", help="list the selected checks and exit (with --json PATH or -: as JSON)"
+    )
     parser.add_argument("--fail-fast", action="store_true", help="stop after the first check that does not pass")
     parser.add_argument(
         "--write-skip-file",
@@ -132,10 +137,18 @@ def _report_paths(args: argparse.Namespace) -> list[tuple[Path, Any]]:
     ]
 
 
-def _list_checks(plan: RunPlan) -> int:
-    console = make_console()
-    for check in plan.checks:
-        console.print(f"{check.name:<32} {check.level:<10} {', '.join(check.clauses):<40} {check.summary}")
+def _list_checks(args: argparse.Namespace, plan: RunPlan) -> int:
+    checks = list(plan.checks)
+    if args.json is None:
+        print("\n".join(check_list_lines(checks)))
+    elif args.json == "-":
+        sys.stdout.write(check_list_json(checks))
+    else:
+        path = writable_path(args.json, "--json")
+        try:
+            path.write_text(check_list_json(checks), encoding="utf-8")
+        except OSError as error:
+            raise HarnessError(f"cannot write --json {str(path)!r}: {error.strerror or error}") from None
     return 0
 
 
@@ -157,7 +170,7 @@ def handle(args: argparse.Namespace) -> int:
         raise HarnessError("--impl is empty (an unset variable?); leave it out to test the bundled reference")
     plan = RunPlan.build(config_from_args(args), fail_fast=args.fail_fast)
     if args.list_checks:
-        return _list_checks(plan)
+        return _list_checks(args, plan)
     reports = _report_paths(args)
     skip_file = writable_path(args.write_skip_file, "--write-skip-file") if args.write_skip_file else None
     console = make_console()

@@ -1,7 +1,9 @@
 """``bpe-conformance vectors generate|check``: rewrite the known-answer vectors, or prove they are current.
 
 Strict's files are ``specs/vectors/*.json``, every other profile's ``specs/vectors/<profile>/*.json``;
-both actions cover every profile unless ``--profile`` names some.
+both actions cover every profile unless ``--profile`` names some. ``check`` reads the vectors shipped with the
+package by default; ``generate`` writes them there only in a repository checkout, and needs ``--dir`` when the
+package is installed from a wheel (nothing is ever written inside the installed package).
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="bpe-conformance")
@@ -17,6 +19,7 @@ import argparse
 from pathlib import Path
 
 from bpe_conformance.errors import HarnessError
+from bpe_conformance.spec.resources import checkout_root
 from bpe_conformance.vectors.files import VECTOR_PROFILES, VECTORS_DIR, read_vector_files, validate_vectors
 from bpe_conformance.vectors.output import check_up_to_date, write_vectors
 
@@ -37,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ("check", "exit 1 unless the files validate against the schema and equal a fresh generation"),
     ):
         action = actions.add_parser(name, help=summary, description=summary)
-        action.add_argument("--dir", type=Path, default=VECTORS_DIR, help="vector directory (default: %(default)s)")
+        default = "the repository's specs/vectors; required when installed" if name == "generate" else VECTORS_DIR
+        action.add_argument("--dir", type=Path, help=f"vector directory (default: {default})")
         action.add_argument(
             "--profile",
             action="append",
@@ -84,5 +88,13 @@ def handle(args: argparse.Namespace) -> int:
     """Run the chosen action; the exit code is 0 on success, 1 when ``check`` finds a difference."""
     profiles = list(dict.fromkeys(args.profile or VECTOR_PROFILES))
     if args.vectors_action == "generate":
-        return _generate(args.dir, profiles)
-    return _check(args.dir, profiles)
+        return _generate(_generated_directory(args.dir), profiles)
+    return _check(args.dir or VECTORS_DIR, profiles)
+
+
+def _generated_directory(given: Path | None) -> Path:
+    if given is not None:
+        return given
+    if checkout_root() is None:
+        raise HarnessError("vectors generate: give --dir DIR (installed, the package's own files stay as shipped)")
+    return VECTORS_DIR

@@ -29,6 +29,7 @@ from typing import Any
 import hypothesis
 
 from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.cli.arguments import whole_number_at_least
 from bpe_conformance.diagnosis import describe
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path
@@ -38,6 +39,7 @@ from bpe_conformance.reports.markdown import fence
 from bpe_conformance.results.outcomes import CheckResult
 from bpe_conformance.settings import EFFORTS
 from bpe_conformance.spec.clauses import CLAUSE_ID_PATTERN, get_clause
+from bpe_conformance.spec.resources import checkout_root
 from bpe_conformance.zoo import CONTROLS, ZOO, by_name
 from bpe_conformance.zoo.base import ZooMember
 from bpe_conformance.zoo.proof import (
@@ -60,6 +62,7 @@ __all__ = [
     "GALLERY_PATH",
     "docstring_parts",
     "gallery_is_current",
+    "gallery_path",
     "gallery_skeleton",
     "github_slug",
     "handle",
@@ -68,6 +71,7 @@ __all__ = [
     "spec_link",
 ]
 
+# The repository's gallery (in a checkout; an installed wheel has no docs/, and `zoo gallery` then needs --output).
 GALLERY_PATH = Path(__file__).resolve().parents[3] / "docs" / "bug-zoo.md"
 SPEC_FROM_DOCS = "../specs/bpe.md"
 AREA_TITLES = {
@@ -98,13 +102,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     actions = parser.add_subparsers(dest="zoo_action", required=True, metavar="{gallery,check}")
     gallery = actions.add_parser("gallery", help="write docs/bug-zoo.md from a fresh proof of every member")
-    gallery.add_argument("--output", type=Path, default=GALLERY_PATH, help="where to write (default: %(default)s)")
-    gallery.add_argument("--check", action="store_true", help="write nothing; exit 1 if the file is not current")
+    gallery.add_argument(
+        "--output",
+        type=Path,
+        help="where to write (default: the checkout's docs/bug-zoo.md; required when installed from a wheel)",
+    )
+    gallery.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if the file is missing or not current"
+    )
     check = actions.add_parser("check", help="run the whole harness over every member and control")
     check.add_argument("--quick", action="store_true", help="only each member's relevant checks, until one matches")
     check.add_argument("--only", action="append", metavar="NAME", help="prove only this member or control (repeat)")
     check.add_argument("--effort", default=DEFAULT_EFFORT, choices=sorted(EFFORTS), help="default: %(default)s")
-    check.add_argument("--seed", type=int, default=DEFAULT_SEED, help="default: %(default)s")
+    check.add_argument("--seed", type=whole_number_at_least(0), default=DEFAULT_SEED, help="default: %(default)s")
     check.add_argument("--json", type=Path, metavar="PATH", help="also write every proof as JSON to PATH")
     for action in (gallery, check):
         action.add_argument("--jobs", type=int, default=1, help="prove this many implementations at once")
@@ -321,18 +331,35 @@ def gallery_is_current(committed: str, rendered: str) -> bool:
     return gallery_skeleton(committed) == gallery_skeleton(rendered)
 
 
+def gallery_path(output: Path | None) -> Path:
+    """Where ``zoo gallery`` reads or writes: ``--output``, else the checkout's gallery; never the installed package."""
+    if output is not None:
+        return output
+    root = checkout_root()
+    if root is None:
+        raise HarnessError("zoo gallery: give --output PATH (installed from a wheel, there is no docs/bug-zoo.md)")
+    return root / "docs" / "bug-zoo.md"
+
+
 def _gallery(args: argparse.Namespace) -> int:
-    text = render_gallery(prove_all([*ZOO, *CONTROLS], jobs=args.jobs))
-    path: Path = args.output
+    path = gallery_path(args.output)
     if args.check:
-        current = path.read_text(encoding="utf-8") if path.exists() else ""
-        if not gallery_is_current(current, text):
+        if not path.is_file():
+            print(f"{path} is missing; run `bpe-conformance zoo gallery` to write it")
+            return 1
+    else:
+        writable_path(path, "--output")  # before the proofs: a typo must not cost a minute of them
+    text = render_gallery(prove_all([*ZOO, *CONTROLS], jobs=args.jobs))
+    if args.check:
+        if not gallery_is_current(path.read_text(encoding="utf-8"), text):
             print(f"{path} is not current; run `bpe-conformance zoo gallery` and review the diff")
             return 1
         print(f"{path} is up to date")
         return 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise HarnessError(f"cannot write --output {str(path)!r}: {error.strerror or error}") from None
     print(f"wrote {path}")
     return 0
 
