@@ -166,13 +166,13 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
         level=args.level,
         database=database,
     )
+    if args.database is None:  # the documented cache directory is made with its parents; a --database is not
+        _make_cache_directory(Path(database).parent)
     plan = RunPlan.build(run_config)
     implementation, skipped = _fuzzable(plan)
     # Only an implementation that loads gets a database: a directory is created, a Redis server asked for PING;
     # an unreachable one fails here, before any worker starts.
     try:
-        if args.database is None:  # the documented cache directory is made with its parents; a --database is not
-            _make_cache_directory(Path(database).parent)
         plan.open_database()
     except HarnessError as error:
         if args.database is not None:
