@@ -33,6 +33,15 @@ from bpe_conformance.reference.encoding_trace import (
     unmade_ids,
 )
 from bpe_conformance.reference.pieces import build_pieces, piece_hex, piece_lengths
+from bpe_conformance.reference.pretokenization import (
+    CL100K,
+    GPT2,
+    O200K,
+    decode_production,
+    encode_chunk,
+    encode_production,
+    split_text,
+)
 from bpe_conformance.reference.replacement import replace_pair
 from bpe_conformance.reference.selection import select_pair, tied_pairs
 from bpe_conformance.reference.serialization import digest, digest_input, dumps, loads
@@ -48,14 +57,18 @@ from bpe_conformance.reference.trace import (
 )
 from bpe_conformance.reference.training import Round, TrainingResult, train, train_sequences, training_rounds
 from bpe_conformance.reference.validation import check_documents, check_ids, check_max_merges, check_rules, check_text
+from bpe_conformance.reference.vocabulary import Vocabulary, VocabularyError, read_tiktoken_text, vocabulary_from_pieces
 
 __all__ = [
     "BEGIN_ID",
     "BOUNDARY_IDS",
     "BYTE_COUNT",
+    "CL100K",
     "END_ID",
     "FIRST_RULE_ID",
+    "GPT2",
     "MIN_MERGE_COUNT",
+    "O200K",
     "EncodeStep",
     "EncodingTrace",
     "LiteralTokenizer",
@@ -66,6 +79,8 @@ __all__ = [
     "Tokenizer",
     "TrainingResult",
     "TrainingTrace",
+    "Vocabulary",
+    "VocabularyError",
     "build_pieces",
     "check_documents",
     "check_ids",
@@ -76,23 +91,28 @@ __all__ = [
     "count_pairs",
     "decode",
     "decode_bytes",
+    "decode_production",
     "digest",
     "digest_input",
     "dumps",
     "encode",
     "encode_bytes",
+    "encode_chunk",
     "encode_document",
     "encode_lowest_rank_first",
+    "encode_production",
     "format_trace",
     "loads",
     "piece_hex",
     "piece_lengths",
+    "read_tiktoken_text",
     "replace_every_window",
     "replace_pair",
     "reversed_ranks",
     "rule_id",
     "rule_rank",
     "select_pair",
+    "split_text",
     "tied_pairs",
     "trace_encoding",
     "trace_training",
@@ -101,4 +121,5 @@ __all__ = [
     "training_rounds",
     "unmade_ids",
     "vocab_size",
+    "vocabulary_from_pieces",
 ]

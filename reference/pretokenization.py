@@ -4,7 +4,7 @@ This is what tiktoken-compatible encoders do (``specs/bpe.md``, *Pre-tokenizatio
 
 1. the text is split into chunks by the profile's pattern, run with the ``regex`` package (the same
    engine for every profile; a pattern it cannot compile is a :class:`PatternError`);
-2. a chunk that is itself a piece of the vocabulary is that piece's id (BPE-PRETOK-WHOLE);
+2. a chunk that is itself a piece of the vocabulary is that piece's id (BPE-PRETOK-RANK);
 3. otherwise its bytes are merged by piece rank: repeatedly join the leftmost adjacent pair whose
    joined bytes have the lowest rank, until no adjacent pair joins to a piece (BPE-PRETOK-RANK);
 4. the ids are the concatenation over the chunks, in order (BPE-PRETOK-SPLIT).

@@ -298,7 +298,7 @@ def read_gpt2_files(encoder_path: Path, merges_path: Path) -> Vocabulary:
             )
         ranked.append((_token_bytes(token, str(encoder_path), encoder_text), token_id, None))
     digest = hashlib.sha256(encoder_data + merges_data).hexdigest()
-    vocabulary = vocabulary_from_pieces(ranked, str(encoder_path), special_tokens=specials, sha256=digest)
+    vocabulary = vocabulary_from_pieces(ranked, f"{encoder_path},{merges_path}", special_tokens=specials, sha256=digest)
     for rank, (number, joined) in enumerate(merges, start=BYTE_COUNT):
         if vocabulary.rank_of.get(joined) != rank:
             raise _fail(

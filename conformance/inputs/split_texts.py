@@ -114,6 +114,8 @@ def split_fragments(*, max_run: int = 200) -> st.SearchStrategy[str]:
         st.text(alphabet="abcXYZ", min_size=1, max_size=8),
         st.integers(1, 14).flatmap(_digit_run),
         st.sampled_from(_CONTRACTIONS),
+        # A contraction with letters after it: where a case-sensitive pattern makes one chunk of both.
+        st.builds(str.__add__, st.sampled_from(_CONTRACTIONS), st.sampled_from(("a", "am", "the", "s", "LL", "Abc"))),
         st.text(alphabet=" \t\n\r\u00a0\u3000", min_size=1, max_size=6),
         st.sampled_from(_SCRIPTS),
         st.sampled_from(_PUNCTUATION),
@@ -124,6 +126,6 @@ def split_fragments(*, max_run: int = 200) -> st.SearchStrategy[str]:
     )
 
 
-def split_texts(*, max_fragments: int = 8, max_run: int = 200) -> st.SearchStrategy[str]:
+def split_texts(*, max_fragments: int = 12, max_run: int = 200) -> st.SearchStrategy[str]:
     """Texts of up to ``max_fragments`` fragments (:func:`split_fragments`) joined with nothing between."""
     return st.lists(split_fragments(max_run=max_run), min_size=1, max_size=max_fragments).map("".join)

@@ -75,6 +75,8 @@ def _config_record(suite: SuiteResult) -> dict[str, Any]:
     record["checks"] = record["checks"] or [result.check for result in suite.results]
     record["skipped"] = record["skipped"] or {}
     record["declared_clauses"] = record["declared_clauses"] or {}
+    if suite.config.get("vocabulary") is not None:  # run --vocabulary: the file, its size and SHA-256
+        record["vocabulary"] = suite.config["vocabulary"]
     return record
 
 

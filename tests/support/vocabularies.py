@@ -23,6 +23,8 @@ SPLIT_CORPUS = [
     "we'll WE'LL We'Re they've 2024 9999  a  b   c\n\n  x",
     "naïve café Ünïcode ß пример пример 日本語 日本語 <|endoftext|> <|endoftext|>",
     "   leading  spaces  and\u00a0nbsp\u00a0here 000111222333",
+    "'LLama 'Sam 'Dan 'REd 'VEry 'Tis 'Mike 'DEAR 'LLama 'Sam 'REd",
+    "'Sa 'Sa 'Sthe 'Sthe 'LLa 'LLa 'Tthe 'Tthe 'Sabc 'Sabc 'Ma 'Ma 'Da 'Da",
 ]
 
 
