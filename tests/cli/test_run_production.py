@@ -27,10 +27,15 @@ def rank_file(tmp_path: Path) -> Path:
 def test_a_correct_port_passes_and_every_report_names_the_vocabulary(rank_file: Path, tmp_path: Path, capsys) -> None:
     report = tmp_path / "report.json"
     argv = ["run", "--impl", "tests.support.broken_ports:CorrectPort", "--vocabulary", str(rank_file)]
-    assert cli.main([*argv, "--json", str(report), "--check", "production-encode"]) == 0
+    markdown, junit = tmp_path / "report.md", tmp_path / "report.xml"
+    others = ["--markdown", str(markdown), "--junit", str(junit)]
+    assert cli.main([*argv, "--json", str(report), *others, "--check", "production-encode"]) == 0
     out = capsys.readouterr().out
     digest = json.loads(report.read_text())["config"]["vocabulary"]["sha256"]
+    assert len(digest) == 64
     assert f"{VOCABULARY.size} pieces" in out and digest in out.replace("\n", "")
+    assert digest in markdown.read_text() and f"{VOCABULARY.size} pieces" in markdown.read_text()
+    assert f'name="vocabulary_sha256" value="{digest}"' in junit.read_text()
     document = json.loads(report.read_text())
     jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))).validate(document)
     assert document["config"]["vocabulary"]["size"] == VOCABULARY.size
