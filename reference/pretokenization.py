@@ -23,6 +23,7 @@ replaces invalid UTF-8 by U+FFFD; an id that is neither a piece nor a special is
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -41,7 +42,9 @@ __all__ = [
     "compile_pattern",
     "decode_production",
     "encode_chunk",
+    "encode_chunk_fast",
     "encode_production",
+    "encode_production_fast",
     "get_split_profile",
     "split_text",
 ]
@@ -203,6 +206,61 @@ def encode_chunk(chunk: bytes, vocabulary: Vocabulary) -> list[int]:
     if missing:
         raise ValueError(f"byte {missing[0]!r} has no rank in the vocabulary {vocabulary.source}")
     return [rank_of[part] for part in parts]
+
+
+def encode_chunk_fast(chunk: bytes, vocabulary: Vocabulary) -> list[int]:
+    """:func:`encode_chunk` in O(n log n): the same merges, the lowest rank and then the leftmost first.
+
+    Parts are kept by their start offset with links to their neighbours; a heap holds every adjacent
+    pair that joins to a piece as ``(rank, left start)``, and an entry whose parts have changed since
+    it was pushed is skipped. ``tests/reference/test_pretokenization.py`` proves it equal to the literal loop.
+    """
+    rank_of = vocabulary.rank_of
+    if chunk in rank_of:
+        return [rank_of[chunk]]
+    size = len(chunk)
+    end = list(range(1, size + 1))  # end[start] of the part starting at start
+    following = list(range(1, size + 1))  # start of the next part (size: none)
+    preceding = list(range(-1, size - 1))  # start of the previous part (-1: none)
+    alive = [True] * size
+    heap: list[tuple[int, int, int, int]] = []
+
+    def push(left: int) -> None:
+        right = following[left]
+        if right < size:
+            rank = rank_of.get(chunk[left : end[right]])
+            if rank is not None:
+                heapq.heappush(heap, (rank, left, right, end[right]))
+
+    for start in range(size - 1):
+        push(start)
+    while heap:
+        _, left, right, right_end = heapq.heappop(heap)
+        if not (alive[left] and alive[right] and following[left] == right and end[right] == right_end):
+            continue  # one of the two parts was merged with another since
+        end[left] = right_end
+        alive[right] = False
+        following[left] = following[right]
+        if following[left] < size:
+            preceding[following[left]] = left
+        push(left)
+        if preceding[left] >= 0:
+            push(preceding[left])
+    ids = []
+    start = 0
+    while start < size:
+        piece = chunk[start : end[start]]
+        if piece not in rank_of:
+            raise ValueError(f"byte {piece!r} has no rank in the vocabulary {vocabulary.source}")
+        ids.append(rank_of[piece])
+        start = following[start]
+    return ids
+
+
+def encode_production_fast(text: str, vocabulary: Vocabulary, profile: SplitProfile) -> list[int]:
+    """:func:`encode_production` with :func:`encode_chunk_fast`: what the checks compute expected ids with."""
+    chunks = split_text(text, profile)
+    return [token_id for chunk in chunks for token_id in encode_chunk_fast(chunk.encode(), vocabulary)]
 
 
 def encode_production(text: str, vocabulary: Vocabulary, profile: SplitProfile) -> list[int]:

@@ -25,8 +25,13 @@ from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, INTERFACE, Check
 from bpe_conformance.dialects.production import ProductionSetup, production_setup
 from bpe_conformance.errors import ImplementationRaised, Violation
-from bpe_conformance.inputs.split_texts import split_texts
-from bpe_conformance.reference.pretokenization import decode_production, encode_chunk, encode_production, split_text
+from bpe_conformance.inputs.split_texts import long_runs, split_texts
+from bpe_conformance.reference.pretokenization import (
+    decode_production,
+    encode_chunk_fast,
+    encode_production_fast,
+    split_text,
+)
 from bpe_conformance.reference.vocabulary import Vocabulary
 
 __all__ = ["PRODUCTION_CHECKS", "chunk_report", "verify_production_encode"]
@@ -70,7 +75,7 @@ def chunk_report(text: str, actual: list[int], setup: ProductionSetup) -> dict[s
     ]
     return {
         "chunks": chunks,
-        "expected_tokens": [_pieces(encode_chunk(chunk.encode(), vocabulary), vocabulary) for chunk in chunks],
+        "expected_tokens": [_pieces(encode_chunk_fast(chunk.encode(), vocabulary), vocabulary) for chunk in chunks],
         "actual_tokens": _pieces(actual, vocabulary),
         "tokens_across_chunks": [_pieces([actual[index]], vocabulary)[0] for index, _, _ in crossing],
         "bounds": bounds,
@@ -96,7 +101,7 @@ def _merge_probes(vocabulary: Vocabulary) -> list[str]:
 def _merge_deviation(subject: Subject, setup: ProductionSetup) -> tuple[str, list[int], list[int]] | None:
     """A single-chunk text the implementation merges otherwise than by lowest rank: (text, expected, actual)."""
     for probe in _merge_probes(setup.vocabulary):
-        expected = encode_production(probe, setup.vocabulary, setup.profile)
+        expected = encode_production_fast(probe, setup.vocabulary, setup.profile)
         actual = subject.encode(probe)
         if actual != expected:
             return probe, expected, actual
@@ -114,7 +119,7 @@ def _blame(
     if report["tokens_across_chunks"]:
         return "BPE-PRETOK-SPLIT", f"token {report['tokens_across_chunks'][0]!r} spans two chunks the pattern makes"
     for chunk, (start, end) in zip(report["chunks"], report["bounds"], strict=True):
-        expected = encode_chunk(chunk.encode(), setup.vocabulary)
+        expected = encode_chunk_fast(chunk.encode(), setup.vocabulary)
         got = _tokens_of_chunk(actual, report["spans"], start, end)
         if got is None or got == expected:
             continue
@@ -149,7 +154,7 @@ def verify_production_encode(subject: Subject, text: str) -> None:
     setup = production_setup(subject)
     if setup is None:
         return
-    expected = encode_production(text, setup.vocabulary, setup.profile)
+    expected = encode_production_fast(text, setup.vocabulary, setup.profile)
     actual = subject.encode(text)
     if actual == expected:
         return
@@ -269,6 +274,17 @@ PRODUCTION_CHECKS = [
         also=("BPE-PRETOK-RANK", "BPE-SPECIAL-ORDINARY"),
         # Many fragment families, and a port's bug shows only where its family meets the vocabulary's pieces.
         budget=5.0,
+    ),
+    Check(
+        name="production-long-runs",
+        level=ALGORITHM,
+        clause="BPE-PRETOK-SPLIT",
+        summary="runs of 500 to 5000 of one character get exactly the reference's ids (a quadratic merge loop is slow)",
+        verify=verify_production_encode,
+        strategy=lambda: long_runs(),
+        requires=frozenset({"encode"}),
+        also=("BPE-PRETOK-RANK",),
+        budget=0.2,
     ),
     Check(
         name="production-roundtrip",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-__all__ = ["SPECIAL_TOKEN_TEXTS", "split_fragments", "split_texts"]
+__all__ = ["SPECIAL_TOKEN_TEXTS", "long_runs", "split_fragments", "split_texts"]
 
 _SPACES = (
     " ",
@@ -129,3 +129,14 @@ def split_fragments(*, max_run: int = 200) -> st.SearchStrategy[str]:
 def split_texts(*, max_fragments: int = 12, max_run: int = 200) -> st.SearchStrategy[str]:
     """Texts of up to ``max_fragments`` fragments (:func:`split_fragments`) joined with nothing between."""
     return st.lists(split_fragments(max_run=max_run), min_size=1, max_size=max_fragments).map("".join)
+
+
+def long_runs(*, min_run: int = 500, max_run: int = 5000) -> st.SearchStrategy[str]:
+    """One character (or ``ab``) repeated ``min_run`` to ``max_run`` times, between two short words or none.
+
+    A quadratic merge loop takes seconds here, and the split patterns' ``\\s++$`` and ``\\s+(?!\\S)`` decide
+    where a long run of spaces ends.
+    """
+    run = st.builds(lambda unit, times: unit * times, st.sampled_from(_RUN_CHARACTERS), st.integers(min_run, max_run))
+    edge = st.sampled_from(("", "a", " the", "1", "\n"))
+    return st.builds(lambda before, middle, after: before + middle + after, edge, run, edge)

@@ -156,3 +156,10 @@ def test_an_implementation_that_cannot_get_a_vocabulary_is_a_usage_error() -> No
 
 def test_the_production_checks_are_not_in_the_default_suite() -> None:
     assert not {check.name for check in PRODUCTION_CHECKS} & {check.name for check in ALL_CHECKS}
+
+
+def test_long_runs_catch_a_split_bug_that_shows_at_the_end_of_a_run() -> None:
+    result = _run(broken_ports.WhitespaceWithoutLookahead, "production-long-runs")
+    assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-PRETOK-SPLIT")
+    text = (result.counterexample or {})["inputs"]["text"]
+    assert len(text) >= 500 and text.strip(" ") != text

@@ -17,7 +17,9 @@ from bpe_conformance.reference.pretokenization import (
     SplitProfile,
     decode_production,
     encode_chunk,
+    encode_chunk_fast,
     encode_production,
+    encode_production_fast,
     split_text,
 )
 from bpe_conformance.reference.vocabulary import vocabulary_from_pieces
@@ -115,3 +117,15 @@ def _tiktoken_encoding(tiktoken: object, profile: SplitProfile) -> object:
             special_tokens=dict(VOCABULARY.special_tokens),
         )
     return _ENCODINGS[profile.name]
+
+
+@given(text=split_texts(max_run=300))
+def test_the_fast_encoder_equals_the_literal_one(text: str) -> None:
+    for profile in SPLIT_PROFILES.values():
+        assert encode_production_fast(text, VOCABULARY, profile) == encode_production(text, VOCABULARY, profile)
+
+
+def test_the_fast_encoder_equals_the_literal_one_on_long_runs() -> None:
+    for unit in (b" ", b"a", b"1", "日".encode(), b"ab"):
+        run = unit * 700
+        assert encode_chunk_fast(run, VOCABULARY) == encode_chunk(run, VOCABULARY)

@@ -1,5 +1,8 @@
 """Ports of the cl100k encoder, each with one bug real ports of tiktoken have shipped, and a correct control.
 
+The correct port shares the reference's merge (``encode_chunk_fast``) and owns its split; tiktoken itself
+is the control that shares nothing (``tests/checks/test_production.py``).
+
 Each is a Python implementation of the production contract: ``load_vocabulary(ranks, special_tokens)``,
 ``encode``, ``decode``. The split pattern is the only difference, except in :class:`SpecialsHonoured`
 (which encodes special-token text as the special) and :class:`MergesLeftmostFirst` (which merges the
@@ -10,7 +13,8 @@ from __future__ import annotations
 
 import regex
 
-from bpe_conformance.reference.pretokenization import CL100K
+from bpe_conformance.reference.pretokenization import CL100K, encode_chunk_fast
+from bpe_conformance.reference.vocabulary import Vocabulary
 
 __all__ = [
     "PORTS",
@@ -38,21 +42,13 @@ class CorrectPort:
         self.pieces = {rank: piece for piece, rank in ranks.items()}
         self.pieces.update({token_id: text.encode() for text, token_id in special_tokens.items()})
         self.compiled = regex.compile(self.pattern)
+        by_rank = sorted(ranks.items(), key=lambda item: item[1])
+        self.vocabulary = Vocabulary(tuple(piece for piece, _ in by_rank), dict(special_tokens))
 
     def merge(self, chunk: bytes) -> list[int]:
-        if chunk in self.ranks:
-            return [self.ranks[chunk]]
-        parts = [bytes([value]) for value in chunk]
-        while True:
-            candidates = [
-                (self.ranks[parts[i] + parts[i + 1]], i)
-                for i in range(len(parts) - 1)
-                if parts[i] + parts[i + 1] in self.ranks
-            ]
-            if not candidates:
-                return [self.ranks[part] for part in parts]
-            _, i = min(candidates)
-            parts[i : i + 2] = [parts[i] + parts[i + 1]]
+        # The reference's heap merge: the ports differ from it in the split (or one other named place) only,
+        # and a loop that rescans every pair would take minutes on the long-runs check.
+        return encode_chunk_fast(chunk, self.vocabulary)
 
     def encode(self, text: str) -> list[int]:
         return [token for chunk in self.compiled.findall(text) for token in self.merge(chunk.encode())]
