@@ -75,3 +75,23 @@ def test_a_broken_vocabulary_file_is_one_line_naming_the_file_and_line(rank_file
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0
     assert f"{rank_file} line 301: piece" in err and "already has rank 299" in err
+
+
+def test_without_impl_the_bundled_reference_of_the_profile_runs(rank_file: Path, capsys) -> None:
+    argv = ["run", "--vocabulary", str(rank_file), "--check", "production-encode", "--quiet"]
+    assert cli.main(argv) == 2
+    assert "name its profile with --profile (gpt2, cl100k, o200k)" in capsys.readouterr().err
+    assert cli.main([*argv, "--profile", "cl100k"]) == 0
+    assert "implementation reference-cl100k" in capsys.readouterr().out
+
+
+def test_list_checks_lists_the_production_checks(rank_file: Path, capsys) -> None:
+    assert cli.main(["run", "--vocabulary", str(rank_file), "--list-checks"]) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert names == [
+        "production-encode",
+        "production-long-runs",
+        "production-roundtrip",
+        "production-decode",
+        "production-unknown-id",
+    ]

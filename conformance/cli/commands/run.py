@@ -160,15 +160,15 @@ def _show_header(console: Console, subject: Subject, config: RunConfig, checks: 
 
 def handle(args: argparse.Namespace) -> int:
     """Run the selected checks, show the results and write the reports asked for."""
+    if args.vocabulary is not None:  # production configuration: its own checks (run_production.py)
+        from bpe_conformance.cli.commands.run_production import handle_production
+
+        return handle_production(args)
     if args.list_checks:
         return _list_checks(args)
     if args.impl is not None and not args.impl.strip():
         raise HarnessError("--impl is empty (an unset variable?); leave it out to test the bundled reference")
     config = config_from_args(args)
-    if args.vocabulary is not None:  # production configuration: its own checks (run_production.py)
-        from bpe_conformance.cli.commands.run_production import handle_production
-
-        return handle_production(args, config, _report_paths(args))
     if config.profile is not None and config.profile not in PROFILES:
         raise HarnessError(f"--profile: unknown profile {config.profile!r}; choose one of: {', '.join(PROFILES)}")
     reports = _report_paths(args)

@@ -9,21 +9,38 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from pathlib import Path
-from typing import Any
 
-from bpe_conformance.cli.commands.run import _exit_code, _write_reports
+from bpe_conformance.cli.commands.run import _exit_code, _report_paths, _write_reports, config_from_args
 from bpe_conformance.errors import HarnessError
+from bpe_conformance.reference.production_encoders import REFERENCE_ENCODERS
 from bpe_conformance.reports.terminal import live_view, make_console, render_header, render_summary
 from bpe_conformance.running import suite
 from bpe_conformance.running.production import production_checks, production_setup_for, run_production_suite
-from bpe_conformance.running.suite import HARNESS_NAME, RunConfig
+from bpe_conformance.running.suite import HARNESS_NAME
 
 __all__ = ["handle_production"]
 
 
-def handle_production(args: argparse.Namespace, config: RunConfig, reports: list[tuple[Path, Any]]) -> int:
+def _bundled_reference(profile: str | None) -> str:
+    """The reference encoder of ``--profile`` (needed: the bundled reference declares no production profile)."""
+    if profile not in REFERENCE_ENCODERS:
+        raise HarnessError(
+            f"--vocabulary without --impl runs the bundled reference: name its profile with --profile "
+            f"({', '.join(REFERENCE_ENCODERS)})"
+        )
+    return f"bpe_conformance.reference.production_encoders:{REFERENCE_ENCODERS[profile].__name__}"
+
+
+def handle_production(args: argparse.Namespace) -> int:
     """Read the vocabulary, bind it, run the production checks and write the reports asked for."""
+    config = config_from_args(args)
+    if args.list_checks:
+        for check in production_checks(config.patterns, config.level):
+            print(f"{check.name:<32} {check.level:<10} {', '.join(check.clauses):<40} {check.summary}")
+        return 0
+    if args.impl is not None and not args.impl.strip():
+        raise HarnessError("--impl is empty (an unset variable?); leave it out to test the bundled reference")
+    reports = _report_paths(args)
     if config.isolation == "process":
         raise HarnessError("--vocabulary runs a Python implementation in-process; --isolation process cannot be used")
     if args.skip_file is not None or args.database is not None:
@@ -33,7 +50,7 @@ def handle_production(args: argparse.Namespace, config: RunConfig, reports: list
     if not checks:
         raise HarnessError(f"no production checks selected (--level {config.level} leaves none of those chosen)")
     console = make_console()
-    subject = suite.open_subject(config.impl, "inprocess", config.timeout)
+    subject = suite.open_subject(config.impl or _bundled_reference(config.profile), "inprocess", config.timeout)
     try:
         setup = production_setup_for(config.profile, subject.info.profile, args.vocabulary)
         if not args.quiet:
