@@ -116,6 +116,9 @@ def _blame(
     honoured = [specials[token_id] for token_id in actual if token_id in specials]
     if honoured:
         return "BPE-SPECIAL-ORDINARY", f"ordinary text got the id of the special token {honoured[0]!r}"
+    unknown = [token_id for token_id in actual if setup.vocabulary.piece_of(token_id) is None]
+    if unknown:
+        return "BPE-PRETOK-RANK", f"id {unknown[0]} is neither a piece's rank nor a special token"
     if report["tokens_across_chunks"]:
         return "BPE-PRETOK-SPLIT", f"token {report['tokens_across_chunks'][0]!r} spans two chunks the pattern makes"
     for chunk, (start, end) in zip(report["chunks"], report["bounds"], strict=True):
@@ -127,7 +130,7 @@ def _blame(
         if alone == expected:
             return "BPE-PRETOK-SPLIT", (
                 f"chunk {chunk!r} encodes right alone ({expected}) but not inside the text ({got}): the "
-                "implementation splits the text elsewhere"
+                "implementation splits the text elsewhere (or its ids for a chunk depend on the text around it)"
             )
         if _ALWAYS_ONE_CHUNK.fullmatch(chunk):
             return "BPE-PRETOK-RANK", (

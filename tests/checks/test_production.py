@@ -163,3 +163,16 @@ def test_long_runs_catch_a_split_bug_that_shows_at_the_end_of_a_run() -> None:
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-PRETOK-SPLIT")
     text = (result.counterexample or {})["inputs"]["text"]
     assert len(text) >= 500 and text.strip(" ") != text
+
+
+class _UnknownIdForDigits(broken_ports.CorrectPort):
+    """Returns an id past the vocabulary for the digit 7."""
+
+    def encode(self, text: str) -> list[int]:
+        return [len(self.ranks) if token == self.ranks[b"7"] else token for token in super().encode(text)]
+
+
+def test_an_id_that_is_no_piece_is_blamed_on_the_merge_not_the_split() -> None:
+    result = _run(_UnknownIdForDigits, "production-encode")
+    assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-PRETOK-RANK")
+    assert "is neither a piece's rank nor a special token" in result.message
