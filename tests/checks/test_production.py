@@ -7,6 +7,8 @@ cl100k splits and a wrongly split text gets other ids. Each port is judged by th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bpe_conformance.adapters.python import InProcessSubject
@@ -14,7 +16,7 @@ from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.checks.production import PRODUCTION_CHECKS
 from bpe_conformance.dialects.production import ProductionSetup, VocabularyBoundSubject, bind_vocabulary
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.reference.pretokenization import CL100K
+from bpe_conformance.reference.pretokenization import CL100K, split_text
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.settings import PROFILES
@@ -36,38 +38,43 @@ def test_the_correct_port_passes_every_production_check() -> None:
         assert result.outcome is Outcome.PASS, (name, result.message)
 
 
+# The minimal text depends on hypothesis's draw (which also reads constants from the modules loaded), so
+# the facts asserted are those every counterexample of the bug has, not one particular text.
+SPLIT_FACT = r"spans two chunks|splits it where the pattern does not|splits the text elsewhere"
+
+
 @pytest.mark.parametrize(
-    ("port", "clause", "text", "fact"),
+    ("port", "clause", "fact"),
     [
-        (broken_ports.WhitespaceWithoutLookahead, "BPE-PRETOK-SPLIT", "  a", "token '  ' spans two chunks"),
-        (broken_ports.DigitsUngrouped, "BPE-PRETOK-SPLIT", "0000", "token '00' spans two chunks"),
-        (broken_ports.CaseSensitiveContractions, "BPE-PRETOK-SPLIT", "'Sa", "token 'Sa' spans two chunks"),
-        (broken_ports.AsciiLetters, "BPE-PRETOK-SPLIT", "naïve", "splits it where the pattern does not"),
-        (broken_ports.SpecialsHonoured, "BPE-SPECIAL-ORDINARY", "<|endoftext|>", "special token '<|endoftext|>'"),
-        (broken_ports.MergesLeftmostFirst, "BPE-PRETOK-RANK", "    ", "the merging itself is wrong"),
+        (broken_ports.WhitespaceWithoutLookahead, "BPE-PRETOK-SPLIT", SPLIT_FACT),
+        (broken_ports.DigitsUngrouped, "BPE-PRETOK-SPLIT", SPLIT_FACT),
+        (broken_ports.CaseSensitiveContractions, "BPE-PRETOK-SPLIT", SPLIT_FACT),
+        (broken_ports.AsciiLetters, "BPE-PRETOK-SPLIT", SPLIT_FACT),
+        (broken_ports.SpecialsHonoured, "BPE-SPECIAL-ORDINARY", r"the id of the special token '<\|"),
+        (broken_ports.MergesLeftmostFirst, "BPE-PRETOK-RANK", r"the merging itself is wrong|one chunk under every"),
     ],
 )
-def test_each_port_bug_is_rejected_with_the_chunks_both_sides_made(
-    port: type, clause: str, text: str, fact: str
-) -> None:
+def test_each_port_bug_is_rejected_with_the_chunks_both_sides_made(port: type, clause: str, fact: str) -> None:
     result = _run(port, "production-encode")
     assert result.outcome is Outcome.FAIL
     assert result.clause == clause
-    assert fact in result.message
+    assert re.search(fact, result.message)
     counterexample = result.counterexample or {}
-    assert counterexample["inputs"] == {"text": text}
+    text = counterexample["inputs"]["text"]
+    assert len(text) <= 16  # shrunk to a few characters
     divergence = counterexample["divergence"]
     assert "".join(divergence["chunks"]) == text
-    assert divergence["chunks"] == [chunk for chunk in divergence["chunks"] if chunk]  # the pattern's own chunks
-    assert "".join(divergence["actual_tokens"]) == text
+    assert divergence["chunks"] == split_text(text, CL100K)
+    if clause != "BPE-SPECIAL-ORDINARY":
+        assert "".join(divergence["actual_tokens"]) == text
     assert divergence["actual_tokens"] != [token for tokens in divergence["expected_tokens"] for token in tokens]
 
 
 def test_a_token_across_chunks_is_named() -> None:
     divergence = (_run(broken_ports.WhitespaceWithoutLookahead, "production-encode").counterexample or {})["divergence"]
-    assert divergence["chunks"] == [" ", " a"]
-    assert divergence["actual_tokens"] == ["  ", "a"]
-    assert divergence["tokens_across_chunks"] == ["  "]
+    crossing = divergence["tokens_across_chunks"]
+    assert crossing and all(token in divergence["actual_tokens"] for token in crossing)
+    assert all(token.strip() == "" for token in crossing)  # the spaces the lookahead would have left to the word
 
 
 def test_every_port_still_round_trips_and_decodes_its_pieces() -> None:
