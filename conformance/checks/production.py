@@ -98,9 +98,12 @@ def _merge_probes(vocabulary: Vocabulary) -> list[str]:
     return probes[:MERGE_PROBES]
 
 
-def _merge_deviation(subject: Subject, setup: ProductionSetup) -> tuple[str, list[int], list[int]] | None:
-    """A single-chunk text the implementation merges otherwise than by lowest rank: (text, expected, actual)."""
-    for probe in _merge_probes(setup.vocabulary):
+def _merge_deviation(subject: Subject, setup: ProductionSetup, length: int) -> tuple[str, list[int], list[int]] | None:
+    """A single-chunk text the implementation merges otherwise than by lowest rank: (text, expected, actual).
+
+    The first probe is a run of ``a`` as long as the chunk in question, for merge paths that depend on length.
+    """
+    for probe in ["a" * length, *_merge_probes(setup.vocabulary)]:
         expected = encode_production_fast(probe, setup.vocabulary, setup.profile)
         actual = subject.encode(probe)
         if actual != expected:
@@ -137,7 +140,7 @@ def _blame(
                 f"chunk {chunk!r}, one chunk under every pattern, encodes to {alone} alone, not {expected}: "
                 "the merges are not made by lowest piece rank"
             )
-        merge_witness = _merge_deviation(subject, setup)
+        merge_witness = _merge_deviation(subject, setup, len(chunk.encode()))
         if merge_witness is not None:
             return "BPE-PRETOK-RANK", (
                 f"chunk {chunk!r} encodes to {alone} even alone, not {expected}, and the merging itself is wrong: "
@@ -146,7 +149,8 @@ def _blame(
             )
         return "BPE-PRETOK-SPLIT", (
             f"chunk {chunk!r} encodes to {alone} even alone, not {expected}: the implementation splits it "
-            f"where the pattern does not (its merging was right on {MERGE_PROBES} single-chunk texts, though the "
+            f"where the pattern does not (its merging was right on {1 + len(_merge_probes(setup.vocabulary))} "
+            "single-chunk texts, though the "
             "ids alone cannot rule out a merge in another order)"
         )
     return "BPE-PRETOK-SPLIT", "the ids differ, though every chunk's tokens look right"
