@@ -41,3 +41,17 @@ def test_the_long_runs_check_rejects_it_on_the_merge_order() -> None:
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-PRETOK-RANK")
     text = (result.counterexample or {})["inputs"]["text"]
     assert len(text) >= 500
+
+
+def test_a_long_run_of_spaces_is_blamed_on_the_merge_through_a_run_of_a_as_long() -> None:
+    from bpe_conformance.adapters.thirdparty.riptoken_production import RiptokenCl100k
+    from bpe_conformance.checks.production import verify_production_encode
+    from bpe_conformance.errors import Violation
+
+    pieces = [*PIECES, b"  ", b"    "]
+    vocabulary = vocabulary_from_pieces([(piece, rank, None) for rank, piece in enumerate(pieces)], "runs")
+    subject = VocabularyBoundSubject(InProcessSubject(RiptokenCl100k), ProductionSetup(CL100K, vocabulary))
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, " " * 601)
+    assert raised.value.clause == "BPE-PRETOK-RANK"
+    assert "the merging itself is wrong: 'aaaa" in raised.value.message
