@@ -86,6 +86,18 @@ REFERENCE = {
     "PROFILES",
     "Profile",
     "get_profile",
+    # production configurations: split patterns, released vocabularies (specs/profiles.md)
+    "CL100K",
+    "GPT2",
+    "O200K",
+    "Vocabulary",
+    "VocabularyError",
+    "decode_production",
+    "encode_chunk",
+    "encode_production",
+    "read_tiktoken_text",
+    "split_text",
+    "vocabulary_from_pieces",
 }
 RUNNING = {
     "HARNESS_NAME",

@@ -348,6 +348,8 @@ def run_command(config: Mapping[str, Any], effort: str, check: str, seed: int | 
         words += ["--profile", config["profile"]]
     if config.get("database") is not None:
         words += ["--database", config["database"]]
+    if config.get("vocabulary") is not None:  # a production run (run --vocabulary)
+        words += ["--vocabulary", config["vocabulary"]["source"]]
     words += ["--check", check]
     if seed is not None:
         words += ["--seed", str(seed)]

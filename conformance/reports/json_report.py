@@ -76,6 +76,8 @@ def _config_record(suite: SuiteResult) -> dict[str, Any]:
     record["checks"] = record["checks"] or [result.check for result in suite.results]
     record["skipped"] = record["skipped"] or {}
     record["declared_clauses"] = record["declared_clauses"] or {}
+    if "vocabulary" in recorded:  # run --vocabulary: the file, its size and SHA-256
+        record["vocabulary"] = recorded["vocabulary"]
     return record
 
 

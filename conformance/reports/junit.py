@@ -64,6 +64,17 @@ def _testcase(suite: SuiteResult, result: CheckResult) -> ET.Element:
     return case
 
 
+def _vocabulary_properties(suite: SuiteResult) -> list[tuple[str, object]]:
+    vocabulary = suite.config.vocabulary  # run --vocabulary only
+    if vocabulary is None:
+        return []
+    return [
+        ("vocabulary", vocabulary.source),
+        ("vocabulary_size", vocabulary.size),
+        ("vocabulary_sha256", vocabulary.sha256),
+    ]
+
+
 def _junit_root(suite: SuiteResult) -> ET.Element:
     counts = {
         "tests": str(len(suite.results)),
@@ -83,6 +94,7 @@ def _junit_root(suite: SuiteResult) -> ET.Element:
         ("implementation_spec", suite.implementation.spec),
         ("seed", suite.seed),
         ("effort", suite.effort),
+        *_vocabulary_properties(suite),
     ):
         ET.SubElement(properties, "property", {"name": key, "value": xml_safe(str(value))})
     for result in suite.results:

@@ -76,6 +76,16 @@ def _failure_section(suite: SuiteResult, result: CheckResult) -> list[str]:
     return lines
 
 
+def _vocabulary_lines(suite: SuiteResult) -> list[str]:
+    vocabulary = suite.config.vocabulary  # run --vocabulary only
+    if vocabulary is None:
+        return []
+    return [
+        f"- Vocabulary: `{table_cell(vocabulary.source)}` ({vocabulary.size} pieces, "
+        f"{len(vocabulary.special_tokens)} specials, sha256 `{vocabulary.sha256}`)"
+    ]
+
+
 def render_markdown(suite: SuiteResult) -> str:
     """The whole report as Markdown text."""
     implementation = suite.implementation
@@ -88,6 +98,7 @@ def render_markdown(suite: SuiteResult) -> str:
         f"- Implementation: {table_cell(implementation_label(implementation))} ({implementation.language}, "
         f"profile {implementation.profile}, spec `{implementation.spec or 'bundled reference'}`)",
         f"- Seed {suite.seed}, effort {suite.effort}, started {suite.started_at or 'unknown'}",
+        *_vocabulary_lines(suite),
         "",
         _row(_TABLE_HEADER),
         _row(["---"] * len(_TABLE_HEADER)),

@@ -53,6 +53,31 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
+class VocabularyRecord:
+    """The released vocabulary a production run (``run --vocabulary``) judged by: what every report names.
+
+    >>> VocabularyRecord("cl100k", "c.tiktoken", 3, (("<|endoftext|>", 3),), "ab12").to_json()["special_tokens"]
+    {'<|endoftext|>': 3}
+    """
+
+    profile: str
+    source: str
+    size: int
+    special_tokens: tuple[tuple[str, int], ...]
+    sha256: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``config.vocabulary`` object of the JSON report."""
+        return {
+            "profile": self.profile,
+            "source": self.source,
+            "size": self.size,
+            "special_tokens": dict(self.special_tokens),
+            "sha256": self.sha256,
+        }
+
+
+@dataclass(frozen=True)
 class RunRecord:
     """How a run was configured: what it was asked, and what the selection and the skip file made of it.
 
@@ -77,6 +102,8 @@ class RunRecord:
     declared_clauses: dict[str, str] = field(default_factory=dict)
     database: str | None = None
     profile: str | None = None
+    # A production run only (run --vocabulary); absent from every other report.
+    vocabulary: VocabularyRecord | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``config`` object of the JSON report, every field (lists and dicts, in the report's order)."""
@@ -94,7 +121,7 @@ class RunRecord:
             "declared_clauses": dict(self.declared_clauses),
             "database": self.database,
             "profile": self.profile,
-        }
+        } | ({} if self.vocabulary is None else {"vocabulary": self.vocabulary.to_json()})
 
     def given(self) -> dict[str, Any]:
         """The fields recorded (not None), as the reproduce line reads them."""

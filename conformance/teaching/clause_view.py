@@ -31,6 +31,7 @@ from rich.text import Text
 
 from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.checks.base import Check
+from bpe_conformance.checks.production import PRODUCTION_CHECKS
 from bpe_conformance.spec.clauses import Clause
 from bpe_conformance.vectors.files import load_vectors
 from bpe_conformance.zoo import ZOO
@@ -65,6 +66,10 @@ class ClauseLinks:
     also_members: tuple[type[ZooMember], ...]
 
 
+# The default suite's checks, and those only run --vocabulary runs (production configuration).
+_EVERY_CHECK = (*ALL_CHECKS, *PRODUCTION_CHECKS)
+
+
 @functools.cache
 def _vectors() -> dict[str, list[dict[str, Any]]]:
     return load_vectors(validate=False)
@@ -74,8 +79,8 @@ def clause_links(clause_id: str) -> ClauseLinks:
     """The checks, vectors and zoo members that name ``clause_id``."""
     vectors = {name: [vector for vector in file if clause_id in vector["clauses"]] for name, file in _vectors().items()}
     return ClauseLinks(
-        checks=tuple(check for check in ALL_CHECKS if check.clause == clause_id),
-        reporting_checks=tuple(check for check in ALL_CHECKS if clause_id in check.also),
+        checks=tuple(check for check in _EVERY_CHECK if check.clause == clause_id),
+        reporting_checks=tuple(check for check in _EVERY_CHECK if clause_id in check.also),
         vectors={name: found for name, found in vectors.items() if found},
         members=tuple(member for member in ZOO if member.clause == clause_id),
         also_members=tuple(member for member in ZOO if clause_id in member.also),

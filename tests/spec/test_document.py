@@ -54,6 +54,11 @@ CLAUSE_IDS = (
     "BPE-INPUT-TEXT",
     "BPE-INPUT-IDS",
     "BPE-INPUT-RULES",
+    "BPE-VOCAB-RANKS",
+    "BPE-PRETOK-SPLIT",
+    "BPE-PRETOK-RANK",
+    "BPE-SPECIAL-ORDINARY",
+    "BPE-SPECIAL-DECODE",
 )
 
 # Worked examples the specification promises, as (clause, text that must appear in one of its examples).

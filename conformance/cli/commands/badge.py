@@ -58,6 +58,8 @@ def _read_report(path: str) -> dict[str, Any]:
     if problem is not None:
         where = "/".join(str(part) for part in problem.absolute_path) or "the top level"
         raise HarnessError(f"report {path!r} is not a run --json report ({where}: {problem.message[:200]})")
+    if not isinstance(report, dict):  # the schema's top level is an object; this tells mypy so
+        raise HarnessError(f"report {path!r} is not a run --json report (not an object)")
     return report
 
 

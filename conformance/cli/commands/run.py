@@ -96,6 +96,12 @@ def register(subparsers: Any) -> None:
         help="judge under this dialect profile of specs/profiles.md instead of the one the implementation "
         f"declares ({', '.join(PROFILES)})",
     )
+    parser.add_argument(
+        "--vocabulary",
+        metavar="PATH",
+        help="judge a vocabulary-bound encoder in production configuration (profiles gpt2, cl100k, o200k): a "
+        ".tiktoken rank file, a tokenizer.json, or ENCODER.json,VOCAB.bpe; runs the production checks",
+    )
     parser.add_argument("--json", metavar="PATH", help="write the JSON report (specs/schema/report.schema.json)")
     parser.add_argument("--junit", metavar="PATH", help="write a JUnit XML report")
     parser.add_argument("--markdown", metavar="PATH", help="write a Markdown report")
@@ -166,6 +172,10 @@ def _show_header(console: Console, opened: OpenedRun) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Run the selected checks, show the results and write the reports asked for."""
+    if args.vocabulary is not None:  # production configuration: its own checks (run_production.py)
+        from bpe_conformance.cli.commands.run_production import handle_production
+
+        return handle_production(args)
     if args.impl is not None and not args.impl.strip():
         raise HarnessError("--impl is empty (an unset variable?); leave it out to test the bundled reference")
     plan = RunPlan.build(config_from_args(args), fail_fast=args.fail_fast)

@@ -1,0 +1,185 @@
+"""The production checks reject each one-line port bug with a minimal counterexample showing the chunks.
+
+The vocabulary is trained in the test without a split pattern, so its pieces cross the places where
+cl100k splits and a wrongly split text gets other ids. Each port is judged by the runner exactly as
+``run --vocabulary`` does (seed 0, the dev effort).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.checks.production import PRODUCTION_CHECKS
+from bpe_conformance.dialects.production import ProductionSetup, VocabularyBoundSubject, bind_vocabulary
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.reference.pretokenization import CL100K, split_text
+from bpe_conformance.results.outcomes import CheckResult, Outcome
+from bpe_conformance.running.runner import run_check
+from bpe_conformance.settings import PROFILES
+from tests.support import broken_ports
+from tests.support.vocabularies import trained_vocabulary
+
+SETUP = ProductionSetup(CL100K, trained_vocabulary(merges=200, special_tokens=dict(CL100K.special_tokens)))
+CHECKS = {check.name: check for check in PRODUCTION_CHECKS}
+
+
+def _run(implementation: type, check: str) -> CheckResult:
+    subject = VocabularyBoundSubject(InProcessSubject(implementation), SETUP)
+    return run_check(CHECKS[check], subject, PROFILES["dev"], seed=0)
+
+
+def test_the_correct_port_passes_every_production_check() -> None:
+    for name in CHECKS:
+        result = _run(broken_ports.CorrectPort, name)
+        assert result.outcome is Outcome.PASS, (name, result.message)
+
+
+# The minimal text depends on hypothesis's draw (which also reads constants from the modules loaded), so
+# the facts asserted are those every counterexample of the bug has, not one particular text.
+SPLIT_FACT = r"spans two chunks|splits it where the pattern does not|splits the text elsewhere"
+
+
+@pytest.mark.parametrize(
+    ("port", "clause", "fact"),
+    [
+        (broken_ports.WhitespaceWithoutLookahead, "BPE-PRETOK-SPLIT", SPLIT_FACT),
+        (broken_ports.DigitsUngrouped, "BPE-PRETOK-SPLIT", SPLIT_FACT),
+        (broken_ports.CaseSensitiveContractions, "BPE-PRETOK-SPLIT", SPLIT_FACT),
+        (broken_ports.AsciiLetters, "BPE-PRETOK-SPLIT", SPLIT_FACT),
+        (broken_ports.SpecialsHonoured, "BPE-SPECIAL-ORDINARY", r"the id of the special token '<\|"),
+        (broken_ports.MergesLeftmostFirst, "BPE-PRETOK-RANK", r"the merging itself is wrong|one chunk under every"),
+    ],
+)
+def test_each_port_bug_is_rejected_with_the_chunks_both_sides_made(port: type, clause: str, fact: str) -> None:
+    result = _run(port, "production-encode")
+    assert result.outcome is Outcome.FAIL
+    assert result.clause == clause
+    assert re.search(fact, result.message)
+    counterexample = result.counterexample or {}
+    text = counterexample["inputs"]["text"]
+    assert len(text) <= 16  # shrunk to a few characters
+    divergence = counterexample["divergence"]
+    assert "".join(divergence["chunks"]) == text
+    assert divergence["chunks"] == split_text(text, CL100K)
+    if clause != "BPE-SPECIAL-ORDINARY":
+        assert "".join(divergence["actual_tokens"]) == text
+    assert divergence["actual_tokens"] != [token for tokens in divergence["expected_tokens"] for token in tokens]
+
+
+def test_a_token_across_chunks_is_named() -> None:
+    divergence = (_run(broken_ports.WhitespaceWithoutLookahead, "production-encode").counterexample or {})["divergence"]
+    crossing = divergence["tokens_across_chunks"]
+    assert crossing and all(token in divergence["actual_tokens"] for token in crossing)
+    assert all(token.strip() == "" for token in crossing)  # the spaces the lookahead would have left to the word
+
+
+def test_every_port_still_round_trips_and_decodes_its_pieces() -> None:
+    for port in broken_ports.PORTS:
+        assert _run(port, "production-roundtrip").outcome is Outcome.PASS
+        assert _run(port, "production-decode").outcome is Outcome.PASS
+
+
+class _DropsSpecials(broken_ports.CorrectPort):
+    def decode(self, ids: list[int]) -> str:
+        return super().decode([token_id for token_id in ids if token_id not in self.specials.values()])
+
+
+class _AcceptsUnknown(broken_ports.CorrectPort):
+    def decode(self, ids: list[int]) -> str:
+        return super().decode([token_id for token_id in ids if token_id in self.pieces])
+
+
+def test_decode_checks_reject_dropped_specials_and_accepted_unknown_ids() -> None:
+    dropped = _run(_DropsSpecials, "production-decode")
+    assert (dropped.outcome, dropped.clause) == (Outcome.FAIL, "BPE-SPECIAL-DECODE")
+    accepted = _run(_AcceptsUnknown, "production-unknown-id")
+    assert (accepted.outcome, accepted.clause, accepted.level) == (Outcome.FAIL, "BPE-INPUT-IDS", "interface")
+
+
+def test_tiktoken_itself_passes_the_algorithm_level() -> None:
+    pytest.importorskip("tiktoken")
+    from bpe_conformance.adapters.thirdparty.tiktoken_released import TiktokenCl100k
+
+    for name, check in CHECKS.items():
+        result = _run(TiktokenCl100k, name)
+        if check.level == "algorithm":
+            assert result.outcome is Outcome.PASS, (name, result.message)
+        else:  # tiktoken's decode raises KeyError for an unknown id: outside the contract's families
+            assert result.outcome is Outcome.FAIL and "KeyError" in result.message
+
+
+class _BuiltIn:
+    """Declares a built-in vocabulary (the test's) instead of taking one through the contract."""
+
+    name = "built-in"
+    capabilities = frozenset({"encode", "decode"})
+    vocabulary = "the test's"
+    shift = 0
+
+    def __init__(self) -> None:
+        self.port = broken_ports.CorrectPort()
+        ranks = dict(SETUP.vocabulary.rank_of)
+        if self.shift:
+            first, second = SETUP.vocabulary.pieces[300], SETUP.vocabulary.pieces[301]
+            ranks[first], ranks[second] = 301, 300
+        self.port.load_vocabulary(ranks, dict(SETUP.vocabulary.special_tokens))
+
+    def encode(self, text: str) -> list[int]:
+        return self.port.encode(text)
+
+    def decode(self, ids: list[int]) -> str:
+        return self.port.decode(ids)
+
+
+class _OtherBuiltIn(_BuiltIn):
+    shift = 1
+
+
+def test_a_built_in_vocabulary_is_checked_against_the_file_before_anything_is_judged() -> None:
+    bound = bind_vocabulary(InProcessSubject(_BuiltIn), SETUP)
+    assert bound.info.profile == "cl100k"
+    with pytest.raises(HarnessError, match=r"built-in vocabulary \"the test's\" is not .*: decode\(\[300\]\) is"):
+        bind_vocabulary(InProcessSubject(_OtherBuiltIn), SETUP)
+
+
+def test_an_implementation_that_cannot_get_a_vocabulary_is_a_usage_error() -> None:
+    class Nothing:
+        def encode(self, text: str) -> list[int]:
+            return []
+
+        def decode(self, ids: list[int]) -> str:
+            return ""
+
+        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+            return []
+
+    with pytest.raises(HarnessError, match=r"has no load_vocabulary\(ranks, special_tokens\) method"):
+        bind_vocabulary(InProcessSubject(Nothing), SETUP)
+
+
+def test_the_production_checks_are_not_in_the_default_suite() -> None:
+    assert not {check.name for check in PRODUCTION_CHECKS} & {check.name for check in ALL_CHECKS}
+
+
+def test_long_runs_catch_a_split_bug_that_shows_at_the_end_of_a_run() -> None:
+    result = _run(broken_ports.WhitespaceWithoutLookahead, "production-long-runs")
+    assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-PRETOK-SPLIT")
+    text = (result.counterexample or {})["inputs"]["text"]
+    assert len(text) >= 500 and text.strip(" ") != text
+
+
+class _UnknownIdForDigits(broken_ports.CorrectPort):
+    """Returns an id past the vocabulary for the digit 7."""
+
+    def encode(self, text: str) -> list[int]:
+        return [len(self.ranks) if token == self.ranks[b"7"] else token for token in super().encode(text)]
+
+
+def test_an_id_that_is_no_piece_is_blamed_on_the_merge_not_the_split() -> None:
+    result = _run(_UnknownIdForDigits, "production-encode")
+    assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-PRETOK-RANK")
+    assert "is neither a piece's rank nor a special token" in result.message

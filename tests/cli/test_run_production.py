@@ -1,0 +1,97 @@
+"""``bpe-conformance run --vocabulary``: the vocabulary in every report, chunks in a failure, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from bpe_conformance.cli import main as cli
+from bpe_conformance.reference.pretokenization import CL100K
+from bpe_conformance.reference.vocabulary import tiktoken_text
+from bpe_conformance.reports.json_report import SCHEMA_PATH
+from tests.support.vocabularies import trained_vocabulary
+
+VOCABULARY = trained_vocabulary(merges=120, special_tokens=dict(CL100K.special_tokens))
+
+
+@pytest.fixture
+def rank_file(tmp_path: Path) -> Path:
+    path = tmp_path / "small.tiktoken"
+    path.write_text(tiktoken_text(VOCABULARY))
+    return path
+
+
+def test_a_correct_port_passes_and_every_report_names_the_vocabulary(rank_file: Path, tmp_path: Path, capsys) -> None:
+    report = tmp_path / "report.json"
+    argv = ["run", "--impl", "tests.support.broken_ports:CorrectPort", "--vocabulary", str(rank_file)]
+    markdown, junit = tmp_path / "report.md", tmp_path / "report.xml"
+    others = ["--markdown", str(markdown), "--junit", str(junit)]
+    assert cli.main([*argv, "--json", str(report), *others, "--check", "production-encode"]) == 0
+    out = capsys.readouterr().out
+    digest = json.loads(report.read_text())["config"]["vocabulary"]["sha256"]
+    assert len(digest) == 64
+    assert f"{VOCABULARY.size} pieces" in out and digest in out.replace("\n", "")
+    assert digest in markdown.read_text() and f"{VOCABULARY.size} pieces" in markdown.read_text()
+    assert f'name="vocabulary_sha256" value="{digest}"' in junit.read_text()
+    document = json.loads(report.read_text())
+    jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))).validate(document)
+    assert document["config"]["vocabulary"]["size"] == VOCABULARY.size
+    assert document["implementation"]["profile"] == "cl100k"
+
+
+def test_a_broken_port_fails_with_the_chunks_and_a_reproduce_line(rank_file: Path, capsys) -> None:
+    argv = ["run", "--impl", "tests.support.broken_ports:DigitsUngrouped", "--vocabulary", str(rank_file)]
+    assert cli.main([*argv, "--check", "production-encode"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL production-encode [BPE-PRETOK-SPLIT]" in out
+    assert "chunks:" in out and "actual_tokens:" in out
+    assert "--vocabulary" in out.split("reproduce:", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--profile", "minbpe"], "--vocabulary needs a production profile (gpt2, cl100k, o200k); --profile 'minbpe'"),
+        (["--isolation", "process"], "--isolation process cannot be used"),
+        (["--check", "tie-break"], "no production check matches tie-break"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(rank_file: Path, capsys, extra: list[str], message: str) -> None:
+    argv = ["run", "--impl", "tests.support.broken_ports:CorrectPort", "--vocabulary", str(rank_file), *extra]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_broken_vocabulary_file_is_one_line_naming_the_file_and_line(rank_file: Path, capsys) -> None:
+    lines = rank_file.read_text().splitlines()
+    lines[300] = lines[299].split()[0] + " 300"  # the piece of rank 299 again
+    rank_file.write_text("\n".join(lines) + "\n")
+    argv = ["run", "--impl", "tests.support.broken_ports:CorrectPort", "--vocabulary", str(rank_file)]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0
+    assert f"{rank_file} line 301: piece" in err and "already has rank 299" in err
+
+
+def test_without_impl_the_bundled_reference_of_the_profile_runs(rank_file: Path, capsys) -> None:
+    argv = ["run", "--vocabulary", str(rank_file), "--check", "production-encode", "--quiet"]
+    assert cli.main(argv) == 2
+    assert "name its profile with --profile (gpt2, cl100k, o200k)" in capsys.readouterr().err
+    assert cli.main([*argv, "--profile", "cl100k"]) == 0
+    assert "implementation reference-cl100k" in capsys.readouterr().out
+
+
+def test_list_checks_lists_the_production_checks(rank_file: Path, capsys) -> None:
+    assert cli.main(["run", "--vocabulary", str(rank_file), "--list-checks"]) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert names == [
+        "production-encode",
+        "production-long-runs",
+        "production-roundtrip",
+        "production-decode",
+        "production-unknown-id",
+    ]

@@ -1,0 +1,48 @@
+"""Training behind a split pattern: the word-count engine equals the literal one, and merges never cross a chunk."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bpe_conformance.inputs.split_texts import split_texts
+from bpe_conformance.reference.chunk_training import chunk_counts, train_chunks_fast, train_chunks_literal
+from bpe_conformance.reference.dialects import profile_pieces
+from bpe_conformance.reference.pretokenization import CL100K, GPT2, O200K, SplitProfile, split_text
+from bpe_conformance.reference.profiles import HF_TOKENIZERS, MINBPE, RUSTBPE, STRICT, Profile
+
+TRAINERS = [RUSTBPE, MINBPE, HF_TOKENIZERS, STRICT]
+SPLITS = [GPT2, CL100K, O200K]
+corpora = st.lists(split_texts(max_fragments=6, max_run=40), min_size=1, max_size=4)
+
+
+@pytest.mark.parametrize("profile", TRAINERS, ids=[profile.name for profile in TRAINERS])
+@pytest.mark.parametrize("split", SPLITS, ids=[split.name for split in SPLITS])
+@given(documents=corpora, max_merges=st.integers(0, 40))
+def test_the_word_count_engine_equals_the_literal_one(
+    profile: Profile, split: SplitProfile, documents: list[str], max_merges: int
+) -> None:
+    assert train_chunks_fast(documents, max_merges, profile, split) == train_chunks_literal(
+        documents, max_merges, profile, split
+    )
+
+
+@given(documents=corpora, max_merges=st.integers(1, 40))
+def test_no_rule_makes_a_piece_that_spans_two_chunks(documents: list[str], max_merges: int) -> None:
+    rules = train_chunks_literal(documents, max_merges, RUSTBPE, CL100K)
+    chunks = {chunk.encode() for document in documents for chunk in split_text(document, CL100K)}
+    for piece in profile_pieces(rules, RUSTBPE)[256:]:
+        assert any(piece in chunk for chunk in chunks)
+
+
+def test_chunks_are_counted_with_their_frequency_in_order_of_first_occurrence() -> None:
+    assert chunk_counts(["the cat the", " the"], RUSTBPE, CL100K) == {b"the": 1, b" cat": 1, b" the": 2}
+    assert train_chunks_literal(["a a a b"], 1, RUSTBPE, CL100K) == [(32, 97)]
+
+
+def test_an_encode_only_profile_cannot_train() -> None:
+    from bpe_conformance.reference.profiles import TIKTOKEN
+
+    with pytest.raises(ValueError, match="encode-only"):
+        train_chunks_fast(["a"], 1, TIKTOKEN, CL100K)

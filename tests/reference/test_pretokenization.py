@@ -1,0 +1,131 @@
+"""The production profiles: the released patterns, what they split, and the literal encoder against tiktoken."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from hypothesis import given
+
+from bpe_conformance.inputs.split_texts import split_texts
+from bpe_conformance.reference.pretokenization import (
+    CL100K,
+    GPT2,
+    O200K,
+    SPLIT_PROFILES,
+    PatternError,
+    SplitProfile,
+    decode_production,
+    encode_chunk,
+    encode_chunk_fast,
+    encode_production,
+    encode_production_fast,
+    split_text,
+)
+from bpe_conformance.reference.vocabulary import vocabulary_from_pieces
+from tests.support.vocabularies import trained_vocabulary
+
+VOCABULARY = trained_vocabulary()
+
+
+def test_the_patterns_and_specials_are_tiktokens_own() -> None:
+    openai_public = pytest.importorskip("tiktoken_ext.openai_public")
+    released = {"gpt2": "r50k_base", "cl100k": "cl100k_base", "o200k": "o200k_base"}
+    for profile_name, constructor in released.items():
+        source = openai_public.ENCODING_CONSTRUCTORS[constructor]
+        # The constructors download the ranks; the pattern and specials are plain literals in their source.
+        text = inspect.getsource(source)
+        profile = SPLIT_PROFILES[profile_name]
+        for special, token_id in profile.special_tokens.items():
+            name = {"<|endoftext|>": "ENDOFTEXT", "<|endofprompt|>": "ENDOFPROMPT"}.get(
+                special, special.strip("<|>").upper()
+            )
+            assert f"{name}: {token_id}" in text
+    assert GPT2.pattern == openai_public.r50k_pat_str
+
+
+@pytest.mark.parametrize(
+    ("profile", "text", "chunks"),
+    [
+        (CL100K, "I'LL go", ["I", "'LL", " go"]),
+        (GPT2, "I'LL go", ["I", "'", "LL", " go"]),  # r50k's contractions are lower case only
+        (CL100K, "1234567", ["123", "456", "7"]),
+        (GPT2, "1234567", ["1234567"]),
+        (CL100K, "a   b", ["a", "  ", " b"]),  # the last space goes with the word: \s+(?!\S)
+        (CL100K, "a\r\n\r\nb", ["a", "\r\n\r\n", "b"]),
+        (CL100K, "x\u00a0y", ["x", "\u00a0y"]),  # NBSP is whitespace, and also the one non-letter before a word
+        (CL100K, "naïve", ["naïve"]),
+        (O200K, "HTTPServer's", ["HTTPServer's"]),
+        (O200K, "helloWorld", ["hello", "World"]),
+        (CL100K, "<|endoftext|>", ["<|", "endoftext", "|>"]),
+        (CL100K, "end  ", ["end", "  "]),
+    ],
+)
+def test_what_each_released_pattern_splits(profile: SplitProfile, text: str, chunks: list[str]) -> None:
+    assert split_text(text, profile) == chunks
+
+
+def test_a_lone_surrogate_is_split_and_encoded_as_u_fffd() -> None:
+    assert split_text("a\ud800b", CL100K) == split_text("a\ufffdb", CL100K)
+    assert encode_production("a\ud800", VOCABULARY, CL100K) == encode_production("a\ufffd", VOCABULARY, CL100K)
+
+
+def test_a_pattern_the_regex_engine_cannot_compile_is_a_clear_error() -> None:
+    with pytest.raises(PatternError, match=r"broken: the regex package cannot compile the split pattern '\(\?<x'"):
+        SplitProfile("broken", "", "(?<x", "test", "none", 0)
+
+
+def test_a_chunk_that_is_a_piece_is_that_piece_even_when_merging_would_not_reach_it() -> None:
+    pieces = [bytes([value]) for value in range(256)] + [b"bc", b"ab", b"cd", b"abcd"]
+    vocabulary = vocabulary_from_pieces([(piece, rank, None) for rank, piece in enumerate(pieces)], "test")
+    assert encode_chunk(b"abcd", vocabulary) == [259]
+    assert encode_chunk(b"abcde", vocabulary) == [97, 256, 100, 101]  # "bc" first, then nothing joins
+
+
+def test_decode_joins_pieces_and_specials_and_refuses_unknown_ids() -> None:
+    special = VOCABULARY.special_tokens["<|endoftext|>"]
+    assert decode_production([*encode_production("hi ", VOCABULARY, CL100K), special], VOCABULARY) == "hi <|endoftext|>"
+    assert decode_production([VOCABULARY.rank_of[b"\xe6"]], VOCABULARY) == "\ufffd"
+    with pytest.raises(ValueError, match=rf"unknown id {special - 1} at position 0"):
+        decode_production([special - 1], VOCABULARY)
+
+
+@pytest.mark.parametrize("profile", list(SPLIT_PROFILES.values()), ids=list(SPLIT_PROFILES))
+@given(text=split_texts(max_run=60))
+def test_round_trip_and_chunks_cover_the_text(profile: SplitProfile, text: str) -> None:
+    assert "".join(split_text(text, profile)) == text
+    assert decode_production(encode_production(text, VOCABULARY, profile), VOCABULARY) == text
+
+
+@pytest.mark.parametrize("profile", list(SPLIT_PROFILES.values()), ids=list(SPLIT_PROFILES))
+@given(text=split_texts(max_run=60))
+def test_the_literal_encoder_gives_tiktokens_ids(profile: SplitProfile, text: str) -> None:
+    tiktoken = pytest.importorskip("tiktoken")
+    encoding = _tiktoken_encoding(tiktoken, profile)
+    assert encode_production(text, VOCABULARY, profile) == encoding.encode(text, disallowed_special=())
+
+
+_ENCODINGS: dict[str, object] = {}
+
+
+def _tiktoken_encoding(tiktoken: object, profile: SplitProfile) -> object:
+    if profile.name not in _ENCODINGS:
+        _ENCODINGS[profile.name] = tiktoken.Encoding(  # type: ignore[attr-defined]
+            name=f"test-{profile.name}",
+            pat_str=profile.pattern,
+            mergeable_ranks=dict(VOCABULARY.rank_of),
+            special_tokens=dict(VOCABULARY.special_tokens),
+        )
+    return _ENCODINGS[profile.name]
+
+
+@given(text=split_texts(max_run=300))
+def test_the_fast_encoder_equals_the_literal_one(text: str) -> None:
+    for profile in SPLIT_PROFILES.values():
+        assert encode_production_fast(text, VOCABULARY, profile) == encode_production(text, VOCABULARY, profile)
+
+
+def test_the_fast_encoder_equals_the_literal_one_on_long_runs() -> None:
+    for unit in (b" ", b"a", b"1", "日".encode(), b"ab"):
+        run = unit * 700
+        assert encode_chunk_fast(run, VOCABULARY) == encode_chunk(run, VOCABULARY)
