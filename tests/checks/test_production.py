@@ -19,7 +19,7 @@ from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.pretokenization import CL100K, split_text
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check
-from bpe_conformance.settings import PROFILES
+from bpe_conformance.settings import EFFORTS
 from tests.support import broken_ports
 from tests.support.vocabularies import trained_vocabulary
 
@@ -29,7 +29,7 @@ CHECKS = {check.name: check for check in PRODUCTION_CHECKS}
 
 def _run(implementation: type, check: str) -> CheckResult:
     subject = VocabularyBoundSubject(InProcessSubject(implementation), SETUP)
-    return run_check(CHECKS[check], subject, PROFILES["dev"], seed=0)
+    return run_check(CHECKS[check], subject, EFFORTS["dev"], seed=0)
 
 
 def test_the_correct_port_passes_every_production_check() -> None:
