@@ -133,27 +133,34 @@ def build_corpus(sequences: list[bytes], multiplicities: list[int], first_rule_i
     pairs <<= 8
     pairs |= data[1:]
     pair_positions = _positions_by_pair(pairs)
-    sorted_pairs = pairs[pair_positions]
-    del pairs
-    # One group per distinct byte pair among the windows (separators' windows included).
-    group_starts = np.flatnonzero(np.concatenate(([True], sorted_pairs[1:] != sorted_pairs[:-1])))
-    distinct = sorted_pairs[group_starts].astype(np.int64)
-    del sorted_pairs
+    # One group per distinct byte pair among the windows (separators' windows included), in pair
+    # order: the groups of the sorted positions, sized by counting instead of comparing neighbours.
+    window_counts = np.bincount(pairs, minlength=BYTE_COUNT * BYTE_COUNT)
+    distinct = np.flatnonzero(window_counts)
+    group_sizes = window_counts[distinct]
+    del window_counts
+    group_starts = np.cumsum(group_sizes) - group_sizes
     # Windows touching a separator are indexed (they fail every check) but never counted.
     inside = np.ones(size - 1, dtype=bool)
     inside[separators - 1] = False
     inside[separators[:-1]] = False
     weights = np.asarray(multiplicities, dtype=np.int64)
-    totals = _group_sums(inside, pair_positions, group_starts)
+    by_pair = np.bincount(pairs[inside], minlength=BYTE_COUNT * BYTE_COUNT)
     for multiplicity in sorted(set(multiplicities) - {1}):
         # A sequence seen m times counts m - 1 more times; one pass per distinct multiplicity.
         copies = np.repeat(weights == multiplicity, lengths)[:-1]
         copies &= inside
-        totals += (multiplicity - 1) * _group_sums(copies, pair_positions, group_starts)
+        by_pair += (multiplicity - 1) * np.bincount(pairs[copies], minlength=BYTE_COUNT * BYTE_COUNT)
+        del copies
     del inside
-    window_pair = np.empty(size, dtype=np.int32)
-    group_sizes = np.diff(np.append(group_starts, size - 1))
-    window_pair[pair_positions] = np.repeat(np.arange(len(distinct), dtype=np.int32), group_sizes)
+    totals = by_pair[distinct].astype(np.int64)
+    del by_pair
+    # Each window's pair index, looked up by its byte pair (a gather, written in place).
+    index_of_pair = np.zeros(BYTE_COUNT * BYTE_COUNT, dtype=np.int32)
+    index_of_pair[distinct] = np.arange(len(distinct), dtype=np.int32)
+    window_pair = np.zeros(size, dtype=np.int32)
+    np.take(index_of_pair, pairs, out=window_pair[: size - 1])
+    del pairs
     tokens = data.astype(np.int32)
     tokens[separators] = SEPARATOR
     codes = (distinct >> 8) << 32 | (distinct & 0xFF)
@@ -166,6 +173,35 @@ def build_corpus(sequences: list[bytes], multiplicities: list[int], first_rule_i
     if (weights > 1).any():
         corpus.weights = (separators, weights)
     return corpus
+
+
+# Copies are written out when they add at most this share of the corpus's positions.
+UNFOLD_MAX_SHARE = 1 / 64
+
+
+def unfold_copies(sequences: list[bytes], multiplicities: list[int]) -> tuple[list[bytes], list[int]]:
+    """The same counts with few or no weights: copies written out in full when they are few bytes.
+
+    A weighted corpus costs every round a few more array operations (each occurrence's weight),
+    which on a small corpus is a visible share of the round. Every copy counts its windows exactly
+    as the weight did, and sits right after its original, so no pair is first seen any earlier.
+    A sequence of fewer than two bytes has no window: its copies count nothing and are dropped.
+
+    >>> unfolded, counts = unfold_copies([b"ab", b"c", b"x" * 200], [2, 5, 1])
+    >>> [len(sequence) for sequence in unfolded], counts
+    ([2, 2, 1, 200], [1, 1, 1, 1])
+    >>> unfold_copies([b"ab", b"cd"], [9, 1])  # 8 copies would add 24 positions to 6
+    ([b'ab', b'cd'], [9, 1])
+    """
+    multiplicities = [
+        1 if len(sequence) < 2 else count for sequence, count in zip(sequences, multiplicities, strict=True)
+    ]
+    positions = sum(len(sequence) + 1 for sequence in sequences)
+    added = sum((count - 1) * (len(sequence) + 1) for sequence, count in zip(sequences, multiplicities, strict=True))
+    if added > positions * UNFOLD_MAX_SHARE:
+        return sequences, multiplicities
+    unfolded = [copy for sequence, count in zip(sequences, multiplicities, strict=True) for copy in [sequence] * count]
+    return unfolded, [1] * len(unfolded)
 
 
 # Windows sorted a block at a time: a sort's 64-bit order and work space cost 16 bytes per window,
@@ -194,11 +230,6 @@ def _positions_by_pair(pairs: np.ndarray) -> np.ndarray:
         positions[placed[sorted_block] + rank_in_run] = order + block_start
         placed += block_counts
     return positions
-
-
-def _group_sums(flags: np.ndarray, order: np.ndarray, group_starts: np.ndarray) -> np.ndarray:
-    """How many of each group's windows are flagged (windows in ``order``, groups starting at ``group_starts``)."""
-    return np.add.reduceat(flags[order], group_starts, dtype=np.int64)
 
 
 def _key_of(order: PairOrder, corpus: Corpus, firsts: np.ndarray, seconds: np.ndarray, where: np.ndarray) -> list:
@@ -253,13 +284,24 @@ def _push_pairs(queue: Queue, corpus: Corpus, indexes: np.ndarray, where: np.nda
     indexes, where, counts = indexes[now], where[now], counts[now]
     codes = corpus.codes[indexes]
     keys = _key_of(queue.order, corpus, codes >> 32, codes & _INDEX_MASK, where)
-    heap, push = queue.heap, heapq.heappush
     if isinstance(keys[0], int):
-        for count, key, index in zip(counts.tolist(), keys, indexes.tolist(), strict=True):
-            push(heap, ((_COUNT_CEILING - count) << _KEY_BITS | key) << _INDEX_BITS | index)
+        entries: list = [
+            ((_COUNT_CEILING - count) << _KEY_BITS | key) << _INDEX_BITS | index
+            for count, key, index in zip(counts.tolist(), keys, indexes.tolist(), strict=True)
+        ]
     else:
-        for count, key, index in zip(counts.tolist(), keys, indexes.tolist(), strict=True):
-            push(heap, (_COUNT_CEILING - count, key, index))
+        entries = [
+            (_COUNT_CEILING - count, key, index)
+            for count, key, index in zip(counts.tolist(), keys, indexes.tolist(), strict=True)
+        ]
+    heap = queue.heap
+    if len(entries) > len(heap):
+        # Entries are distinct (each holds its pair's index), so the heap's shape never changes the order.
+        heap.extend(entries)
+        heapq.heapify(heap)
+    else:
+        for entry in entries:
+            heapq.heappush(heap, entry)
 
 
 def _start_queue(corpus: Corpus, order: PairOrder, min_count: int) -> Queue:
@@ -269,8 +311,9 @@ def _start_queue(corpus: Corpus, order: PairOrder, min_count: int) -> Queue:
         # For first-seen, the first indexed window of each byte pair: at or before its first counted
         # one (an entry may be early, never late; it is checked when it reaches the top).
         where = corpus.pair_positions[corpus.pair_starts[live]]
-        _push_pairs(queue, corpus, live, where)
+        # Half the best count first: the pairs below it wait instead of costing a heap entry each.
         queue.threshold = max(min_count, int(corpus.counts[live].max()) // 2)
+        _push_pairs(queue, corpus, live, where)
     return queue
 
 
@@ -364,14 +407,22 @@ def _new_pairs(corpus: Corpus, others: np.ndarray, where: np.ndarray, weights, n
 
     Returns each window's pair index, and the index and first window of each distinct pair.
     """
-    distinct, totals = np.unique(others, return_counts=True)
+    # The distinct values without sorting: after the scatter, each value's slot names exactly one of
+    # the windows holding it (whichever write won), so that window stands for the value. A pair's
+    # index orders nothing (heap keys are distinct before it), so the values need no order.
+    corpus.scratch = _grown(corpus.scratch, 2 * new_id + 2)
+    scratch = corpus.scratch
+    window_numbers = np.arange(len(others), dtype=np.int32)
+    scratch[others] = window_numbers
+    distinct = others[scratch[others] == window_numbers]
+    del window_numbers
     base = corpus.pairs_made
     made = len(distinct)
-    corpus.scratch = _grown(corpus.scratch, 2 * new_id + 2)
-    corpus.scratch[distinct] = np.arange(made, dtype=np.int32)
-    slot = corpus.scratch[others]
+    scratch[distinct] = np.arange(made, dtype=np.int32)
+    slot = scratch[others]
+    totals = np.bincount(slot, weights=weights, minlength=made)
     if weights is not None:
-        totals = np.bincount(slot, weights=weights, minlength=made).astype(np.int64)
+        totals = totals.astype(np.int64)
     corpus.pairs_made += made
     corpus.counts = _grown(corpus.counts, corpus.pairs_made)
     corpus.codes = _grown(corpus.codes, corpus.pairs_made)
@@ -514,7 +565,7 @@ def train_arrays(
     if not sequences or max_merges == 0:
         return []
     order = PairOrder() if order is None else order
-    corpus = build_corpus(sequences, multiplicities, first_rule_id)
+    corpus = build_corpus(*unfold_copies(sequences, multiplicities), first_rule_id)
     corpus.first_seen = order.kind == "first-seen"
     if order.kind == "pieces":
         corpus.pieces = [bytes([value]) for value in range(BYTE_COUNT)] + [b""] * (first_rule_id - BYTE_COUNT)

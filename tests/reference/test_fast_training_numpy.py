@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from bpe_conformance.reference import train
 from bpe_conformance.reference.fast_counts import deduplicate
 from bpe_conformance.reference.fast_training import fast_train, numpy_available
+from bpe_conformance.reference.profiles import TIE_BREAKS, Profile
 
 pytestmark = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
 
@@ -185,3 +186,29 @@ def test_a_corpus_too_large_is_refused_naming_its_positions(monkeypatch: pytest.
         ValueError, match=r"need 6 positions \(4 bytes, 2 separators\); the numpy engine takes at most 5"
     ):
         _trained(["ab", "cd"], 3)
+
+
+@given(
+    st.lists(st.sampled_from(["aaaa", "ab", "abab", "ba", "aaab", "ca", "c", ""]), min_size=1, max_size=6),
+    st.lists(st.integers(1, 4), min_size=6, max_size=6),
+    st.sampled_from(TIE_BREAKS),
+    st.sampled_from([1, 2]),
+)
+def test_copies_written_out_or_weighted_learn_the_same_rules(
+    pieces: list[str], copies: list[int], tie_break: str, min_count: int
+) -> None:
+    """The engine writes a repeated sequence out in full when its copies are few bytes, and weights it
+    otherwise; either way every copy counts, under every tie-break. (BPE-TRAIN-DOCS, BPE-TRAIN-TIE)"""
+    from bpe_conformance.reference import fast_training_numpy
+    from bpe_conformance.reference.dialects import train_profile
+    from bpe_conformance.reference.fast_profiles import fast_train_profile
+
+    profile = Profile(
+        name=f"{tie_break}/{min_count}", description="separate documents", tie_break=tie_break, min_count=min_count
+    )
+    documents = [piece for piece, count in zip(pieces, copies, strict=False) for _ in range(count)]
+    expected = train_profile(documents, 10_000, profile)
+    with pytest.MonkeyPatch.context() as patch:
+        for share in (0.0, float("inf")):  # never written out, always written out
+            patch.setattr(fast_training_numpy, "UNFOLD_MAX_SHARE", share)
+            assert fast_train_profile(documents, 10_000, profile, engine="numpy") == expected
