@@ -67,23 +67,22 @@ def test_tokens_hold_back_links_and_gone_markers_after_merges() -> None:
     a longer token links back to its start, a byte merged away is ``GONE``, and a former last byte
     keeps its outdated (negative, never read) link."""
     from bpe_conformance.reference.fast_training_numpy import GONE, SEPARATOR, build_corpus
-    from bpe_conformance.reference.fast_training_numpy import _merge_round as merge_round
 
     corpus = build_corpus([b"abcabc"], [2])
     corpus.lengths = corpus.lengths.copy()
     corpus.lengths.resize(260, refcheck=False)
     corpus.lengths[258] = 2
-    merge_round(corpus, 97, 98, 258)
+    corpus.merge_round(97, 98, 258)
     assert corpus.tokens.tolist() == [258, -3, 99, 258, -6, 99, SEPARATOR]
     corpus.lengths[259] = 3
-    merge_round(corpus, 258, 99, 259)
+    corpus.merge_round(258, 99, 259)
     assert corpus.tokens.tolist() == [259, -3, -3, 259, -6, -6, SEPARATOR]
     corpus = build_corpus([b"abab"], [2])
     corpus.lengths = corpus.lengths.copy()
     corpus.lengths.resize(260, refcheck=False)
     corpus.lengths[258:260] = [2, 4]
-    merge_round(corpus, 97, 98, 258)
-    merge_round(corpus, 258, 258, 259)
+    corpus.merge_round(97, 98, 258)
+    corpus.merge_round(258, 258, 259)
     assert corpus.tokens.tolist() == [259, -3, GONE, -3, SEPARATOR]
 
 
@@ -139,14 +138,12 @@ def test_an_unknown_pair_order_is_refused() -> None:
 def test_the_pieces_key_picks_what_largest_pieces_picks(pieces: list[bytes], tied: list[tuple[int, int]]) -> None:
     """The smallest key is the literal ``largest_pieces`` choice: the largest ``(piece a, piece b)``,
     and among pairs with the same pieces (two ids can stand for one piece) the largest ``(a, b)``."""
-    from types import SimpleNamespace
-
     from bpe_conformance.reference.dialects import largest_pieces
-    from bpe_conformance.reference.fast_training_numpy import _descending, _pieces_key
+    from bpe_conformance.reference.fast_pair_queue import descending, pieces_key
 
     pieces = (pieces * 2)[:6]  # every piece twice over the six ids: same pieces, different ids
-    corpus = SimpleNamespace(piece_keys=[_descending(piece) for piece in pieces])
-    chosen = min(tied, key=lambda pair: _pieces_key(corpus, *pair))  # type: ignore[arg-type]
+    piece_keys = [descending(piece) for piece in pieces]
+    chosen = min(tied, key=lambda pair: pieces_key(piece_keys, *pair))
     assert chosen == largest_pieces(tied, pieces)
 
 
