@@ -67,7 +67,7 @@ def build_corpus(
     pair_positions = _positions_by_pair(pairs)
     # One group per distinct byte pair among the windows (separators' windows included), in pair
     # order: the groups of the sorted positions, sized by counting instead of comparing neighbours.
-    window_counts = np.bincount(pairs, minlength=BYTE_COUNT * BYTE_COUNT)
+    window_counts = _pair_counts(pairs)
     distinct = np.flatnonzero(window_counts)
     group_sizes = window_counts[distinct]
     del window_counts
@@ -77,21 +77,24 @@ def build_corpus(
     inside[separators - 1] = False
     inside[separators[:-1]] = False
     weights = np.asarray(multiplicities, dtype=np.int64)
-    by_pair = np.bincount(pairs[inside], minlength=BYTE_COUNT * BYTE_COUNT)
+    by_pair = _pair_counts(pairs, inside)
     for multiplicity in sorted(set(multiplicities) - {1}):
         # A sequence seen m times counts m - 1 more times; one pass per distinct multiplicity.
         copies = np.repeat(weights == multiplicity, lengths)[:-1]
         copies &= inside
-        by_pair += (multiplicity - 1) * np.bincount(pairs[copies], minlength=BYTE_COUNT * BYTE_COUNT)
+        by_pair += (multiplicity - 1) * _pair_counts(pairs, copies)
         del copies
     del inside
     totals = by_pair[distinct].astype(np.int64)
     del by_pair
-    # Each window's pair index, looked up by its byte pair (a gather, written in place).
+    # Each window's pair index, looked up by its byte pair a block at a time (an index array is
+    # widened to 64 bits, which for the whole corpus at once would be the engine's peak).
     index_of_pair = np.zeros(BYTE_COUNT * BYTE_COUNT, dtype=np.int32)
     index_of_pair[distinct] = np.arange(len(distinct), dtype=np.int32)
     window_pair = np.zeros(size, dtype=np.int32)
-    np.take(index_of_pair, pairs, out=window_pair[: size - 1])
+    for start in range(0, size - 1, _SORT_BLOCK):
+        block = pairs[start : start + _SORT_BLOCK]
+        window_pair[start : start + len(block)] = index_of_pair[block]
     del pairs
     tokens = data.astype(np.int32)
     tokens[separators] = SEPARATOR
@@ -144,8 +147,25 @@ def unfold_copies(sequences: list[bytes], multiplicities: list[int]) -> tuple[li
 
 
 # Windows sorted a block at a time: a sort's 64-bit order and work space cost 16 bytes per window,
-# which for the whole corpus at once would be the engine's peak.
-_SORT_BLOCK = 1 << 19
+# which for the whole corpus at once would be the engine's peak. Up to _SINGLE_SORT_WINDOWS (below
+# 1 MB, where time matters more than a few MB) one sort does it all; beyond it, blocks of 128 Ki
+# keep the temporaries near 4 MB, a few bytes per corpus byte from 1 MB up.
+_SORT_BLOCK = 1 << 17
+_SINGLE_SORT_WINDOWS = 1 << 19
+
+
+def _pair_counts(pairs: np.ndarray, flags: np.ndarray | None = None) -> np.ndarray:
+    """How many windows (of those flagged, when ``flags`` is given) hold each byte pair, by pair code.
+
+    Counted a block at a time: ``bincount`` widens its input to 64 bits first.
+    """
+    counts = np.zeros(BYTE_COUNT * BYTE_COUNT, dtype=np.int64)
+    for start in range(0, len(pairs), _SORT_BLOCK):
+        block = pairs[start : start + _SORT_BLOCK]
+        if flags is not None:
+            block = block[flags[start : start + _SORT_BLOCK]]
+        counts += np.bincount(block, minlength=BYTE_COUNT * BYTE_COUNT)
+    return counts
 
 
 def _positions_by_pair(pairs: np.ndarray) -> np.ndarray:
@@ -154,7 +174,7 @@ def _positions_by_pair(pairs: np.ndarray) -> np.ndarray:
     Large inputs are sorted a block at a time and each block's runs placed after the previous
     blocks' runs of the same pair, which is the same stable order.
     """
-    if len(pairs) <= _SORT_BLOCK:
+    if len(pairs) <= _SINGLE_SORT_WINDOWS:
         return np.argsort(pairs, kind="stable").astype(np.int32)
     placed = np.zeros(BYTE_COUNT * BYTE_COUNT, dtype=np.int64)
     np.cumsum(np.bincount(pairs, minlength=BYTE_COUNT * BYTE_COUNT)[:-1], out=placed[1:])

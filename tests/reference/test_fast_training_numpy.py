@@ -156,7 +156,7 @@ def test_a_nul_byte_before_a_merge_is_a_token_not_a_link() -> None:
 
 def test_windows_sorted_a_block_at_a_time_are_the_stable_sort(monkeypatch: pytest.MonkeyPatch) -> None:
     """Large corpora sort their windows in blocks; the result is the stable sort by pair, and the rules
-    are the literal ones. Small blocks here stand in for blocks of 512 Ki. (BPE-TRAIN-COUNT)"""
+    are the literal ones. Small blocks here stand in for blocks of 128 Ki. (BPE-TRAIN-COUNT)"""
     import numpy as np
 
     from bpe_conformance.reference import fast_training_numpy
@@ -164,6 +164,7 @@ def test_windows_sorted_a_block_at_a_time_are_the_stable_sort(monkeypatch: pytes
     # Blocks of 7 and of 100: a sort that is not stable keeps equal pairs in order only in short blocks.
     for block, values in ((7, 600), (100, 4)):
         monkeypatch.setattr(fast_training_numpy, "_SORT_BLOCK", block)
+        monkeypatch.setattr(fast_training_numpy, "_SINGLE_SORT_WINDOWS", block)
         pairs = np.random.default_rng(3).integers(0, values, 5000).astype(np.uint16)
         expected = np.argsort(pairs, kind="stable").astype(np.int32)
         positions = fast_training_numpy._positions_by_pair(pairs)
