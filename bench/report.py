@@ -52,7 +52,10 @@ def _training_table(results: dict, corpus: str, scale: str) -> Table:
     rows = [row for row in results["training"] if row["corpus"] == corpus and row["scale"] == scale]
     fast = _find(rows, engine="fast")
     first = rows[0]
-    table = Table(title=f"Training: {corpus}, {scale} ({first['corpus_bytes']:,} bytes), {first['merges']:,} merges")
+    runs = f", best of {first['runs']} runs in one process" if first.get("runs", 1) > 1 else ""
+    table = Table(
+        title=f"Training: {corpus}, {scale} ({first['corpus_bytes']:,} bytes), {first['merges']:,} merges{runs}"
+    )
     for column in (
         "engine",
         "wall s",
