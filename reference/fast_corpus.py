@@ -201,7 +201,7 @@ class Corpus:
         self.codes[base : self.pairs_made] = np.where(
             on_right, new_id << _HALF_BITS | (distinct - new_id - 1), distinct << _HALF_BITS | new_id
         )
-        indexes = base + np.arange(made, dtype=np.int64)
+        indexes = np.arange(base, self.pairs_made, dtype=np.int64)
         if not self.first_seen:
             return base + slot, indexes, indexes  # the first windows matter only to first-seen
         firsts = np.full(made, _HALF_MASK, dtype=np.int64)
@@ -234,11 +234,12 @@ class Corpus:
         # Destroyed: the left windows (a touching one is the previous occurrence's right window), the
         # right windows not shared with the next occurrence, and the merged windows themselves.
         # ufunc.at is many times faster with native-width indexes than with int32 ones.
+        left_starts = lefts[has_left]
         if side_weights is None:
-            np.subtract.at(self.counts, window_pair[lefts[has_left]].astype(np.intp), 1)
+            np.subtract.at(self.counts, window_pair[left_starts].astype(np.intp), 1)
             np.subtract.at(self.counts, window_pair[partners[has_right]].astype(np.intp), 1)
         else:
-            destroyed = np.concatenate((window_pair[lefts[has_left]], window_pair[partners[has_right]]))
+            destroyed = np.concatenate((window_pair[left_starts], window_pair[partners[has_right]]))
             np.subtract.at(self.counts, destroyed.astype(np.intp), side_weights)
             del destroyed
         self.counts[window_pair[starts[0]]] = 0
@@ -250,15 +251,15 @@ class Corpus:
             touching_previous = np.zeros_like(touching_next)
             touching_previous[1:] = touching_next[:-1]
             # The occurrence before (np.roll's wrap-around value at 0 is never taken: nothing touches the first).
-            lefts = np.where(touching_previous, np.roll(starts, 1), lefts)
+            left_starts = np.where(touching_previous, np.roll(starts, 1), lefts)[has_left]
             left_tokens[touching_previous] = new_id
             del touching_previous
         right_tokens = tokens[rights[has_right]]
         right_tokens += new_id + 1
         others = np.concatenate((left_tokens[has_left], right_tokens))
         del left_tokens, right_tokens
-        where = np.concatenate((lefts[has_left], starts[has_right]))
-        del lefts, has_left, has_right, touching_next
+        where = np.concatenate((left_starts, starts[has_right]))
+        del lefts, left_starts, has_left, has_right, touching_next
         tokens[partners] = GONE
         tokens[rights - 1] = _BACK_LINK - starts
         tokens[starts] = new_id
