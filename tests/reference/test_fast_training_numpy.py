@@ -210,3 +210,16 @@ def test_copies_written_out_or_weighted_learn_the_same_rules(
         for share in (0.0, float("inf")):  # never written out, always written out
             patch.setattr(fast_training_numpy, "UNFOLD_MAX_SHARE", share)
             assert fast_train_profile(documents, 10_000, profile, engine="numpy") == expected
+
+
+def test_an_empty_first_document_takes_no_count_from_a_real_pair() -> None:
+    """The windows touching a separator are counted, then taken off; an empty first document has no
+    window before its separator, so nothing is taken off for it. Here the smallest pair, (0, 0), is a
+    real pair whose count decides a tie with (a, b). (BPE-TRAIN-DOCS, BPE-TRAIN-TIE)"""
+    from bpe_conformance.reference.fast_training_numpy import train_arrays
+
+    documents = ["", "z" + "\0" * 5, "\0\0", "ab" * 5]
+    expected = train(documents, 3)
+    assert expected[0] == (0, 0)
+    # Straight to the engine: deduplication would drop the empty document.
+    assert train_arrays([document.encode() for document in documents], [1, 1, 1, 1], 3) == expected
