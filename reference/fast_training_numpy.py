@@ -65,9 +65,28 @@ def build_corpus(
     pairs <<= 8
     pairs |= data[1:]
     pair_positions = _positions_by_pair(pairs)
-    # One group per distinct byte pair among the windows (separators' windows included), in pair order.
-    group_starts = _group_starts(pairs, pair_positions)
-    distinct = pairs[pair_positions[group_starts]].astype(np.int64)
+    # One group per distinct byte pair among the windows (separators' windows included), in pair
+    # order: the groups of the sorted positions, sized by counting instead of comparing neighbours.
+    window_counts = _pair_counts(pairs)
+    distinct = np.flatnonzero(window_counts)
+    group_sizes = window_counts[distinct]
+    del window_counts
+    group_starts = np.cumsum(group_sizes) - group_sizes
+    # Windows touching a separator are indexed (they fail every check) but never counted.
+    inside = np.ones(size - 1, dtype=bool)
+    inside[separators - 1] = False
+    inside[separators[:-1]] = False
+    weights = np.asarray(multiplicities, dtype=np.int64)
+    by_pair = _pair_counts(pairs, inside)
+    for multiplicity in sorted(set(multiplicities) - {1}):
+        # A sequence seen m times counts m - 1 more times; one pass per distinct multiplicity.
+        copies = np.repeat(weights == multiplicity, lengths)[:-1]
+        copies &= inside
+        by_pair += (multiplicity - 1) * _pair_counts(pairs, copies)
+        del copies
+    del inside
+    totals = by_pair[distinct].astype(np.int64)
+    del by_pair
     # Each window's pair index, looked up by its byte pair a block at a time (an index array is
     # widened to 64 bits, which for the whole corpus at once would be the engine's peak).
     index_of_pair = np.zeros(BYTE_COUNT * BYTE_COUNT, dtype=np.int32)
@@ -77,23 +96,6 @@ def build_corpus(
         end = min(start + _SORT_BLOCK, size - 1)  # no view of pairs outlives the loop, so del frees them
         window_pair[start:end] = index_of_pair[pairs[start:end]]
     del pairs
-    # Every window counted once, then those touching a separator (at most two a sequence; -1 is
-    # before the first byte) taken off: they are indexed (they fail every check) but never counted.
-    totals = np.diff(np.append(group_starts, size - 1))
-    outside = np.unique(np.concatenate((separators - 1, separators[:-1])))
-    outside = outside[outside >= 0]
-    np.subtract.at(totals, window_pair[outside].astype(np.intp), 1)
-    weights = np.asarray(multiplicities, dtype=np.int64)
-    if (weights > 1).any():
-        inside = np.ones(size - 1, dtype=bool)
-        inside[outside] = False
-        for multiplicity in sorted(set(multiplicities) - {1}):
-            # A sequence seen m times counts m - 1 more times; one pass per distinct multiplicity.
-            copies = np.repeat(weights == multiplicity, lengths)[:-1]
-            copies &= inside
-            totals += (multiplicity - 1) * _flagged_counts(window_pair[: size - 1], copies, len(distinct))
-            del copies
-        del inside
     tokens = data.astype(np.int32)
     tokens[separators] = SEPARATOR
     codes = (distinct >> 8) << 32 | (distinct & 0xFF)
@@ -152,29 +154,17 @@ _SORT_BLOCK = 1 << 17
 _SINGLE_SORT_WINDOWS = 1 << 19
 
 
-def _group_starts(pairs: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """Where each run of equal pairs starts in ``order`` (positions sorted by pair).
-
-    The sorted pairs are compared a block at a time, so they never exist for the whole corpus at once.
-    """
-    starts = np.zeros(len(order), dtype=bool)
-    previous = -1  # no pair: the first position starts a run
-    for start in range(0, len(order), _SORT_BLOCK):
-        block = pairs[order[start : start + _SORT_BLOCK]]
-        starts[start] = block[0] != previous
-        starts[start + 1 : start + len(block)] = block[1:] != block[:-1]
-        previous = int(block[-1])
-    return np.flatnonzero(starts)
-
-
-def _flagged_counts(values: np.ndarray, flags: np.ndarray, length: int) -> np.ndarray:
-    """How many of the flagged positions hold each value below ``length``.
+def _pair_counts(pairs: np.ndarray, flags: np.ndarray | None = None) -> np.ndarray:
+    """How many windows (of those flagged, when ``flags`` is given) hold each byte pair, by pair code.
 
     Counted a block at a time: ``bincount`` widens its input to 64 bits first.
     """
-    counts = np.zeros(length, dtype=np.int64)
-    for start in range(0, len(values), _SORT_BLOCK):
-        counts += np.bincount(values[start : start + _SORT_BLOCK][flags[start : start + _SORT_BLOCK]], minlength=length)
+    counts = np.zeros(BYTE_COUNT * BYTE_COUNT, dtype=np.int64)
+    for start in range(0, len(pairs), _SORT_BLOCK):
+        block = pairs[start : start + _SORT_BLOCK]
+        if flags is not None:
+            block = block[flags[start : start + _SORT_BLOCK]]
+        counts += np.bincount(block, minlength=BYTE_COUNT * BYTE_COUNT)
     return counts
 
 
