@@ -41,16 +41,16 @@ class Scale:
 
 SCALES = {
     # The small scales are what compare --shrink, the checks and a first corpus train on.
-    "100KB": Scale("100KB", 100_000, 100, runs=5),
-    "300KB": Scale("300KB", 300_000, 300, runs=3),
-    "1MB": Scale("1MB", 1_000_000, 1_000),
+    "100KB": Scale("100KB", 100_000, 100, runs=15),
+    "300KB": Scale("300KB", 300_000, 300, runs=7),
+    "1MB": Scale("1MB", 1_000_000, 1_000, runs=3),
     "10MB": Scale("10MB", 10_000_000, 10_000),
     "100MB": Scale("100MB", 100_000_000, 32_000),
 }
 QUICK_SCALES = {
-    "1MB": Scale("100KB", 100_000, 100, runs=5),
-    "10MB": Scale("300KB", 300_000, 300, runs=3),
-    "100MB": Scale("1MB", 1_000_000, 1_000),
+    "1MB": Scale("100KB", 100_000, 100, runs=15),
+    "10MB": Scale("300KB", 300_000, 300, runs=7),
+    "100MB": Scale("1MB", 1_000_000, 1_000, runs=3),
 }
 # The literal trainer needs minutes even at the small scale; it runs only there.
 LITERAL_SCALES = ("1MB",)
