@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from bpe_conformance.reference import train
 from bpe_conformance.reference.fast_counts import deduplicate
 from bpe_conformance.reference.fast_training import fast_train, numpy_available
+from bpe_conformance.reference.profiles import TIE_BREAKS, Profile
 
 pytestmark = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
 
@@ -66,23 +67,22 @@ def test_tokens_hold_back_links_and_gone_markers_after_merges() -> None:
     a longer token links back to its start, a byte merged away is ``GONE``, and a former last byte
     keeps its outdated (negative, never read) link."""
     from bpe_conformance.reference.fast_training_numpy import GONE, SEPARATOR, build_corpus
-    from bpe_conformance.reference.fast_training_numpy import _merge_round as merge_round
 
     corpus = build_corpus([b"abcabc"], [2])
     corpus.lengths = corpus.lengths.copy()
     corpus.lengths.resize(260, refcheck=False)
     corpus.lengths[258] = 2
-    merge_round(corpus, 97, 98, 258)
+    corpus.merge_round(97, 98, 258)
     assert corpus.tokens.tolist() == [258, -3, 99, 258, -6, 99, SEPARATOR]
     corpus.lengths[259] = 3
-    merge_round(corpus, 258, 99, 259)
+    corpus.merge_round(258, 99, 259)
     assert corpus.tokens.tolist() == [259, -3, -3, 259, -6, -6, SEPARATOR]
     corpus = build_corpus([b"abab"], [2])
     corpus.lengths = corpus.lengths.copy()
     corpus.lengths.resize(260, refcheck=False)
     corpus.lengths[258:260] = [2, 4]
-    merge_round(corpus, 97, 98, 258)
-    merge_round(corpus, 258, 258, 259)
+    corpus.merge_round(97, 98, 258)
+    corpus.merge_round(258, 258, 259)
     assert corpus.tokens.tolist() == [259, -3, GONE, -3, SEPARATOR]
 
 
@@ -138,14 +138,12 @@ def test_an_unknown_pair_order_is_refused() -> None:
 def test_the_pieces_key_picks_what_largest_pieces_picks(pieces: list[bytes], tied: list[tuple[int, int]]) -> None:
     """The smallest key is the literal ``largest_pieces`` choice: the largest ``(piece a, piece b)``,
     and among pairs with the same pieces (two ids can stand for one piece) the largest ``(a, b)``."""
-    from types import SimpleNamespace
-
     from bpe_conformance.reference.dialects import largest_pieces
-    from bpe_conformance.reference.fast_training_numpy import _descending, _pieces_key
+    from bpe_conformance.reference.fast_pair_queue import descending, pieces_key
 
     pieces = (pieces * 2)[:6]  # every piece twice over the six ids: same pieces, different ids
-    corpus = SimpleNamespace(piece_keys=[_descending(piece) for piece in pieces])
-    chosen = min(tied, key=lambda pair: _pieces_key(corpus, *pair))  # type: ignore[arg-type]
+    piece_keys = [descending(piece) for piece in pieces]
+    chosen = min(tied, key=lambda pair: pieces_key(piece_keys, *pair))
     assert chosen == largest_pieces(tied, pieces)
 
 
@@ -158,7 +156,7 @@ def test_a_nul_byte_before_a_merge_is_a_token_not_a_link() -> None:
 
 def test_windows_sorted_a_block_at_a_time_are_the_stable_sort(monkeypatch: pytest.MonkeyPatch) -> None:
     """Large corpora sort their windows in blocks; the result is the stable sort by pair, and the rules
-    are the literal ones. Small blocks here stand in for blocks of 512 Ki. (BPE-TRAIN-COUNT)"""
+    are the literal ones. Small blocks here stand in for blocks of 128 Ki. (BPE-TRAIN-COUNT)"""
     import numpy as np
 
     from bpe_conformance.reference import fast_training_numpy
@@ -166,6 +164,7 @@ def test_windows_sorted_a_block_at_a_time_are_the_stable_sort(monkeypatch: pytes
     # Blocks of 7 and of 100: a sort that is not stable keeps equal pairs in order only in short blocks.
     for block, values in ((7, 600), (100, 4)):
         monkeypatch.setattr(fast_training_numpy, "_SORT_BLOCK", block)
+        monkeypatch.setattr(fast_training_numpy, "_SINGLE_SORT_WINDOWS", block)
         pairs = np.random.default_rng(3).integers(0, values, 5000).astype(np.uint16)
         expected = np.argsort(pairs, kind="stable").astype(np.int32)
         positions = fast_training_numpy._positions_by_pair(pairs)
@@ -185,3 +184,42 @@ def test_a_corpus_too_large_is_refused_naming_its_positions(monkeypatch: pytest.
         ValueError, match=r"need 6 positions \(4 bytes, 2 separators\); the numpy engine takes at most 5"
     ):
         _trained(["ab", "cd"], 3)
+
+
+@given(
+    st.lists(st.sampled_from(["aaaa", "ab", "abab", "ba", "aaab", "ca", "c", ""]), min_size=1, max_size=6),
+    st.lists(st.integers(1, 4), min_size=6, max_size=6),
+    st.sampled_from(TIE_BREAKS),
+    st.sampled_from([1, 2]),
+)
+def test_copies_written_out_or_weighted_learn_the_same_rules(
+    pieces: list[str], copies: list[int], tie_break: str, min_count: int
+) -> None:
+    """The engine writes a repeated sequence out in full when its copies are few bytes, and weights it
+    otherwise; either way every copy counts, under every tie-break. (BPE-TRAIN-DOCS, BPE-TRAIN-TIE)"""
+    from bpe_conformance.reference import fast_training_numpy
+    from bpe_conformance.reference.dialects import train_profile
+    from bpe_conformance.reference.fast_profiles import fast_train_profile
+
+    profile = Profile(
+        name=f"{tie_break}/{min_count}", description="separate documents", tie_break=tie_break, min_count=min_count
+    )
+    documents = [piece for piece, count in zip(pieces, copies, strict=False) for _ in range(count)]
+    expected = train_profile(documents, 10_000, profile)
+    with pytest.MonkeyPatch.context() as patch:
+        for share in (0.0, float("inf")):  # never written out, always written out
+            patch.setattr(fast_training_numpy, "UNFOLD_MAX_SHARE", share)
+            assert fast_train_profile(documents, 10_000, profile, engine="numpy") == expected
+
+
+def test_an_empty_first_document_takes_no_count_from_a_real_pair() -> None:
+    """The windows touching a separator are counted, then taken off; an empty first document has no
+    window before its separator, so nothing is taken off for it. Here the smallest pair, (0, 0), is a
+    real pair whose count decides a tie with (a, b). (BPE-TRAIN-DOCS, BPE-TRAIN-TIE)"""
+    from bpe_conformance.reference.fast_training_numpy import train_arrays
+
+    documents = ["", "z" + "\0" * 5, "\0\0", "ab" * 5]
+    expected = train(documents, 3)
+    assert expected[0] == (0, 0)
+    # Straight to the engine: deduplication would drop the empty document.
+    assert train_arrays([document.encode() for document in documents], [1, 1, 1, 1], 3) == expected
