@@ -120,7 +120,8 @@ class Corpus:
         positions = self.made_at[rank]
         positions = positions[self.tokens[positions] == token]
         self.made_at[rank] = positions
-        return positions
+        held: np.ndarray = positions
+        return held
 
     def before(self, positions: np.ndarray) -> np.ndarray:
         """The start of the token before each of ``positions``, or -1 after a separator.
@@ -147,7 +148,8 @@ class Corpus:
             candidates = self.before(self.holding(second))  # -1 reads the final separator
             candidates = candidates[tokens[candidates] == first]
         # Python ints keep int32 arrays int32 (a numpy int64 scalar would widen every temporary).
-        return candidates[tokens[candidates + int(self.lengths[first])] == second]
+        found: np.ndarray = candidates[tokens[candidates + int(self.lengths[first])] == second]
+        return found
 
     def merged_windows(self, first: int, second: int) -> np.ndarray:
         """The windows the literal left-to-right scan merges: in a run of one token, every other one."""
@@ -160,7 +162,8 @@ class Corpus:
             return starts
         index = np.arange(len(starts), dtype=np.int32)
         chain_start = np.maximum.accumulate(np.where(chained, 0, index))
-        return starts[(index - chain_start) % 2 == 0]
+        kept: np.ndarray = starts[(index - chain_start) % 2 == 0]
+        return kept
 
     def _weights_at(self, positions: np.ndarray) -> np.ndarray | None:
         if self.weights is None:

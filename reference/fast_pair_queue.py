@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -120,10 +120,12 @@ class PairQueue:
             queue.push(corpus, live, where)
         return queue
 
-    def _keys(self, corpus: Corpus, indexes: np.ndarray, where: np.ndarray) -> list:
+    def _keys(self, corpus: Corpus, indexes: np.ndarray, where: np.ndarray) -> list[Any]:
         """The tie keys of pairs (smaller wins): ints for ids and first-seen, tuples for pieces."""
+        keys: list[Any]
         if self.order.kind == "first-seen":
-            return where.tolist()
+            keys = where.tolist()
+            return keys
         firsts, seconds = corpus.pair_halves(indexes)
         if self.order.kind == "pieces":
             return [
@@ -131,8 +133,10 @@ class PairQueue:
                 for first, second in zip(firsts.tolist(), seconds.tolist(), strict=True)
             ]
         if self.order.rank is None:
-            return (firsts << 32 | seconds).tolist()
-        return (self.order.rank[firsts] << 32 | self.order.rank[seconds]).tolist()
+            keys = (firsts << 32 | seconds).tolist()
+        else:
+            keys = (self.order.rank[firsts] << 32 | self.order.rank[seconds]).tolist()
+        return keys
 
     def push(self, corpus: Corpus, indexes: np.ndarray, where: np.ndarray) -> None:
         """Put pairs into the heap (those counted ``threshold`` times or more) or the waiting list."""
