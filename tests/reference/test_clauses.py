@@ -445,7 +445,10 @@ def test_prop_permute(pair: tuple[list[str], list[str]], max_merges: int) -> Non
 
 def test_prop_determinism_across_hash_seeds() -> None:
     """BPE-PROP-DETERMINISM: the same rules and digest in processes with different hash seeds."""
-    script = "from bpe_conformance.reference import digest, train; print(digest(train(['to be or not to be', 'abab', 'acac'], 32)))"
+    script = (
+        "from bpe_conformance.reference import digest, train; "
+        "print(digest(train(['to be or not to be', 'abab', 'acac'], 32)))"
+    )
     outputs = set()
     for seed in ("0", "1", "12345"):
         environment = {**os.environ, "PYTHONHASHSEED": seed}
