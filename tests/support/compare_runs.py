@@ -105,7 +105,7 @@ class SkipsLastRule(Tokenizer):
         return encode(text, self.rules[:-1])
 
 
-class LargestTiesWithoutLoad(LargestTies):
+class LargestTiesWithoutLoad(LargestTies):  # type: ignore[misc]  # LargestTies is a class made by type() at run time
     """Ties to the largest pair, and no ``load``: its own rules are all it can encode with."""
 
     name = "largest-ties-without-load"
