@@ -12,11 +12,13 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import jsonschema
 import pytest
 
-from tests.support.user_project import ROOT, SKIP_REASON, build_distributions, write_user_project
+from tests import ROOT
+from tests.support.user_project import SKIP_REASON, build_distributions, write_user_project
 
 pytestmark = pytest.mark.slow
 
@@ -26,15 +28,16 @@ _BLOCK = re.compile(r"^```ini\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 def documented_tox_ini() -> str:
     """The one ``ini`` block of docs/ci.md."""
-    (block,) = _BLOCK.findall(DOC.read_text(encoding="utf-8"))
+    blocks: list[str] = _BLOCK.findall(DOC.read_text(encoding="utf-8"))
+    (block,) = blocks
     return block
 
 
-def test_the_documented_envlist_covers_this_python():
+def test_the_documented_envlist_covers_this_python() -> None:
     assert f"py{sys.version_info.major}{sys.version_info.minor}" in documented_tox_ini()
 
 
-def test_the_documented_tox_file_runs_the_suite_against_the_sample_project(tmp_path):
+def test_the_documented_tox_file_runs_the_suite_against_the_sample_project(tmp_path: Path) -> None:
     _, wheel = build_distributions(tmp_path / "dist")
     project = write_user_project(tmp_path / "project")
     (project / "tox.ini").write_text(documented_tox_ini(), encoding="utf-8")
