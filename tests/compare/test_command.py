@@ -27,6 +27,7 @@ from bpe_conformance.compare import training as training_module
 from bpe_conformance.compare.comparison import Request, compare, read_corpus
 from bpe_conformance.compare.progress import LiveDisplay, Observer
 from bpe_conformance.compare.report import SCHEMA_PATH
+from bpe_conformance.reference.fast_profiles import fast_train_profile as original_fast_train_profile
 from bpe_conformance.reference.profiles import STRICT, Profile
 from tests import ROOT
 from tests.adapters.test_hostile import ENV, HOSTILE, is_alive, nothing_left_behind  # noqa: F401 - autouse fixture
@@ -236,9 +237,6 @@ def _every_round(
         if len(rules) < rounds:
             break
     return rules
-
-
-original_fast_train_profile = training_module.fast_train_profile
 
 
 @pytest.mark.parametrize("every_round", [False, True], ids=["progress-from-the-engine", "progress-every-round"])
