@@ -12,11 +12,13 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import jsonschema
 import pytest
 
-from tests.support.user_project import ROOT, SKIP_REASON, build_distributions, write_user_project
+from tests import ROOT
+from tests.support.user_project import SKIP_REASON, build_distributions, write_user_project
 
 pytestmark = pytest.mark.slow
 
@@ -26,11 +28,12 @@ _BLOCK = re.compile(r"^```ini\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 def documented_tox_ini() -> str:
     """The one ``ini`` block of docs/ci.md."""
-    (block,) = _BLOCK.findall(DOC.read_text(encoding="utf-8"))
+    blocks: list[str] = _BLOCK.findall(DOC.read_text(encoding="utf-8"))
+    (block,) = blocks
     return block
 
 
-def documented_local_setting(wheel) -> list[str]:
+def documented_local_setting(wheel: Path) -> list[str]:
     """The words docs/ci.md adds to ``tox -e py`` for a built wheel, with its placeholder path replaced."""
     (line,) = [line for line in DOC.read_text(encoding="utf-8").splitlines() if line.endswith("# a built wheel")]
     words = line.split("#")[0].split()
@@ -38,17 +41,17 @@ def documented_local_setting(wheel) -> list[str]:
     return [word.replace("/path/to/bpe_conformance-0.1.0-py3-none-any.whl", str(wheel)) for word in words[3:]]
 
 
-def test_the_documented_local_setting_names_a_wheel_and_a_checkout():
+def test_the_documented_local_setting_names_a_wheel_and_a_checkout() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert "-x testenv.deps=/path/to/bpe_conformance-0.1.0-py3-none-any.whl" in text
     assert "-x testenv.deps=/path/to/bpe-conformance " in text
 
 
-def test_the_documented_envlist_covers_this_python():
+def test_the_documented_envlist_covers_this_python() -> None:
     assert f"py{sys.version_info.major}{sys.version_info.minor}" in documented_tox_ini()
 
 
-def test_the_documented_tox_file_runs_the_suite_against_the_sample_project(tmp_path):
+def test_the_documented_tox_file_runs_the_suite_against_the_sample_project(tmp_path: Path) -> None:
     _, wheel = build_distributions(tmp_path / "dist")
     project = write_user_project(tmp_path / "project")
     (project / "tox.ini").write_text(documented_tox_ini(), encoding="utf-8")

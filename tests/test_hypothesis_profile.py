@@ -18,6 +18,7 @@ from bpe_conformance.settings import EFFORT_ENV_VAR, EFFORTS, active_effort_name
 def test_the_active_hypothesis_profile_is_the_named_one() -> None:
     chosen = EFFORTS[active_effort_name()]
     active = settings.default
+    assert active is not None
     assert (active.max_examples, active.derandomize, active.deadline, active.database) == (
         chosen.max_examples,
         chosen.derandomize,
@@ -29,4 +30,5 @@ def test_the_active_hypothesis_profile_is_the_named_one() -> None:
 @pytest.mark.skipif(os.environ.get(EFFORT_ENV_VAR) != "mutation", reason="only under the mutation profile")
 def test_the_mutation_profile_is_derandomized_without_deadline_or_database() -> None:
     active = settings.default
+    assert active is not None
     assert active.derandomize and active.deadline is None and active.database is None

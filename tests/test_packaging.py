@@ -18,7 +18,7 @@ from tests import ROOT
 _PRINT_ROOT = "from bpe_conformance.spec.resources import spec_root; print(spec_root())"
 
 
-def test_the_package_list_names_every_package_directory():
+def test_the_package_list_names_every_package_directory() -> None:
     tomllib = pytest.importorskip("tomllib")
     listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
     # rglob does not follow the checkout's links (conformance/reference, conformance/_specs): each folder once.
@@ -30,7 +30,7 @@ def test_the_package_list_names_every_package_directory():
     assert found | {SPECS_PACKAGE} == set(listed)
 
 
-def test_the_package_directories_map_the_repository_folders():
+def test_the_package_directories_map_the_repository_folders() -> None:
     tomllib = pytest.importorskip("tomllib")
     mapping = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-dir"]
     assert mapping == {
@@ -44,12 +44,12 @@ def test_the_package_directories_map_the_repository_folders():
         assert path.resolve() == (ROOT / target).resolve(), link
 
 
-def test_the_specification_is_the_one_in_the_repository():
+def test_the_specification_is_the_one_in_the_repository() -> None:
     assert spec_root() == ROOT / "specs"
     assert spec_file("schema", "report.schema.json").is_file()
 
 
-def test_the_package_data_globs_cover_every_specification_file():
+def test_the_package_data_globs_cover_every_specification_file() -> None:
     tomllib = pytest.importorskip("tomllib")
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
     data = {path for path in (ROOT / "specs").rglob("*") if path.is_file() and path.suffix not in (".py", ".pyc")}
@@ -58,7 +58,7 @@ def test_the_package_data_globs_cover_every_specification_file():
 
 
 @pytest.mark.parametrize("site", [True, False], ids=["with-site-packages", "bare-tree"])
-def test_a_copied_tree_finds_its_specification(tmp_path, site):
+def test_a_copied_tree_finds_its_specification(tmp_path: Path, site: bool) -> None:
     # mutmut copies the checkout (specs/ included, pyproject's also_copy) and imports from the copy.
     # mutmut's copy: bpe_conformance/ and bpe_conformance/reference/ as real folders, specs/ beside them.
     skipped = shutil.ignore_patterns("__pycache__", "reference", "_specs")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -75,7 +76,7 @@ _select_demo = demo_selection(DEMO_CHECKS)
 
 
 @pytest.fixture
-def real_project(pytester):
+def real_project(pytester: pytest.Pytester) -> pytest.Pytester:
     """An implementer's project: one ordinary test, and implementations importable from its directory."""
     pytester.makepyfile(impls=IMPLEMENTATIONS, test_own="def test_own():\n    assert True\n")
     pytester.syspathinsert()
@@ -83,7 +84,7 @@ def real_project(pytester):
 
 
 @pytest.fixture
-def project(real_project, monkeypatch):
+def project(real_project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """The same project, with the two demo checks standing in for the suite."""
     monkeypatch.setattr(checks_package, "ALL_CHECKS", DEMO_CHECKS, raising=False)
     monkeypatch.setattr(checks_package, "select_checks", _select_demo, raising=False)
@@ -95,11 +96,11 @@ def _literal(line: str) -> str:
     return "*" + re.sub(r"([\[\]*?])", r"[\1]", line)
 
 
-def _run(project, *args: str):
+def _run(project: pytest.Pytester, *args: str) -> pytest.RunResult:
     return project.runpytest_inprocess("-p", "bpe_conformance.plugin", "-p", "no:cacheprovider", *args)
 
 
-def test_without_bpe_impl_the_plugin_collects_nothing(project) -> None:
+def test_without_bpe_impl_the_plugin_collects_nothing(project: pytest.Pytester) -> None:
     result = _run(project, "--collect-only", "-q")
     assert result.ret == 0
     assert [line for line in result.outlines if "::" in line] == ["test_own.py::test_own"]
@@ -108,14 +109,14 @@ def test_without_bpe_impl_the_plugin_collects_nothing(project) -> None:
     assert "bpe-conformance" not in result.stdout.str()
 
 
-def test_options_are_documented_in_help(project) -> None:
+def test_options_are_documented_in_help(project: pytest.Pytester) -> None:
     result = _run(project, "--help")
     options = ("--bpe-impl=SPEC", "--bpe-check=PATTERN", "--bpe-isolation", "--bpe-timeout=SECONDS", "--bpe-seed=N")
     for option in options:
         result.stdout.fnmatch_lines([f"*{option}*"])
 
 
-def test_one_item_per_check_named_by_check_and_clause(project) -> None:
+def test_one_item_per_check_named_by_check_and_clause(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--collect-only", "-q")
     assert [line for line in result.outlines if "::" in line] == [
         "test_own.py::test_own",
@@ -124,7 +125,7 @@ def test_one_item_per_check_named_by_check_and_clause(project) -> None:
     ]
 
 
-def test_reference_passes_every_check(project) -> None:
+def test_reference_passes_every_check(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "bpe_conformance.reference:Tokenizer", "--bpe-isolation", "inprocess", "-v")
     result.assert_outcomes(passed=3)
     result.stdout.fnmatch_lines(
@@ -136,7 +137,7 @@ def test_reference_passes_every_check(project) -> None:
     )
 
 
-def test_broken_implementation_fails_with_clause_counterexample_and_reproduce(project) -> None:
+def test_broken_implementation_fails_with_clause_counterexample_and_reproduce(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "impls:LargestTie", "--bpe-isolation", "inprocess", "--bpe-seed", "3")
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(
@@ -159,7 +160,7 @@ def test_broken_implementation_fails_with_clause_counterexample_and_reproduce(pr
     assert "Traceback" not in result.stdout.str() and "conformance/running/runner.py" not in result.stdout.str()
 
 
-def test_broken_implementation_in_its_own_process_fails_too(project) -> None:
+def test_broken_implementation_in_its_own_process_fails_too(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "impls:LargestTie", "--bpe-check", "BPE-TRAIN-TIE", "--bpe-timeout", "20")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
@@ -170,34 +171,34 @@ def test_broken_implementation_in_its_own_process_fails_too(project) -> None:
     )
 
 
-def test_bpe_check_and_keyword_select_by_clause(project) -> None:
+def test_bpe_check_and_keyword_select_by_clause(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--bpe-check", "demo-decode-*")
     result.assert_outcomes(passed=2)
     result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "-k", "BPE-INPUT-IDS")
     result.assert_outcomes(passed=1, deselected=2)
 
 
-def test_keyword_selects_a_conformance_level(project) -> None:
+def test_keyword_selects_a_conformance_level(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "-k", "interface")
     result.assert_outcomes(passed=1, deselected=2)
     result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "-k", "algorithm")
     result.assert_outcomes(passed=1, deselected=2)
 
 
-def test_undeclared_capability_is_a_pytest_skip(project) -> None:
+def test_undeclared_capability_is_a_pytest_skip(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "impls:NoDecode", "--bpe-isolation", "inprocess", "-rs")
     result.assert_outcomes(passed=2, skipped=1)
     result.stdout.fnmatch_lines(["*capability not declared: decode*"])
 
 
-def test_unknown_check_pattern_is_a_usage_error(project) -> None:
+def test_unknown_check_pattern_is_a_usage_error(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "reference", "--bpe-check", "no-such-check")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--bpe-check: no check or clause matches 'no-such-check'*"])
 
 
 @pytest.mark.parametrize("isolation", ["inprocess", "process"])
-def test_an_implementation_that_cannot_be_loaded_is_one_usage_error(project, isolation) -> None:
+def test_an_implementation_that_cannot_be_loaded_is_one_usage_error(project: pytest.Pytester, isolation: str) -> None:
     result = _run(project, "--bpe-impl", "impls:Missing", "--bpe-isolation", isolation)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     errors = [line for line in result.errlines if "impls:Missing" in line]
@@ -206,7 +207,7 @@ def test_an_implementation_that_cannot_be_loaded_is_one_usage_error(project, iso
     result.assert_outcomes()
 
 
-def test_bpe_only_collects_the_checks_and_never_imports_the_projects_tests(project) -> None:
+def test_bpe_only_collects_the_checks_and_never_imports_the_projects_tests(project: pytest.Pytester) -> None:
     project.makepyfile(test_import_fails="raise RuntimeError('the project test module was imported')")
     result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--bpe-only", "-v")
     result.assert_outcomes(passed=2)
@@ -215,7 +216,9 @@ def test_bpe_only_collects_the_checks_and_never_imports_the_projects_tests(proje
     assert "was imported" in result.stdout.str()  # without --bpe-only the project's tests are collected too
 
 
-def test_the_plugin_draws_what_the_cli_draws_for_the_same_seed(real_project, tmp_path, monkeypatch) -> None:
+def test_the_plugin_draws_what_the_cli_draws_for_the_same_seed(
+    real_project: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Same profile, same seed, same examples: the printed `bpe-conformance run` line reproduces a failure.
     from bpe_conformance.cli.main import main
 
@@ -262,12 +265,12 @@ def test_the_plugin_draws_what_the_cli_draws_for_the_same_seed(real_project, tmp
 # The real suite, a clause at a time.
 
 
-def test_real_tie_checks_pass_on_the_reference(real_project) -> None:
+def test_real_tie_checks_pass_on_the_reference(real_project: pytest.Pytester) -> None:
     result = _run(real_project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--bpe-check", "tie-break")
     result.assert_outcomes(passed=2)
 
 
-def test_real_tie_check_fails_largest_pair_ties_naming_the_clause(real_project) -> None:
+def test_real_tie_check_fails_largest_pair_ties_naming_the_clause(real_project: pytest.Pytester) -> None:
     result = _run(
         real_project, "--bpe-impl", "impls:LargestTie", "--bpe-isolation", "inprocess", "--bpe-check", "tie-break"
     )

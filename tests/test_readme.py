@@ -13,11 +13,15 @@ import re
 import shlex
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import hypothesis
 import pytest
 
 from bpe_conformance.spec.clauses import SPEC_PATH
+
+if TYPE_CHECKING:  # loaded from its file below, as readme_tool
+    from tools.readme import Transcript
 
 ROOT = SPEC_PATH.parents[1]
 _spec = importlib.util.spec_from_file_location("readme_tool", ROOT / "tools" / "readme.py")
@@ -39,7 +43,7 @@ def _short(text: str) -> str:
 
 
 @pytest.mark.parametrize("transcript", readme.transcripts(TEXT), ids=lambda t: _short(t.command))
-def test_the_transcript_is_what_the_command_prints(transcript):
+def test_the_transcript_is_what_the_command_prints(transcript: Transcript) -> None:
     recorded = _RECORDED_WITH.search(transcript.output)
     if recorded and recorded.group(1) != hypothesis.__version__:
         pytest.skip(
@@ -52,7 +56,7 @@ def test_the_transcript_is_what_the_command_prints(transcript):
     )
 
 
-def test_there_is_a_failing_transcript():
+def test_there_is_a_failing_transcript() -> None:
     assert any("FAILED" in transcript.output for transcript in readme.transcripts(TEXT))
 
 
@@ -80,7 +84,7 @@ def _run(words: list[str]) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("command", readme.commands(TEXT), ids=_short)
-def test_the_command_works(command):
+def test_the_command_works(command: str) -> None:
     if command.startswith(_NOT_RUN_HERE) or command == _RUN_BY_CI:
         assert _run_by_ci(command.split(" && ")[0]), f"neither this test nor .ci/run runs {command!r}"
         return
@@ -101,14 +105,14 @@ def test_the_command_works(command):
 
 
 @pytest.mark.parametrize("block", readme.doctest_blocks(TEXT), ids=lambda block: _short(block.splitlines()[0]))
-def test_the_python_example_runs(block):
+def test_the_python_example_runs(block: str) -> None:
     test = doctest.DocTestParser().get_doctest(block, {}, "README.md", str(readme.README), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     result = runner.run(test)
     assert result.attempted and not result.failed
 
 
-def test_a_changed_transcript_is_caught():
+def test_a_changed_transcript_is_caught() -> None:
     (transcript,) = [t for t in readme.transcripts(TEXT) if "FAILED" in t.output][:1]
     changed = transcript.output.replace("seed 0", "seed 9", 1)
     assert changed != transcript.output

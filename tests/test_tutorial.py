@@ -11,6 +11,7 @@ import functools
 import re
 import shlex
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import hypothesis
 import pytest
@@ -18,6 +19,9 @@ import pytest
 from bpe_conformance.zoo import ZOO
 from tests import ROOT
 from tests.test_readme import readme
+
+if TYPE_CHECKING:  # loaded from its file by tests/test_readme.py
+    from tools.readme import Transcript
 
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 TEXT = TUTORIAL.read_text(encoding="utf-8")
@@ -44,7 +48,7 @@ def lessons() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("transcript", TRANSCRIPTS, ids=lambda transcript: transcript.command[16:70])
-def test_the_command_prints_what_the_tutorial_shows(transcript) -> None:
+def test_the_command_prints_what_the_tutorial_shows(transcript: Transcript) -> None:
     recorded = _RECORDED_WITH.search(transcript.output)
     if recorded and recorded.group(1) != hypothesis.__version__:
         pytest.skip(
@@ -73,7 +77,9 @@ def test_each_lesson_shows_the_reference_and_a_zoo_member_the_suite_rejects(head
     assert runs, f"{heading}: no run of a zoo member"
     members = {member.__name__: member for member in ZOO}
     for run in runs:
-        member = members[_MEMBER.search(run.command).group(1)]
+        named = _MEMBER.search(run.command)
+        assert named is not None  # runs holds only the commands it matches
+        member = members[named.group(1)]
         assert f"`{member.name}`" in lesson, f"{heading}: the text does not name {member.name}"
         failures = _FAIL.findall(run.output)
         assert failures, f"{heading}: the transcript shows no failure"

@@ -13,8 +13,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from tests import ROOT
 from tests.support.user_project import (
-    ROOT,
     build_distributions,
     fresh_venv,
     run_in,
@@ -25,9 +25,12 @@ from tests.support.user_project import (
 
 pytestmark = pytest.mark.slow
 
+# (venv, user project directory, wheel)
+Installed = tuple[Path, Path, Path]
+
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     """(venv, user project directory, wheel) with the wheel installed and the project written."""
     dist = tmp_path_factory.mktemp("dist")
     _, wheel = build_distributions(dist)
@@ -36,13 +39,13 @@ def installed(tmp_path_factory):
     return venv, project, wheel
 
 
-def _ok(venv, project, *words):
+def _ok(venv: Path, project: Path, *words: str) -> str:
     completed = run_in(venv, project, *words)
     assert completed.returncode == 0, f"{words}: exit {completed.returncode}\n{completed.stdout}\n{completed.stderr}"
     return completed.stdout
 
 
-def test_the_wheel_ships_the_specification_and_no_repository_files(installed):
+def test_the_wheel_ships_the_specification_and_no_repository_files(installed: Installed) -> None:
     names = wheel_names(installed[2])
     shipped = {
         path.relative_to(ROOT / "specs").as_posix()
@@ -60,7 +63,7 @@ def test_the_wheel_ships_the_specification_and_no_repository_files(installed):
     }
 
 
-def test_the_commands_run_from_the_installed_wheel(installed):
+def test_the_commands_run_from_the_installed_wheel(installed: Installed) -> None:
     venv, project, _ = installed
     where = _ok(venv, project, "python", "-c", "import bpe_conformance; print(bpe_conformance.__file__)")
     assert where.startswith(str(venv)), where
@@ -99,7 +102,7 @@ def test_the_commands_run_from_the_installed_wheel(installed):
     (project / "compare.json").unlink()
 
 
-def test_the_plugin_runs_only_the_conformance_items_from_the_installed_wheel(installed):
+def test_the_plugin_runs_only_the_conformance_items_from_the_installed_wheel(installed: Installed) -> None:
     venv, project, _ = installed
     output = _ok(
         venv,
@@ -119,7 +122,7 @@ def test_the_plugin_runs_only_the_conformance_items_from_the_installed_wheel(ins
     assert "passed" in output and "failed" not in output
 
 
-def test_a_fuzz_campaign_runs_from_the_installed_wheel(installed, tmp_path):
+def test_a_fuzz_campaign_runs_from_the_installed_wheel(installed: Installed, tmp_path: Path) -> None:
     # Its workers are `python -m bpe_conformance.fuzzing.worker` of the venv; its files go where it is told
     # (XDG_CACHE_HOME: hypothesis's storage; --database, --json), none into the working directory.
     venv, project, _ = installed
@@ -148,7 +151,7 @@ def test_a_fuzz_campaign_runs_from_the_installed_wheel(installed, tmp_path):
     assert (tmp_path / "cache" / "bpe-conformance" / "hypothesis").is_dir()
 
 
-def test_nothing_is_left_in_the_working_directory(installed):
+def test_nothing_is_left_in_the_working_directory(installed: Installed) -> None:
     venv, project, _ = installed
     _ok(venv, project, "bpe-conformance", "run", "--check", "tie-break")
     left = sorted(

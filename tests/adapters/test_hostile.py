@@ -12,17 +12,20 @@ import os
 import re
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import strategies as st
 
 from bpe_conformance import reference
 from bpe_conformance.adapters import load_implementation
+from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import DEFAULT_STDERR_BYTES, ProcessSubject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError, Violation
-from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check, run_checks
 from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests import ROOT
@@ -39,7 +42,7 @@ pytestmark = [
 ]
 
 
-def hostile(script: str, **options) -> ProcessSubject:
+def hostile(script: str, **options: Any) -> ProcessSubject:
     options = {"timeout": CALL_SECONDS, "max_line_bytes": 2**20, **options}
     return ProcessSubject([sys.executable, str(HOSTILE / script)], env=ENV, **options)
 
@@ -72,7 +75,7 @@ def my_children() -> list[int]:
 
 
 @pytest.fixture(autouse=True)
-def nothing_left_behind():
+def nothing_left_behind() -> Iterator[None]:
     before = set(my_children())
     yield
     assert set(my_children()) - before == set()
@@ -81,7 +84,7 @@ def nothing_left_behind():
 # -- checks with fixed inputs, so each outcome is reached the same way every time -------------------
 
 
-def verify_training(subject, documents) -> None:
+def verify_training(subject: Subject, documents: list[str]) -> None:
     expected, actual = reference.train(documents, 16), subject.train(documents, 16)
     if actual != expected:
         raise Violation(
@@ -93,7 +96,7 @@ def verify_training(subject, documents) -> None:
         )
 
 
-def verify_encoding(subject, text) -> None:
+def verify_encoding(subject: Subject, text: str) -> None:
     rules = reference.train([text], 16)
     subject.load(rules)
     expected, actual = reference.encode(text, rules), subject.encode(text)
@@ -107,7 +110,7 @@ def verify_encoding(subject, text) -> None:
         )
 
 
-def verify_determinism(subject, documents) -> None:
+def verify_determinism(subject: Subject, documents: list[str]) -> None:
     first, second = subject.train(documents, 16), subject.train(documents, 16)
     if first != second:
         raise Violation(
@@ -119,7 +122,7 @@ def verify_determinism(subject, documents) -> None:
         )
 
 
-def verify_decoding(subject, ids) -> None:
+def verify_decoding(subject: Subject, ids: list[int]) -> None:
     expected, actual = reference.decode(ids, []), subject.decode(ids)
     if actual != expected:
         raise Violation("BPE-DECODE-CONCAT", "text differs", inputs={"ids": ids}, expected=expected, actual=actual)
@@ -162,7 +165,7 @@ TRIGGER_SEGFAULT = Check(
 )
 
 
-def outcome_of(check: Check, subject: ProcessSubject):
+def outcome_of(check: Check, subject: ProcessSubject) -> CheckResult:
     with subject:
         return run_check(check, subject, EFFORTS[active_effort_name()])
 
@@ -170,27 +173,27 @@ def outcome_of(check: Check, subject: ProcessSubject):
 # -- one hostile behaviour each ------------------------------------------------------------------------
 
 
-def test_sleeping_forever_is_a_timeout():
+def test_sleeping_forever_is_a_timeout() -> None:
     result = outcome_of(TRAIN, hostile("hang_in_train.py", timeout=HANG_SECONDS))
     assert result.outcome is Outcome.TIMEOUT
     assert result.message == "train: no answer within 1 s (process group killed); stderr was empty"
     assert result.counterexample == {"inputs": {"example": "['abab', 'acac']"}}
 
 
-def test_a_hang_stops_a_hypothesis_search_at_once():
+def test_a_hang_stops_a_hypothesis_search_at_once() -> None:
     result = outcome_of(TRAIN_SEARCH, hostile("hang_in_train.py", timeout=HANG_SECONDS))
     assert result.outcome is Outcome.TIMEOUT
     assert result.examples == 1  # never shrunk: each attempt would cost another timeout
 
 
-def test_exiting_in_the_middle_of_an_answer_is_a_crash_with_its_exit_code():
+def test_exiting_in_the_middle_of_an_answer_is_a_crash_with_its_exit_code() -> None:
     result = outcome_of(TRAIN, hostile("exit_midway.py"))
     assert result.outcome is Outcome.CRASH
     assert "exited with code 3" in result.message
     assert '{"id": 2, "ok": true, "res' in result.message
 
 
-def test_a_segfault_is_a_crash_and_the_next_checks_run_in_a_new_process():
+def test_a_segfault_is_a_crash_and_the_next_checks_run_in_a_new_process() -> None:
     with hostile("segfault.py") as subject:
         first_pid = subject.pid
         results = run_checks([TRIGGER_SEGFAULT, TRAIN, ENCODE], subject, EFFORTS[active_effort_name()])
@@ -199,14 +202,14 @@ def test_a_segfault_is_a_crash_and_the_next_checks_run_in_a_new_process():
     assert "SIGSEGV" in results[0].message
 
 
-def test_noise_on_stdout_is_a_crash_that_quotes_the_line():
+def test_noise_on_stdout_is_a_crash_that_quotes_the_line() -> None:
     result = outcome_of(TRAIN, hostile("noise.py"))
     assert result.outcome is Outcome.CRASH
     assert "line is not JSON" in result.message
     assert "training on 2 documents...\\n" in result.message
 
 
-def test_wrong_types_are_errors_and_the_process_lives_on():
+def test_wrong_types_are_errors_and_the_process_lives_on() -> None:
     with hostile("wrong_types.py") as subject:
         pid = subject.pid
         results = run_checks([TRAIN, ENCODE, DECODE], subject, EFFORTS[active_effort_name()])
@@ -216,25 +219,25 @@ def test_wrong_types_are_errors_and_the_process_lives_on():
     assert "encode returned str" in results[1].message
 
 
-def test_random_answers_fail():
+def test_random_answers_fail() -> None:
     with hostile("random_answers.py") as subject:
         results = run_checks([DETERMINISM, TRAIN_SEARCH, ENCODE], subject, EFFORTS[active_effort_name()])
     assert [result.outcome for result in results] == [Outcome.FAIL] * 3
     assert results[0].clause == "BPE-PROP-DETERMINISM"
 
 
-def test_an_implementation_that_never_answers_the_handshake_is_refused():
+def test_an_implementation_that_never_answers_the_handshake_is_refused() -> None:
     with pytest.raises(HarnessError, match=r"handshake failed: no answer within 1 s"):
         hostile("silent.py", handshake_timeout=HANG_SECONDS)
 
 
-def test_a_gigantic_line_is_cut_off_at_the_limit():
+def test_a_gigantic_line_is_cut_off_at_the_limit() -> None:
     result = outcome_of(TRAIN, hostile("giant_line.py"))
     assert result.outcome is Outcome.CRASH
     assert "wrote a line longer than 1048576 bytes: b'7777" in result.message
 
 
-def test_flooding_stderr_neither_blocks_nor_fills_memory():
+def test_flooding_stderr_neither_blocks_nor_fills_memory() -> None:
     with hostile("stderr_flood.py") as subject:
         results = run_checks([TRAIN, ENCODE, DECODE], subject, EFFORTS[active_effort_name()])
         assert [result.outcome for result in results] == [Outcome.PASS] * 3  # 1 MiB per call, pipe holds 64 KiB
@@ -244,26 +247,28 @@ def test_flooding_stderr_neither_blocks_nor_fills_memory():
         assert len(subject.recent_stderr()) <= 1600
 
 
-def test_a_timeout_kills_the_whole_process_group():
+def test_a_timeout_kills_the_whole_process_group() -> None:
     result = outcome_of(TRAIN, hostile("spawns_child.py", timeout=HANG_SECONDS))
     assert result.outcome is Outcome.TIMEOUT
-    grandchild = int(re.search(r"grandchild pid (\d+)", result.message).group(1))
+    reported = re.search(r"grandchild pid (\d+)", result.message)
+    assert reported is not None, result.message
+    grandchild = int(reported.group(1))
     while is_alive(grandchild):
         time.sleep(0.01)  # SIGKILL is delivered asynchronously; the timeout mark bounds this
 
 
-def test_a_protocol_version_mismatch_is_refused_before_any_check():
+def test_a_protocol_version_mismatch_is_refused_before_any_check() -> None:
     with pytest.raises(HarnessError, match="protocol version mismatch: the harness speaks 1, the implementation 2"):
         hostile("wrong_version.py")
 
 
-def test_an_answer_with_the_wrong_id_is_a_crash():
+def test_an_answer_with_the_wrong_id_is_a_crash() -> None:
     result = outcome_of(ENCODE, hostile("wrong_id.py"))
     assert result.outcome is Outcome.CRASH
     assert re.search(r"answered request (\d+) with id (\d+)", result.message)
 
 
-def test_an_answer_that_breaks_the_schema_is_a_crash():
+def test_an_answer_that_breaks_the_schema_is_a_crash() -> None:
     result = outcome_of(DECODE, hostile("no_result.py"))
     assert result.outcome is Outcome.CRASH
     assert "'result' is a required property" in result.message
@@ -273,7 +278,7 @@ def test_an_answer_that_breaks_the_schema_is_a_crash():
 
 
 @pytest.fixture
-def hostile_on_path(monkeypatch):
+def hostile_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """hostile_impls importable by the host process (the harness itself never imports it)."""
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), str(HOSTILE)]))
 
@@ -287,15 +292,20 @@ def hostile_on_path(monkeypatch):
         ("hostile_impls:WrongTypes", TRAIN, Outcome.ERROR, "train returned a list whose rule 0 is str"),
     ],
 )
-def test_python_classes_in_their_own_process(hostile_on_path, spec, check, outcome, detail):
+def test_python_classes_in_their_own_process(
+    hostile_on_path: None, spec: str, check: Check, outcome: Outcome, detail: str
+) -> None:
     subject = load_implementation(spec, isolation="process", timeout=5.0)
+    assert isinstance(subject, ProcessSubject)
     result = outcome_of(check, subject)
     assert result.outcome is outcome
     assert detail in result.message
 
 
-def test_printing_implementations_keep_their_output_on_stderr(hostile_on_path):
-    with load_implementation("hostile_impls:PrintsToStdout", timeout=5.0) as subject:
+def test_printing_implementations_keep_their_output_on_stderr(hostile_on_path: None) -> None:
+    opened = load_implementation("hostile_impls:PrintsToStdout", timeout=5.0)
+    assert isinstance(opened, ProcessSubject)
+    with opened as subject:
         subject.train(["abab"], 2)
         while "and a raw write to file descriptor 1" not in subject.recent_stderr():
             time.sleep(0.01)

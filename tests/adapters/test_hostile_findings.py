@@ -16,7 +16,9 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -24,9 +26,11 @@ from bpe_conformance import reference
 from bpe_conformance.adapters import load_implementation
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.adapters.signals import HarnessSignal, handled_signals
+from bpe_conformance.adapters.subprocess import ProcessSubject
+from bpe_conformance.checks.base import Check
 from bpe_conformance.cli.main import main
 from bpe_conformance.dialects.context import train_subject
-from bpe_conformance.errors import HarnessError, Violation
+from bpe_conformance.errors import CallAborted, HarnessError, Violation
 from bpe_conformance.reports.json_report import build_report
 from bpe_conformance.reports.markdown import render_markdown
 from bpe_conformance.reports.terminal import make_console, render_summary
@@ -35,7 +39,8 @@ from bpe_conformance.results.outcomes import Outcome, RunRecord, SuiteResult
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.running.suite import select
 from bpe_conformance.settings import EFFORTS, active_effort_name
-from tests.adapters.test_hostile import ENV, HOSTILE, ROOT, hostile, is_alive, nothing_left_behind, outcome_of  # noqa: F401
+from tests import ROOT
+from tests.adapters.test_hostile import ENV, HOSTILE, hostile, is_alive, nothing_left_behind, outcome_of  # noqa: F401
 
 sys.path.insert(0, str(HOSTILE))
 import hostile_answers
@@ -46,22 +51,23 @@ pytestmark = [
 ]
 
 SETTINGS = EFFORTS[active_effort_name()]
+T = TypeVar("T")
 # An answer may cost the harness this much Python memory at most, whatever it implies.
 MEMORY_BOUND = 64 * 2**20
 
 
 @pytest.fixture
-def hostile_on_path(monkeypatch):
+def hostile_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), str(HOSTILE)]))
     monkeypatch.syspath_prepend(str(HOSTILE))
 
 
-def only(name: str):
+def only(name: str) -> Check:
     (check,) = [check for check in select([name]) if check.name == name]
     return check
 
 
-def peak_memory(call):
+def peak_memory(call: Callable[[], T]) -> tuple[T, int]:
     tracemalloc.start()
     try:
         value = call()
@@ -80,7 +86,9 @@ def peak_memory(call):
         (hostile_answers.SixtyThousandRules, 24, "BPE-TRAIN-STOP", ("60000 rules", "max_merges")),
     ],
 )
-def test_an_answer_implying_huge_pieces_is_a_violation_found_without_building_them(factory, max_merges, clause, words):
+def test_an_answer_implying_huge_pieces_is_a_violation_found_without_building_them(
+    factory: type[reference.Tokenizer], max_merges: int, clause: str, words: tuple[str, ...]
+) -> None:
     subject = InProcessSubject(factory)
     with pytest.raises(Violation) as caught:
         peak_memory(lambda: train_subject(subject, ["abab", "acac"], max_merges))
@@ -90,7 +98,7 @@ def test_an_answer_implying_huge_pieces_is_a_violation_found_without_building_th
 
 @pytest.mark.parametrize("factory", [hostile_answers.DoublingPieces, hostile_answers.SixtyThousandRules])
 @pytest.mark.parametrize("check", ["tie-break", "rule-ids", "vectors-training", "unique-pieces"])
-def test_checks_of_a_huge_answer_fail_in_bounded_memory(factory, check):
+def test_checks_of_a_huge_answer_fail_in_bounded_memory(factory: type[reference.Tokenizer], check: str) -> None:
     # Run once unmeasured: modules imported and caches filled on first use (this file runs first in the
     # default run) are no cost of the answer, and were once counted, up to 206 MB, only in a full run.
     run_check(only(check), InProcessSubject(factory), SETTINGS)
@@ -100,14 +108,16 @@ def test_checks_of_a_huge_answer_fail_in_bounded_memory(factory, check):
 
 
 @pytest.mark.parametrize("load", [reference.Tokenizer().load, reference.LiteralTokenizer().load])
-def test_loading_rules_whose_pieces_exceed_the_bound_is_a_value_error(load):
+def test_loading_rules_whose_pieces_exceed_the_bound_is_a_value_error(
+    load: Callable[[list[tuple[int, int]]], object],
+) -> None:
     with pytest.raises(ValueError, match=r"rule 2\d.*piece.*max_piece_bytes"):
         load(hostile_answers.doubling_chain(45))
     with pytest.raises(ValueError, match="max_piece_bytes"):
         load(hostile_answers.growing_chain(60_000))
 
 
-def test_loads_bounds_pieces_too_and_the_bound_is_configurable():
+def test_loads_bounds_pieces_too_and_the_bound_is_configurable() -> None:
     rules = hostile_answers.doubling_chain(20)  # pieces of 2 ** 21 - 2 bytes in all: within the default bound
     text = reference.dumps(rules)
     for bound in (2**20, 2**21 - 3):
@@ -119,12 +129,14 @@ def test_loads_bounds_pieces_too_and_the_bound_is_configurable():
     assert reference.Tokenizer().load(rules) == rules
 
 
-def test_a_protocol_answer_is_bounded_by_its_request():
+def test_a_protocol_answer_is_bounded_by_its_request() -> None:
     subject = hostile("giant_line.py", max_line_bytes=64 * 2**20)
     with subject, pytest.raises(BaseException, match=r"longer than \d+ bytes") as caught:
         subject.train(["abab", "acac"], 16)
-    assert caught.value.outcome == "crash"
-    limit = int(re.search(r"longer than (\d+) bytes", str(caught.value)).group(1))
+    assert isinstance(caught.value, CallAborted) and caught.value.outcome == "crash"
+    said = re.search(r"longer than (\d+) bytes", str(caught.value))
+    assert said is not None
+    limit = int(said.group(1))
     assert limit < 8 * 2**20
 
 
@@ -140,7 +152,9 @@ def test_a_protocol_answer_is_bounded_by_its_request():
         (hostile_answers.KeyboardInterruptInDecode, "round-trip", "KeyboardInterrupt"),
     ],
 )
-def test_a_base_exception_from_the_implementation_is_an_error_outcome(factory, check, named):
+def test_a_base_exception_from_the_implementation_is_an_error_outcome(
+    factory: type[reference.Tokenizer], check: str, named: str
+) -> None:
     with handled_signals():  # as under the CLI: a KeyboardInterrupt with no signal is the implementation's
         result = run_check(only(check), InProcessSubject(factory), SETTINGS)
     # decode raising where it must succeed is round-trip's failure; elsewhere an error: named either way.
@@ -149,19 +163,21 @@ def test_a_base_exception_from_the_implementation_is_an_error_outcome(factory, c
 
 
 class InterruptedByTheUser(reference.Tokenizer):
-    def train(self, documents, max_merges):
+    # Interrupted before it could answer: it never returns rules.
+    def train(self, documents: list[str], max_merges: int) -> None:  # type: ignore[override]
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(5)
 
 
-def test_the_users_interrupt_still_stops_an_in_process_run():
+def test_the_users_interrupt_still_stops_an_in_process_run() -> None:
     with handled_signals(), pytest.raises(HarnessSignal) as caught:
         run_check(only("tie-break"), InProcessSubject(InterruptedByTheUser), SETTINGS)
     assert caught.value.exit_code == 130
 
 
-def test_sys_exit_in_its_own_process_is_an_error_naming_it(hostile_on_path):
+def test_sys_exit_in_its_own_process_is_an_error_naming_it(hostile_on_path: None) -> None:
     subject = load_implementation("hostile_answers:ExitsInTrain", isolation="process", timeout=10.0)
+    assert isinstance(subject, ProcessSubject)
     with subject:
         pid = subject.pid
         result = run_check(only("tie-break"), subject, SETTINGS)
@@ -169,7 +185,9 @@ def test_sys_exit_in_its_own_process_is_an_error_naming_it(hostile_on_path):
     assert result.outcome is Outcome.ERROR and "SystemExit" in result.message
 
 
-def test_sys_exit_in_process_still_gives_a_verdict_and_a_report(hostile_on_path, tmp_path, capsys):
+def test_sys_exit_in_process_still_gives_a_verdict_and_a_report(
+    hostile_on_path: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     report = tmp_path / "report.json"
     spec = "hostile_answers:ExitsInTrain"
     code = main(["run", "--impl", spec, "--isolation", "inprocess", "--check", "tie-break", "--json", str(report)])
@@ -177,7 +195,7 @@ def test_sys_exit_in_process_still_gives_a_verdict_and_a_report(hostile_on_path,
     assert json.loads(report.read_text())["results"][0]["outcome"] == "error"
 
 
-def test_identify_takes_isolation_and_timeout(hostile_on_path, capsys):
+def test_identify_takes_isolation_and_timeout(hostile_on_path: None, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["identify", "--impl", "hostile_answers:ExitsInTrain", "--isolation", "inprocess", "--timeout", "5"])
     assert code == 1  # a verdict (no profile fits), not the silent exit 0 of sys.exit
     assert "implementation: exits-in-train" in capsys.readouterr().out
@@ -188,12 +206,14 @@ def test_identify_takes_isolation_and_timeout(hostile_on_path, capsys):
 # -- 3. no descendant outlives the harness -------------------------------------------------------------
 
 
-def test_a_grandchild_in_its_own_session_is_killed_and_its_output_not_kept():
+def test_a_grandchild_in_its_own_session_is_killed_and_its_output_not_kept() -> None:
     subject = hostile("escaping_grandchild.py", timeout=2.0)
     with subject:
         with pytest.raises(BaseException, match="grandchild pid") as caught:
             subject.train(["abab"], 2)
-        grandchild = int(re.search(r"grandchild pid (\d+)", str(caught.value)).group(1))
+        reported = re.search(r"grandchild pid (\d+)", str(caught.value))
+        assert reported is not None
+        grandchild = int(reported.group(1))
         deadline = time.monotonic() + 10
         while is_alive(grandchild) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -205,7 +225,9 @@ def test_a_grandchild_in_its_own_session_is_killed_and_its_output_not_kept():
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)])
-def test_a_signal_kills_the_implementation_and_writes_the_reports(tmp_path, signum, code):
+def test_a_signal_kills_the_implementation_and_writes_the_reports(
+    tmp_path: Path, signum: signal.Signals, code: int
+) -> None:
     pid_file, report = tmp_path / "pid", tmp_path / "report.json"
     command = [
         sys.executable,
@@ -262,7 +284,7 @@ def huge_result() -> SuiteResult:
     )
 
 
-def test_a_huge_message_is_cut_in_the_terminal_and_markdown_and_capped_in_json():
+def test_a_huge_message_is_cut_in_the_terminal_and_markdown_and_capped_in_json() -> None:
     suite = huge_result()
     assert len(suite.results[0].message) >= hostile_answers.HugeErrorMessage.HUGE_MESSAGE_BYTES
     stream = io.StringIO()
@@ -280,26 +302,26 @@ def test_a_huge_message_is_cut_in_the_terminal_and_markdown_and_capped_in_json()
 # -- 6. every message is validated ---------------------------------------------------------------------
 
 
-def test_lone_surrogates_in_the_handshake_are_a_clear_usage_error(capsys):
+def test_lone_surrogates_in_the_handshake_are_a_clear_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["run", "--impl", f"cmd:{sys.executable} {HOSTILE / 'surrogate_handshake.py'}"])
     assert code == 2
     error = capsys.readouterr().err
     assert "not valid Unicode" in error and len(error.strip().splitlines()) == 1
 
 
-def test_a_lone_surrogate_in_a_python_name_is_a_harness_error(hostile_on_path):
+def test_a_lone_surrogate_in_a_python_name_is_a_harness_error(hostile_on_path: None) -> None:
     with pytest.raises(HarnessError, match="not valid Unicode"):
         load_implementation("hostile_answers:SurrogateName", isolation="inprocess")
 
 
-def test_deep_nesting_in_a_reply_is_a_crash():
+def test_deep_nesting_in_a_reply_is_a_crash() -> None:
     with hostile("deep_nesting.py") as subject, pytest.raises(BaseException, match="nest") as caught:
         subject.train(["abab"], 2)
-    assert caught.value.outcome == "crash"
+    assert isinstance(caught.value, CallAborted) and caught.value.outcome == "crash"
 
 
 @pytest.mark.parametrize("as_bytes", [False, True])
-def test_loads_rejects_deep_nesting_with_a_value_error(as_bytes):
+def test_loads_rejects_deep_nesting_with_a_value_error(as_bytes: bool) -> None:
     text = "[" * 100_000 + "]" * 100_000
     with pytest.raises(ValueError, match="nest"):
         reference.loads(text.encode() if as_bytes else text)
@@ -309,7 +331,7 @@ def test_loads_rejects_deep_nesting_with_a_value_error(as_bytes):
 
 
 @pytest.mark.parametrize("spec", ["", "   "])
-def test_an_empty_impl_is_a_usage_error(spec, capsys):
+def test_an_empty_impl_is_a_usage_error(spec: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--impl", spec, "--check", "tie-break"]) == 2
     assert "--impl" in capsys.readouterr().err
 
@@ -320,7 +342,9 @@ def test_an_empty_impl_is_a_usage_error(spec, capsys):
 @pytest.mark.parametrize(
     "impl", ["hostile_answers:NoCapabilities", f"cmd:{sys.executable} {HOSTILE / 'no_capabilities.py'}"]
 )
-def test_a_run_that_checks_nothing_fails_and_says_so(hostile_on_path, impl, capsys):
+def test_a_run_that_checks_nothing_fails_and_says_so(
+    hostile_on_path: None, impl: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["run", "--impl", impl, "--isolation", "inprocess" if ":N" in impl else "process"]) != 0
     assert "nothing was checked" in capsys.readouterr().err
 
@@ -348,7 +372,9 @@ def fifo(tmp_path: Path) -> str:
         ["matrix", "--output", "/nonexistent/matrix.md"],
     ],
 )
-def test_an_unusable_file_argument_is_a_one_line_error(argv, tmp_path, capsys):
+def test_an_unusable_file_argument_is_a_one_line_error(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = [fifo(tmp_path) if part == "FIFO" else part for part in argv]
     assert main(argv) == 2
     error = capsys.readouterr().err.strip()
@@ -358,12 +384,12 @@ def test_an_unusable_file_argument_is_a_one_line_error(argv, tmp_path, capsys):
 # -- 10. strict parsing ----------------------------------------------------------------------------------
 
 
-def test_a_reply_with_a_float_id_is_a_crash():
+def test_a_reply_with_a_float_id_is_a_crash() -> None:
     with hostile("float_id.py") as subject:
         subject.train(["abab"], 2)
         with pytest.raises(BaseException, match="id") as caught:
             subject.encode("abab")
-    assert caught.value.outcome == "crash"
+    assert isinstance(caught.value, CallAborted) and caught.value.outcome == "crash"
 
 
 @pytest.mark.parametrize("as_bytes", [False, True])
@@ -374,12 +400,14 @@ def test_a_reply_with_a_float_id_is_a_crash():
         (lambda text: text.replace('"version":1', '"version":1,"version":1'), "duplicate key 'version'"),
     ],
 )
-def test_loads_rejects_boms_and_duplicate_keys_for_str_and_bytes(change, named, as_bytes):
+def test_loads_rejects_boms_and_duplicate_keys_for_str_and_bytes(
+    change: Callable[[str], str], named: str, as_bytes: bool
+) -> None:
     text = change(reference.dumps([(97, 98)]))
     with pytest.raises(ValueError, match=named):
         reference.loads(text.encode() if as_bytes else text)
 
 
-def test_loads_rejects_utf16_bytes():
+def test_loads_rejects_utf16_bytes() -> None:
     with pytest.raises(ValueError, match="UTF-8"):
         reference.loads(reference.dumps([(97, 98)]).encode("utf-16"))

@@ -49,7 +49,7 @@ ids = st.just("@ID@") | st.sampled_from(["@ID@.0", '"@ID@"', "null", "-1", "0", 
 errors = st.fixed_dictionaries({"type": st.text(max_size=30) | st.just("ValueError"), "message": st.text(max_size=50)})
 
 
-def envelope(request_id: str, ok: bool | None, result: bytes, error: dict) -> bytes:
+def envelope(request_id: str, ok: bool | None, result: bytes, error: dict[str, str]) -> bytes:
     """A reply line's body: a plain success or error (``ok`` given), or ``result`` spliced in as raw JSON."""
     head = '{"id": ' + request_id + ", "
     if ok is None:
@@ -77,7 +77,9 @@ replies = st.builds(
     exits=st.sampled_from([True, True, True, False]),  # staying alive after a cut reply costs a timeout
     grandchild=st.booleans(),
 )
-def test_any_reply_ends_in_a_named_outcome(tmp_path_factory, operation, reply, exits, grandchild):
+def test_any_reply_ends_in_a_named_outcome(
+    tmp_path_factory: pytest.TempPathFactory, operation: str, reply: bytes, exits: bool, grandchild: bool
+) -> None:
     directory = tmp_path_factory.mktemp("scripted")
     pid_file = directory / "grandchild.pid"
     script = directory / "script.json"

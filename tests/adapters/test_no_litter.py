@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import settings
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from bpe_conformance import reference
 from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import Violation
 from bpe_conformance.results.outcomes import Outcome
@@ -53,13 +55,13 @@ def _run(cwd: Path, *words: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_run_leaves_the_working_directory_as_it_was(tmp_path):
+def test_a_run_leaves_the_working_directory_as_it_was(tmp_path: Path) -> None:
     completed = _run(tmp_path)
     assert completed.returncode == 1, completed.stderr
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_database_is_written_only_where_asked_and_replayed(tmp_path):
+def test_the_database_is_written_only_where_asked_and_replayed(tmp_path: Path) -> None:
     database = tmp_path / "db"
     first = _run(tmp_path, "--database", str(database), "--json", "first.json")
     assert first.returncode == 1, first.stderr
@@ -74,7 +76,7 @@ def test_the_database_is_written_only_where_asked_and_replayed(tmp_path):
     assert "--database" in replayed["reproduce"]
 
 
-def test_every_report_names_the_hypothesis_version(tmp_path):
+def test_every_report_names_the_hypothesis_version(tmp_path: Path) -> None:
     import hypothesis
 
     completed = _run(tmp_path, "--json", "report.json", "--junit", "report.xml", "--markdown", "report.md")
@@ -85,8 +87,8 @@ def test_every_report_names_the_hypothesis_version(tmp_path):
     assert f"hypothesis {hypothesis.__version__}" in (tmp_path / "report.md").read_text(encoding="utf-8")
 
 
-def _threshold_check(fails) -> Check:
-    def verify(subject, number: int) -> None:
+def _threshold_check(fails: Callable[[int], bool]) -> Check:
+    def verify(subject: Subject, number: int) -> None:
         if fails(number):
             raise Violation(
                 "BPE-TRAIN-TIE", "the number is too big", inputs={"number": number}, expected="small", actual=number
@@ -102,13 +104,14 @@ def _threshold_check(fails) -> Check:
     )
 
 
-def test_a_saved_failure_is_replayed_before_anything_new(tmp_path):
+def test_a_saved_failure_is_replayed_before_anything_new(tmp_path: Path) -> None:
     # The first run finds and shrinks a failure to exactly 10**8. A second check that fails on that one
     # number only is caught from the database; a run without it never draws that number.
     subject = InProcessSubject(reference.Tokenizer)
     database = open_database(str(tmp_path / "db"))
     found = run_check(_threshold_check(lambda number: number >= 10**8), subject, settings(max_examples=60), 0, database)
-    assert found.outcome is Outcome.FAIL and found.counterexample["inputs"] == {"number": 10**8}
+    assert found.outcome is Outcome.FAIL and found.counterexample is not None
+    assert found.counterexample["inputs"] == {"number": 10**8}
     only_that_number = _threshold_check(lambda number: number == 10**8)
     assert run_check(only_that_number, subject, settings(max_examples=60), 1, database).outcome is Outcome.FAIL
     assert run_check(only_that_number, subject, settings(max_examples=60), 1).outcome is Outcome.PASS

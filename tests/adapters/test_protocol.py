@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from typing import Any
 
 import jsonschema
 import pytest
@@ -49,7 +50,7 @@ HANDSHAKE = {
 }
 
 
-def transcript(marker: str) -> list[dict]:
+def transcript(marker: str) -> list[dict[str, Any]]:
     """Every example line of specs/protocol.md written by one side (``>`` harness, ``<`` implementation)."""
     lines = re.findall(rf"^{re.escape(marker)} (\{{.*\}})$", SPEC.read_text(encoding="utf-8"), flags=re.MULTILINE)
     return [json.loads(line) for line in lines]
@@ -59,14 +60,14 @@ def transcript(marker: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("name", ["request", "response", "handshake"])
-def test_schemas_are_valid_and_versioned(name):
+def test_schemas_are_valid_and_versioned(name: str) -> None:
     schema = load_schema(name)
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["$id"] == f"urn:bpe-conformance:protocol:{PROTOCOL_VERSION}:{name}"
     assert f"protocol {PROTOCOL_VERSION}" in schema["title"]
 
 
-def test_schema_directory_is_found_from_the_package():
+def test_schema_directory_is_found_from_the_package() -> None:
     assert sorted(path.name for path in SCHEMA_DIR.glob("*.schema.json")) == [
         "handshake.schema.json",
         "request.schema.json",
@@ -74,11 +75,11 @@ def test_schema_directory_is_found_from_the_package():
     ]
 
 
-def test_request_schema_knows_every_operation():
+def test_request_schema_knows_every_operation() -> None:
     assert load_schema("request")["properties"]["op"]["enum"] == list(OPERATIONS)
 
 
-def test_example_exchange_in_the_spec_follows_the_schemas():
+def test_example_exchange_in_the_spec_follows_the_schemas() -> None:
     requests, responses = transcript(">"), transcript("<")
     assert len(requests) == len(responses) >= 8
     for request, response in zip(requests, responses, strict=True):
@@ -91,14 +92,14 @@ def test_example_exchange_in_the_spec_follows_the_schemas():
     assert {request["op"] for request in requests} == set(OPERATIONS)
 
 
-def test_spec_states_the_protocol_version():
+def test_spec_states_the_protocol_version() -> None:
     assert f"version {PROTOCOL_VERSION}" in SPEC.read_text(encoding="utf-8").splitlines()[0]
 
 
 # -- building and writing ----------------------------------------------------------------------
 
 
-def test_build_request_keeps_invalid_arguments_as_they_are():
+def test_build_request_keeps_invalid_arguments_as_they_are() -> None:
     request = build_request(4, "train", documents=("ab", None, 3, ["x"]), max_merges=True)
     assert request == {"id": 4, "op": "train", "documents": ["ab", None, 3, ["x"]], "max_merges": True}
     validate_request(request)
@@ -113,32 +114,34 @@ def test_build_request_keeps_invalid_arguments_as_they_are():
         ("stop", {"now": True}, "carries no arguments; got now"),
     ],
 )
-def test_build_request_rejects_what_the_protocol_does_not_have(operation, arguments, problem):
+def test_build_request_rejects_what_the_protocol_does_not_have(
+    operation: str, arguments: dict[str, Any], problem: str
+) -> None:
     with pytest.raises(ValueError, match=re.escape(problem)):
         build_request(1, operation, **arguments)
 
 
-def test_results_and_errors_follow_the_response_schema():
+def test_results_and_errors_follow_the_response_schema() -> None:
     for message in (build_result(1, [(97, 98)]), build_result(2, None), build_error(3, "TypeError", "no")):
         validate_response(message)
     validate_response(build_error(None, "ProtocolError", "not JSON"))
 
 
-def test_encoded_lines_are_ascii_with_one_terminating_newline():
+def test_encoded_lines_are_ascii_with_one_terminating_newline() -> None:
     line = encode_message(build_request(1, "encode", text="日本\n\ud800\U0001f600"))
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     assert line.isascii()
     assert b"\\ud800" in line and b"\\ud83d\\ude00" in line
 
 
-def test_values_json_cannot_carry_become_objects():
+def test_values_json_cannot_carry_become_objects() -> None:
     wired = to_wire([b"ab", float("inf"), float("nan"), {1, 2}, {3: 4}, object])
     assert [item["$unrepresentable"] for item in wired] == ["bytes", "float", "float", "set", "dict", "type"]
     assert wired[0]["repr"] == "b'ab'"
     encode_message(build_request(1, "decode", ids=wired))  # never raises: NaN never reaches json
 
 
-def test_long_reprs_are_shortened():
+def test_long_reprs_are_shortened() -> None:
     wired = to_wire(b"x" * 1000)
     assert len(wired["repr"]) < 300 and wired["repr"].endswith("characters in all)")
 
@@ -156,7 +159,7 @@ json_like = st.recursive(
 )
 
 
-def same_value_and_type(left, right) -> bool:
+def same_value_and_type(left: object, right: object) -> bool:
     if isinstance(left, list) and isinstance(right, list):
         return len(left) == len(right) and all(map(same_value_and_type, left, right))
     if isinstance(left, float) and isinstance(right, float) and math.copysign(1, left) != math.copysign(1, right):
@@ -164,7 +167,7 @@ def same_value_and_type(left, right) -> bool:
     return type(left) is type(right) and left == right
 
 
-def assert_carried(received, value):
+def assert_carried(received: Any, value: object) -> None:
     """``value`` arrived with its type, except strings JSON cannot hold, which arrive as a marked object."""
     if isinstance(value, list):
         assert isinstance(received, list) and len(received) == len(value)
@@ -178,14 +181,14 @@ def assert_carried(received, value):
 
 
 @given(json_like)
-def test_invalid_inputs_arrive_unchanged(value):
+def test_invalid_inputs_arrive_unchanged(value: object) -> None:
     """specs/protocol.md §3.3: "The harness never cleans up what a check sends" — lone surrogates,
     booleans, floats (even integral ones), nulls, huge integers and nested wrong types arrive with
     their type and value (BPE-INPUT-DOCS, BPE-INPUT-TEXT, BPE-INPUT-IDS, BPE-INPUT-RULES)."""
     assert_carried(decode_message(encode_message(build_request(9, "decode", ids=value)))["ids"], value)
 
 
-def test_a_split_surrogate_pair_is_not_sent_as_the_character_it_would_become():
+def test_a_split_surrogate_pair_is_not_sent_as_the_character_it_would_become() -> None:
     text = "a" + chr(0xD83D) + chr(0xDE00)  # two code points Python cannot encode; JSON would join them
     received = decode_message(encode_message(build_request(1, "encode", text=text)))["text"]
     assert received == {"$unrepresentable": "str", "repr": repr(text)}
@@ -193,11 +196,13 @@ def test_a_split_surrogate_pair_is_not_sent_as_the_character_it_would_become():
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False))
-def test_floats_are_always_written_as_floats(number):
+def test_floats_are_always_written_as_floats(number: float) -> None:
     """specs/protocol.md §3.3: "a float always with one (2.0, 1e+300), even when its value is
     integral" — so max_merges=2.0 stays a TypeError in every language (BPE-TRAIN-MAXMERGES)."""
     text = encode_message(build_request(1, "train", documents=[], max_merges=number)).decode("ascii")
-    written = re.search(r'"max_merges":([^,}]+)', text).group(1)
+    found = re.search(r'"max_merges":([^,}]+)', text)
+    assert found is not None, text
+    written = found.group(1)
     assert re.search(r"[.eE]", written)
 
 
@@ -214,12 +219,12 @@ def test_floats_are_always_written_as_floats(number):
         (b'{"id": 1, "ok": true} {"id": 2}\n', "line is not JSON (Extra data"),
     ],
 )
-def test_decode_message_rejects_lines_that_are_not_json(line, problem):
+def test_decode_message_rejects_lines_that_are_not_json(line: bytes, problem: str) -> None:
     with pytest.raises(ProtocolError, match=re.escape(problem)):
         decode_message(line)
 
 
-def test_decode_message_accepts_raw_utf8_and_crlf():
+def test_decode_message_accepts_raw_utf8_and_crlf() -> None:
     assert decode_message('{"id":1,"ok":true,"result":"é"}\r\n'.encode()) == {"id": 1, "ok": True, "result": "é"}
 
 
@@ -236,7 +241,7 @@ def test_decode_message_accepts_raw_utf8_and_crlf():
         ([1, True, None], "is not of type 'object'"),
     ],
 )
-def test_validate_response_names_the_problem(response, problem):
+def test_validate_response_names_the_problem(response: object, problem: str) -> None:
     with pytest.raises(ProtocolError, match=re.escape(problem)):
         validate_response(response)
 
@@ -252,7 +257,7 @@ def test_validate_response_names_the_problem(response, problem):
         ({"id": 1, "op": "handshake"}, "a handshake request needs protocol"),
     ],
 )
-def test_request_problem_is_cheap_and_precise(request_message, problem):
+def test_request_problem_is_cheap_and_precise(request_message: object, problem: str) -> None:
     assert request_problem(request_message) == problem
     with pytest.raises(ProtocolError):
         validate_request(request_message)
@@ -261,17 +266,17 @@ def test_request_problem_is_cheap_and_precise(request_message, problem):
 # -- the handshake -----------------------------------------------------------------------------
 
 
-def test_implementation_info_from_a_handshake():
+def test_implementation_info_from_a_handshake() -> None:
     info = implementation_info(HANDSHAKE)
     assert info == ImplementationInfo("demo", "1.0", "rust", frozenset({"train", "encode"}), "strict")
 
 
-def test_handshake_result_round_trips():
+def test_handshake_result_round_trips() -> None:
     info = ImplementationInfo("x", "2", "python", frozenset({"train", "load", "encode", "decode"}), "strict")
     assert implementation_info(handshake_result(info)) == info
 
 
-def test_version_mismatch_is_reported_before_anything_else():
+def test_version_mismatch_is_reported_before_anything_else() -> None:
     with pytest.raises(VersionMismatch, match="the harness speaks 1, the implementation 2"):
         implementation_info({"protocol": 2})
 
@@ -287,17 +292,17 @@ def test_version_mismatch_is_reported_before_anything_else():
         ({"profile": 1}, "1 is not of type 'string' (at profile)"),
     ],
 )
-def test_unusable_handshakes_are_protocol_errors(change, problem):
+def test_unusable_handshakes_are_protocol_errors(change: dict[str, Any], problem: str) -> None:
     with pytest.raises(ProtocolError, match=re.escape(problem)) as raised:
         implementation_info({**HANDSHAKE, **change})
     assert not isinstance(raised.value, VersionMismatch)
 
 
-def test_missing_handshake_fields_are_named():
+def test_missing_handshake_fields_are_named() -> None:
     incomplete = {key: value for key, value in HANDSHAKE.items() if key != "capabilities"}
     with pytest.raises(ProtocolError, match="'capabilities' is a required property"):
         implementation_info(incomplete)
 
 
-def test_extra_handshake_keys_are_ignored():
+def test_extra_handshake_keys_are_ignored() -> None:
     assert implementation_info({**HANDSHAKE, "homepage": "https://example.org"}).name == "demo"

@@ -11,6 +11,8 @@ import json
 import os
 import shutil
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import strategies as st
@@ -19,10 +21,11 @@ from bpe_conformance import reference
 from bpe_conformance.adapters import host_command
 from bpe_conformance.adapters.host import open_session, serve
 from bpe_conformance.adapters.protocol import PROTOCOL_VERSION, encode_message
+from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import MIN_HANDSHAKE_TIMEOUT, ProcessSubject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError, ImplementationRaised, MalformedResult, Violation
-from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_checks
 from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests import ROOT
@@ -36,21 +39,22 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HOSTILE)])}
 pytestmark = pytest.mark.timeout(120)
 
 
-def hosted(spec: str = "bpe_conformance.reference:Tokenizer", **options) -> ProcessSubject:
+def hosted(spec: str = "bpe_conformance.reference:Tokenizer", **options: Any) -> ProcessSubject:
     return ProcessSubject(host_command(spec), env=ENV, cwd=ROOT, **options)
 
 
 def node(script: str) -> ProcessSubject:
+    assert NODE is not None  # every test that calls node() is marked needs_node
     return ProcessSubject([NODE, str(FIXTURES / "node" / script)], timeout=10)
 
 
-def raised(call, *args) -> ImplementationRaised:
+def raised(call: Callable[..., object], *args: object) -> ImplementationRaised:
     with pytest.raises(ImplementationRaised) as error:
         call(*args)
     return error.value
 
 
-def reference_error(operation: str, *args) -> str | None:
+def reference_error(operation: str, *args: object) -> str | None:
     """The exception type the reference raises for this call on a fresh model, or None."""
     try:
         getattr(reference.Tokenizer(), operation)(*args)
@@ -62,12 +66,12 @@ def reference_error(operation: str, *args) -> str | None:
 # -- checks written here, until bpe_conformance.checks.ALL_CHECKS exists --------------------------
 
 SMALL_TEXTS = st.text(alphabet="abdé", max_size=12)
-ANY_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=20) | st.sampled_from(
+ANY_TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=20) | st.sampled_from(
     ["\ufeff", "\ufeffab", "a\x00b", "低" * 30, "👨\u200d👩\u200d👧 ok", "\r\n\r\n"]
 )
 
 
-def verify_training(subject, example) -> None:
+def verify_training(subject: Subject, example: tuple[list[str], int]) -> None:
     documents, max_merges = example
     actual = subject.train(documents, max_merges)
     trace = reference.trace_training(documents, max_merges)
@@ -86,7 +90,7 @@ def verify_training(subject, example) -> None:
     )
 
 
-def verify_encoding(subject, example) -> None:
+def verify_encoding(subject: Subject, example: tuple[list[str], str]) -> None:
     documents, text = example
     rules = reference.train(documents, 16)
     subject.load(rules)
@@ -144,7 +148,7 @@ BAD_INPUTS = [
 ]
 
 
-def verify_rejection(subject, case) -> None:
+def verify_rejection(subject: Subject, case: tuple[str, str, tuple[object, ...]]) -> None:
     clause, operation, args = case
     expected = reference_error(operation, *args)
     subject.reset()
@@ -189,7 +193,7 @@ LOCAL_CHECKS = [
 ]
 
 
-def run(checks, subject):
+def run(checks: list[Check], subject: ProcessSubject) -> dict[str, CheckResult]:
     with subject:
         return {result.check: result for result in run_checks(checks, subject, EFFORTS[active_effort_name()])}
 
@@ -207,7 +211,7 @@ def suite_checks(*patterns: str) -> list[Check]:
 
 
 @needs_node
-def test_node_fixture_declares_itself():
+def test_node_fixture_declares_itself() -> None:
     with node("bpe.mjs") as subject:
         assert subject.info.name == "node-bpe"
         assert subject.info.language == "javascript"
@@ -215,7 +219,7 @@ def test_node_fixture_declares_itself():
 
 
 @needs_node
-def test_node_fixture_passes_the_local_checks():
+def test_node_fixture_passes_the_local_checks() -> None:
     results = run(LOCAL_CHECKS, node("bpe.mjs"))
     assert {name: result.outcome for name, result in results.items()} == dict.fromkeys(results, Outcome.PASS), {
         name: result.message for name, result in results.items()
@@ -223,13 +227,13 @@ def test_node_fixture_passes_the_local_checks():
 
 
 @needs_node
-def test_node_fixture_passes_the_whole_suite():
+def test_node_fixture_passes_the_whole_suite() -> None:
     results = run(suite_checks(), node("bpe.mjs"))
     assert {name: result.message for name, result in results.items() if result.outcome is not Outcome.PASS} == {}
 
 
 @needs_node
-def test_the_suite_catches_the_broken_tie_rule():
+def test_the_suite_catches_the_broken_tie_rule() -> None:
     results = run([*suite_checks("BPE-TRAIN-TIE"), *LOCAL_CHECKS], node("bpe_broken.mjs"))
     assert "BPE-TRAIN-TIE" in {result.clause for result in results.values() if result.outcome is Outcome.FAIL}
     assert results["train-matches-reference"].clause == "BPE-TRAIN-TIE"
@@ -239,14 +243,14 @@ def test_the_suite_catches_the_broken_tie_rule():
 
 @needs_node
 @pytest.mark.slow
-def test_the_whole_suite_finds_only_the_broken_tie_rule():
+def test_the_whole_suite_finds_only_the_broken_tie_rule() -> None:
     results = run(suite_checks(), node("bpe_broken.mjs"))
     failures = {result.check: result.clause for result in results.values() if result.outcome is not Outcome.PASS}
     assert failures and set(failures.values()) == {"BPE-TRAIN-TIE"}, failures
 
 
 @needs_node
-def test_node_fixture_tells_floats_and_huge_integers_from_integers():
+def test_node_fixture_tells_floats_and_huge_integers_from_integers() -> None:
     with node("bpe.mjs") as subject:
         assert raised(subject.train, ["abab"], 2.0).kind == "TypeError"
         assert subject.train(["abab", "abab"], 2**80) == [(97, 98), (258, 258)]
@@ -255,7 +259,7 @@ def test_node_fixture_tells_floats_and_huge_integers_from_integers():
 
 
 @needs_node
-def test_node_fixture_keeps_a_byte_order_mark_and_rejects_lone_surrogates():
+def test_node_fixture_keeps_a_byte_order_mark_and_rejects_lone_surrogates() -> None:
     with node("bpe.mjs") as subject:
         assert subject.decode(subject.encode("\ufeffa")) == "\ufeffa"
         error = raised(subject.encode, "ok\udc80")
@@ -265,22 +269,23 @@ def test_node_fixture_keeps_a_byte_order_mark_and_rejects_lone_surrogates():
 # -- ProcessSubject with the Python host ----------------------------------------------------------
 
 
-def test_hosted_reference_passes_the_local_checks():
+def test_hosted_reference_passes_the_local_checks() -> None:
     results = run(LOCAL_CHECKS, hosted())
     assert all(result.outcome is Outcome.PASS for result in results.values()), results
 
 
-def test_contract_calls_return_the_contract_types():
+def test_contract_calls_return_the_contract_types() -> None:
     with hosted() as subject:
         assert subject.info.name == "reference"
         assert subject.info.capabilities == {"train", "load", "encode", "decode"}
         assert subject.train(["abab", "acac"], 32) == [(97, 98), (97, 99)]
         assert subject.encode("abac") == [258, 259]
         assert subject.decode([256, 258, 259, 257]) == "abac"
-        assert subject.load([(97, 98)]) is None
+        # The contract's load answers nothing: the test checks that it does not.
+        assert subject.load([(97, 98)]) is None  # type: ignore[func-returns-value]
 
 
-def test_errors_keep_their_type_and_message():
+def test_errors_keep_their_type_and_message() -> None:
     with hosted() as subject:
         error = raised(subject.train, ["ab"], True)
         assert (error.kind, error.message) == ("TypeError", "max_merges must be an int, not bool (True)")
@@ -288,20 +293,20 @@ def test_errors_keep_their_type_and_message():
         assert raised(subject.encode, "a\ud800").kind == "ValueError"
 
 
-def test_unrepresentable_arguments_are_rejected_as_wrong_types():
+def test_unrepresentable_arguments_are_rejected_as_wrong_types() -> None:
     with hosted() as subject:
         assert raised(subject.encode, b"ab").kind == "TypeError"
         assert raised(subject.decode, [float("nan")]).kind == "TypeError"
 
 
-def test_a_request_larger_than_the_pipe_buffer_is_sent_in_pieces():
+def test_a_request_larger_than_the_pipe_buffer_is_sent_in_pieces() -> None:
     text = "abcdefgh" * 40_000  # 320 kB: five times the 64 KiB pipe buffer
     with hosted() as subject:
         subject.load([(97, 98)])
         assert len(subject.encode(text)) == 7 * 40_000
 
 
-def test_reset_asks_the_same_process_for_a_fresh_model():
+def test_reset_asks_the_same_process_for_a_fresh_model() -> None:
     with hosted() as subject:
         subject.train(["abab"], 4)
         pid = subject.pid
@@ -310,7 +315,7 @@ def test_reset_asks_the_same_process_for_a_fresh_model():
         assert subject.pid == pid
 
 
-def test_reset_falls_back_to_a_new_process_when_the_implementation_cannot_reset():
+def test_reset_falls_back_to_a_new_process_when_the_implementation_cannot_reset() -> None:
     with hosted("hostile_impls:failing_reset") as subject:
         subject.train(["abab"], 4)
         pid = subject.pid
@@ -319,8 +324,9 @@ def test_reset_falls_back_to_a_new_process_when_the_implementation_cannot_reset(
         assert subject.pid != pid
 
 
-def test_close_stops_the_process_and_is_idempotent():
+def test_close_stops_the_process_and_is_idempotent() -> None:
     subject = hosted()
+    assert subject._running is not None
     process = subject._running.popen
     subject.close()
     subject.close()
@@ -328,7 +334,7 @@ def test_close_stops_the_process_and_is_idempotent():
     assert subject.pid is None
 
 
-def test_malformed_results_leave_the_process_running():
+def test_malformed_results_leave_the_process_running() -> None:
     with hosted("hostile_impls:ReturnsASet") as subject:
         pid = subject.pid
         with pytest.raises(MalformedResult, match="dict"):
@@ -346,12 +352,13 @@ def test_malformed_results_leave_the_process_running():
         ([str(ROOT / "no-such-program")], "cannot start"),
     ],
 )
-def test_commands_that_cannot_run_are_harness_errors(argv, problem):
+def test_commands_that_cannot_run_are_harness_errors(argv: object, problem: str) -> None:
     with pytest.raises(HarnessError, match=problem):
-        ProcessSubject(argv)
+        # Wrong types on purpose: the command must be refused.
+        ProcessSubject(argv)  # type: ignore[arg-type]
 
 
-def test_handshake_timeout_has_a_floor_for_slow_starts():
+def test_handshake_timeout_has_a_floor_for_slow_starts() -> None:
     with hosted(timeout=0.5) as subject:
         assert subject.timeout == 0.5
         assert subject.handshake_timeout == MIN_HANDSHAKE_TIMEOUT
@@ -360,7 +367,7 @@ def test_handshake_timeout_has_a_floor_for_slow_starts():
 # -- the host, without a process ---------------------------------------------------------------------
 
 
-def converse(spec: str, *lines) -> list[dict]:
+def converse(spec: str, *lines: bytes | dict[str, Any]) -> list[dict[str, Any]]:
     out = io.BytesIO()
     raw = [line if isinstance(line, bytes) else encode_message(line) for line in lines]
     assert serve(open_session(spec), raw, out) == 0
@@ -368,11 +375,11 @@ def converse(spec: str, *lines) -> list[dict]:
 
 
 @pytest.fixture
-def hostile_on_path(monkeypatch):
+def hostile_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(HOSTILE))
 
 
-def test_host_answers_each_request_until_stop():
+def test_host_answers_each_request_until_stop() -> None:
     answers = converse(
         "bpe_conformance.reference:LiteralTokenizer",
         {"id": 1, "op": "handshake", "protocol": PROTOCOL_VERSION},
@@ -387,7 +394,7 @@ def test_host_answers_each_request_until_stop():
     assert answers[2]["result"] is None  # the reference's load returns the rules; the protocol says null
 
 
-def test_host_reports_unreadable_requests_and_goes_on():
+def test_host_reports_unreadable_requests_and_goes_on() -> None:
     answers = converse(
         "bpe_conformance.reference:Tokenizer",
         b"hello\n",
@@ -400,14 +407,14 @@ def test_host_reports_unreadable_requests_and_goes_on():
     assert answers[2] == {"id": 8, "ok": True, "result": [97]}
 
 
-def test_host_refuses_another_protocol_version():
+def test_host_refuses_another_protocol_version() -> None:
     (answer,) = converse(
         "bpe_conformance.reference:Tokenizer", {"id": 1, "op": "handshake", "protocol": PROTOCOL_VERSION + 1}
     )
     assert answer["error"]["type"] == "ProtocolVersion"
 
 
-def test_host_reports_a_setup_failure_to_every_request_but_stop():
+def test_host_reports_a_setup_failure_to_every_request_but_stop() -> None:
     answers = converse(
         "no_such_module_here:Tokenizer",
         {"id": 1, "op": "handshake", "protocol": PROTOCOL_VERSION},
@@ -419,12 +426,12 @@ def test_host_reports_a_setup_failure_to_every_request_but_stop():
     assert "no module named 'no_such_module_here'" in answers[0]["error"]["message"]
 
 
-def test_host_answers_not_implemented_for_a_missing_method(hostile_on_path):
+def test_host_answers_not_implemented_for_a_missing_method(hostile_on_path: None) -> None:
     answers = converse("hostile_impls:WithoutLoad", {"id": 1, "op": "load", "rules": []})
     assert answers[0]["error"]["type"] == "NotImplemented"
 
 
-def test_host_passes_on_the_exception_type_name(hostile_on_path):
+def test_host_passes_on_the_exception_type_name(hostile_on_path: None) -> None:
     (answer,) = converse("hostile_impls:RaisesKeyError", {"id": 1, "op": "train", "documents": [], "max_merges": 1})
     assert answer["error"] == {
         "type": "KeyError",
@@ -433,7 +440,7 @@ def test_host_passes_on_the_exception_type_name(hostile_on_path):
     }
 
 
-def test_host_reset_makes_a_new_instance():
+def test_host_reset_makes_a_new_instance() -> None:
     answers = converse(
         "bpe_conformance.reference:Tokenizer",
         {"id": 1, "op": "train", "documents": ["abab"], "max_merges": 1},

@@ -34,6 +34,8 @@ def dialect(profile: Any, **overrides: Any) -> type:
     """An implementation that follows ``profile`` exactly (the profile's literal reference), with overrides."""
 
     class Dialect:
+        profile: str
+
         def __init__(self) -> None:
             self.model = ProfileModel(profile)
 
@@ -136,7 +138,8 @@ def assert_ranges(strategy: st.SearchStrategy[Any], ranges: dict[str, tuple[Call
     for name, (measure, low, high) in ranges.items():
         for end in (low, high):
             try:
-                find(strategy, lambda example, measure=measure, end=end: measure(example) == end)
+                # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
+                find(strategy, lambda example, measure=measure, end=end: measure(example) == end)  # type: ignore[misc]
             except NoSuchExample:
                 pytest.fail(f"{name} never reaches {end}")
 

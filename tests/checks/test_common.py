@@ -16,6 +16,7 @@ from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks.common import (
     _ENCODING_MODELS,
     PROBE_RULES,
+    EncodingModel,
     cross_examine_encodings,
     encoding_clause,
     expect_rejection,
@@ -150,7 +151,7 @@ def test_every_fixed_follow_up_parts_the_encoding_models() -> None:
     assert _parting(fixed, rule_lists) == fixed
 
 
-def _recorder(answer_model: Any, asked: list[tuple[str, list[tuple[int, int]]]]) -> Any:
+def _recorder(answer_model: EncodingModel, asked: list[tuple[str, list[tuple[int, int]]]]) -> Any:
     def encode(text: str, rules: list[tuple[int, int]]) -> list[int]:
         asked.append((text, list(rules)))
         return answer_model(text, rules, STRICT)
@@ -259,7 +260,7 @@ def test_subject_encoder_loads_other_rules_once() -> None:
     ],
 )
 def test_a_wrong_encoding_is_blamed_on_the_bug_that_reproduces_it(
-    text: str, answer: list[int], rules: list, profile: Any, clause: str
+    text: str, answer: list[int], rules: list[tuple[int, int]], profile: Any, clause: str
 ) -> None:
     """Each model of an encoding bug names its clause only when it gives exactly the wrong ids."""
     assert encoding_clause([(text, answer)], rules, profile) == clause
@@ -300,7 +301,7 @@ def test_a_wrong_encoding_names_the_text_the_context_and_the_profile() -> None:
     assert violation.message.endswith(" (1 of 2 texts were wrong) (profile minbpe: rank-order)")
 
 
-def _model_of(clause: str) -> Any:
+def _model_of(clause: str) -> EncodingModel:
     return next(model for model_clause, model in _ENCODING_MODELS if model_clause == clause)
 
 
@@ -332,6 +333,7 @@ def test_training_examples_ask_for_0_to_24_merges_unless_told_otherwise() -> Non
     """BPE-TRAIN-STOP: the training checks' examples reach 0 and 24 merges, and never more than 24."""
     examples = training_examples(st.just(["ab"]))
     for end in (0, 24):
-        assert find(examples, lambda example, end=end: example["max_merges"] == end)["max_merges"] == end
+        # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
+        assert find(examples, lambda example, end=end: example["max_merges"] == end)["max_merges"] == end  # type: ignore[misc]
     with pytest.raises(NoSuchExample):
         find(examples, lambda example: example["max_merges"] > 24)

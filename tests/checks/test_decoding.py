@@ -24,11 +24,11 @@ from tests.checks.helpers import (
     assert_ranges,
     checks_drawing_their_sizes,
     dialect,
-    fresh,
     longest,
     violation_of,
 )
 from tests.support import broken_for_checks as broken
+from tests.support.fresh_modules import fresh_copy as fresh
 
 
 def _appending(extra_id: Any) -> type:
@@ -119,7 +119,8 @@ def test_a_lenient_profile_raising_its_preferred_error_gets_no_note() -> None:
     """BPE-DECODE-STRICT under minbpe: an unknown id raises ValueError, as the profile does: no advisory."""
 
     def decode(self: Any, ids: list[int]) -> str:
-        return self.model.decode(ids)
+        decoded: str = self.model.decode(ids)
+        return decoded
 
     with collecting() as notes:
         CHECKS["decode-strict"].verify(InProcessSubject(_minbpe(decode)), _UNKNOWN_UNDER_MINBPE)
@@ -132,7 +133,8 @@ def test_a_lenient_profile_raising_an_error_of_neither_family_is_a_violation() -
     def decode(self: Any, ids: list[int]) -> str:
         if any(token >= 256 + len(self.model.rules) for token in ids):
             raise KeyError("unknown id")
-        return self.model.decode(ids)
+        decoded: str = self.model.decode(ids)
+        return decoded
 
     with pytest.raises(Violation) as caught:
         CHECKS["decode-strict"].verify(InProcessSubject(_minbpe(decode)), _UNKNOWN_UNDER_MINBPE)
@@ -251,7 +253,8 @@ def test_vocab_size_under_skip_unknown_drops_the_next_id() -> None:
     def raise_on_unknown(self: Any, ids: list[int]) -> str:
         if any(token >= 256 + len(self.model.rules) for token in ids):
             raise ValueError("unknown id")
-        return self.model.decode(ids)
+        decoded: str = self.model.decode(ids)
+        return decoded
 
     with pytest.raises(Violation) as caught:
         CHECKS["vocab-size"].verify(InProcessSubject(dialect(HF_TOKENIZERS, decode=raise_on_unknown)), example)
@@ -262,7 +265,8 @@ def test_vocab_size_under_skip_unknown_drops_the_next_id() -> None:
     def drop_only_the_next_id(self: Any, ids: list[int]) -> str:
         if any(token > 256 + len(self.model.rules) for token in ids):
             raise ValueError("unknown id")
-        return self.model.decode([token for token in ids if token != 256 + len(self.model.rules)])
+        decoded: str = self.model.decode([token for token in ids if token != 256 + len(self.model.rules)])
+        return decoded
 
     with pytest.raises(Violation) as caught:
         CHECKS["vocab-size"].verify(InProcessSubject(dialect(HF_TOKENIZERS, decode=drop_only_the_next_id)), example)
@@ -421,7 +425,7 @@ def test_boundary_ids_are_skipped_only_where_256_and_257_are_rule_ids() -> None:
     assert boundary_inapplicable(STRICT) is None
 
 
-DECODING_SIZES = {
+DECODING_SIZES: dict[str, dict[str, Any]] = {
     "round-trip": {"documents": (0, 3), "length": 24, "texts": 3},
     "decode-concatenates": {"documents": (0, 3), "length": 24, "texts": 3},
     "decode-bytes-level": {"documents": (1, 3), "length": 10, "texts": 3},
@@ -453,4 +457,5 @@ def test_decoding_check_examples_have_documents_and_max_merges_up_to_24(
         ranges["explode"] = (lambda example: len(example["explode"]), 0, 4)
     if name == "boundary-ids":
         ranges["cut"] = (lambda example: example["cut"], 0, 64)
+    assert check.strategy is not None
     assert_ranges(check.strategy(), ranges)

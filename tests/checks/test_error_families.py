@@ -7,6 +7,8 @@ result, never a failure; an error of neither family, or a result, is still an in
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import pytest
 
@@ -33,27 +35,27 @@ NODE_FIXTURES = FIXTURES / "node"
 class _ValueErrorForMaxMerges(Tokenizer):
     """Correct, but answers every bad max_merges the way the seed chapter does: ValueError."""
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         if type(max_merges) is not int or max_merges < 0:
             raise ValueError(f"nonnegative integer max_merges, got {max_merges!r}")
         return super().train(documents, max_merges)
 
 
 class _KeyErrorForUnknownIds(Tokenizer):
-    def decode(self, ids):
+    def decode(self, ids: list[int]) -> str:
         if any(type(token) is int and token >= self.vocab_size for token in ids):
             raise KeyError(ids[-1])
         return super().decode(ids)
 
 
-def _raise(error: Exception):
-    def call():
+def _raise(error: Exception) -> Callable[[], NoReturn]:
+    def call() -> NoReturn:
         raise ImplementationRaised("decode", type(error).__name__, str(error), exception_ancestors(type(error)))
 
     return call
 
 
-def _inputs() -> dict:
+def _inputs() -> dict[str, Any]:
     return {"ids": [300]}
 
 
@@ -69,7 +71,7 @@ def _inputs() -> dict:
         (OverflowError("x"), "outside"),
     ],
 )
-def test_rejection_is_judged_by_family(error, verdict) -> None:
+def test_rejection_is_judged_by_family(error: Exception, verdict: str) -> None:
     raised = ImplementationRaised("decode", type(error).__name__, str(error), exception_ancestors(type(error)))
     assert rejection_verdict(raised, "ValueError") == verdict
 
@@ -156,6 +158,7 @@ def test_host_sends_the_ancestry_of_the_error() -> None:
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_node_fixture_reporting_subclasses_with_ancestry_passes_the_interface_level() -> None:
+    assert NODE is not None  # the skipif above
     subject = ProcessSubject([NODE, str(NODE_FIXTURES / "bpe_subclass_errors.mjs")], timeout=10)
     checks = [check for check in select_checks(["*"]) if check.level == "interface"]
     with subject:

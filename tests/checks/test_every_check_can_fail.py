@@ -17,14 +17,15 @@ from hypothesis import Phase, settings
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS, select_checks
+from bpe_conformance.checks.base import Check
 from bpe_conformance.checks.training import verify_greedy_selection, verify_tie_break
 from bpe_conformance.checks.validation import (
     MAX_MERGES_CASES,
 )
 from bpe_conformance.errors import Violation
-from bpe_conformance.reference import LiteralTokenizer, Tokenizer
+from bpe_conformance.reference import LiteralTokenizer, Tokenizer, select_pair
 from bpe_conformance.reference.profiles import RUSTBPE
-from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.spec.clauses import load_clauses
 from tests.checks.helpers import CHECKS, LOW, violation_of
@@ -74,7 +75,7 @@ def failing_settings() -> settings:
     return settings(active, phases=[phase for phase in active.phases if phase is not Phase.explain])
 
 
-def run_against(check_name: str, implementation: type, base: settings | None = None):
+def run_against(check_name: str, implementation: type, base: settings | None = None) -> CheckResult:
     return run_check(CHECKS[check_name], InProcessSubject(implementation), base or failing_settings(), seed=0)
 
 
@@ -102,7 +103,8 @@ def test_verification_is_in_plain_top_level_functions() -> None:
     for check in ALL_CHECKS:
         assert inspect.isfunction(check.verify), check.name
         assert "<" not in check.verify.__qualname__, f"{check.name}: {check.verify.__qualname__}"
-        assert inspect.getmodule(check.verify).__name__.startswith("bpe_conformance.checks."), check.name
+        module = inspect.getmodule(check.verify)
+        assert module is not None and module.__name__.startswith("bpe_conformance.checks."), check.name
 
 
 # --- every check passes on the reference ---
@@ -110,7 +112,7 @@ def test_verification_is_in_plain_top_level_functions() -> None:
 
 @pytest.mark.parametrize("implementation", [Tokenizer, LiteralTokenizer], ids=["Tokenizer", "LiteralTokenizer"])
 @pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda check: check.name)
-def test_check_passes_on_the_reference(check, implementation) -> None:
+def test_check_passes_on_the_reference(check: Check, implementation: type) -> None:
     result = run_check(check, InProcessSubject(implementation), settings(), seed=0)
     assert result.outcome is Outcome.PASS, (result.message, result.counterexample)
     assert result.examples >= 1
@@ -124,19 +126,21 @@ def test_every_check_has_a_broken_implementation() -> None:
 
 
 @pytest.mark.parametrize("check_name", sorted(BROKEN_FOR))
-def test_check_rejects_its_broken_implementation(check_name) -> None:
+def test_check_rejects_its_broken_implementation(check_name: str) -> None:
     result = run_against(check_name, BROKEN_FOR[check_name])
     assert result.outcome is Outcome.FAIL, (result.outcome, result.message)
     assert result.clause in CHECKS[check_name].clauses
+    assert result.counterexample is not None
     assert {"inputs", "expected", "actual"} <= set(result.counterexample)
     assert result.message
 
 
 @pytest.mark.parametrize("dialect", [broken.LargestTiedPair, broken.StringTieBreak])
-def test_a_tie_dialect_fails_only_the_tie_check_among_training_checks(dialect) -> None:
+def test_a_tie_dialect_fails_only_the_tie_check_among_training_checks(dialect: type) -> None:
     """Greedy selection is judged by replaying the implementation's own rules, so it ignores the tie rule."""
     tie = run_against("tie-break", dialect)
     assert tie.outcome is Outcome.FAIL and tie.clause == "BPE-TRAIN-TIE"
+    assert tie.counterexample is not None
     assert tie.counterexample["divergence"]["diagnosis"] == "tie broken the other way"
     for name in ("greedy-selection", "stop-rule", "no-cross-document-pairs", "overlapping-counts", "merge-scan"):
         assert run_against(name, dialect).outcome is Outcome.PASS, name
@@ -147,6 +151,7 @@ def test_string_order_ties_are_caught_on_pairs_straddling_id_100() -> None:
     with pytest.raises(Violation) as caught:
         verify_tie_break(InProcessSubject(broken.StringTieBreak), {"documents": documents, "max_merges": 1})
     assert caught.value.clause == "BPE-TRAIN-TIE"
+    assert caught.value.divergence is not None
     assert caught.value.divergence["expected"]["pair"] == [99, 102]
     assert caught.value.divergence["actual"]["pair"] == [100, 101]
 
@@ -170,13 +175,14 @@ def test_checks_are_plain_functions_usable_without_pytest_or_hypothesis() -> Non
         ("tie-break", broken.FirstSeenTieBreak, "BPE-TRAIN-TIE"),
     ],
 )
-def test_more_bugs_are_caught_and_named(check_name, implementation, clause) -> None:
+def test_more_bugs_are_caught_and_named(check_name: str, implementation: type, clause: str) -> None:
     result = run_against(check_name, implementation)
     assert (result.outcome, result.clause) == (Outcome.FAIL, clause), result.message
 
 
 def test_training_failures_carry_the_first_divergent_round() -> None:
     result = run_against("no-cross-document-pairs", broken.TrainsOnJoinedDocuments)
+    assert result.counterexample is not None
     divergence = result.counterexample["divergence"]
     assert divergence["clause"] == "BPE-TRAIN-DOCS" and "joined" in divergence["cause"]
     assert set(divergence) >= {"round", "expected", "actual", "diagnosis"}
@@ -201,7 +207,8 @@ def test_select_checks_rejects_unknown_patterns_and_wrong_types() -> None:
     with pytest.raises(TypeError, match="wrap it in a list"):
         select_checks("tie-break")
     with pytest.raises(TypeError, match="must be a str"):
-        select_checks([3])
+        # a non-str pattern on purpose: it must be refused
+        select_checks([3])  # type: ignore[list-item]
 
 
 def test_a_round_trip_lost_by_the_encoder_blames_the_encoder_not_the_decoder() -> None:
@@ -209,7 +216,7 @@ def test_a_round_trip_lost_by_the_encoder_blames_the_encoder_not_the_decoder() -
     from bpe_conformance.checks.decoding import verify_round_trip
 
     class DropsTheLastByte(Tokenizer):
-        def encode(self, text):
+        def encode(self, text: str) -> list[int]:
             ids = super().encode(text)
             return ids[:-1] if ids and text.encode()[-1:] == b"\x8e" else ids  # cuts 低 (e4 bd 8e) in half
 
@@ -241,7 +248,7 @@ class AlternatingTies(LiteralTokenizer):
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         self.calls = getattr(self, "calls", 0) + 1
-        select = broken.select_largest_tied if self.calls % 2 else broken.select_pair
+        select = broken.select_largest_tied if self.calls % 2 else select_pair
         return self._adopt(broken.literal_train(documents, max_merges, select=select))
 
 

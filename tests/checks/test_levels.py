@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -76,7 +77,7 @@ def test_a_level_whose_checks_were_all_skipped_does_not_conform_by_default() -> 
     assert level_verdict("algorithm", [_result("a", Outcome.TIMEOUT, "algorithm")]) == "algorithm: 1 deviation"
 
 
-def test_every_report_carries_each_results_level_and_advisories(tmp_path) -> None:
+def test_every_report_carries_each_results_level_and_advisories(tmp_path: Path) -> None:
     suite = _suite([_result("a", Outcome.PASS, "algorithm"), _result("c", Outcome.PASS, "interface", ("note",))])
     report = build_report(suite)
     assert [result["level"] for result in report["results"]] == ["algorithm", "interface"]
@@ -91,7 +92,7 @@ def test_every_report_carries_each_results_level_and_advisories(tmp_path) -> Non
     assert "| `c` | interface |" in markdown and "## Advisories" in markdown and "note" in markdown
 
 
-def test_run_level_selects_the_checks_and_records_the_level(tmp_path, capsys) -> None:
+def test_run_level_selects_the_checks_and_records_the_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "r.json"
     code = cli.main(["run", "--level", "interface", "--check", "*-validation", "--quiet", "--json", str(report)])
     data = json.loads(report.read_text(encoding="utf-8"))
@@ -101,6 +102,6 @@ def test_run_level_selects_the_checks_and_records_the_level(tmp_path, capsys) ->
     assert "algorithm: not run" in out and "interface: conforms" in out
 
 
-def test_a_level_that_leaves_no_check_is_a_usage_error(capsys) -> None:
+def test_a_level_that_leaves_no_check_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["run", "--level", "interface", "--check", "tie-break"]) == 2
     assert "--level interface" in capsys.readouterr().err

@@ -11,8 +11,8 @@ from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import select_checks
 from bpe_conformance.dialects.context import pairs_run_out
 from bpe_conformance.dialects.probes import ProfileModel
-from bpe_conformance.reference.profiles import PROFILES
-from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.reference.profiles import PROFILES, Profile
+from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_checks
 from bpe_conformance.settings import EFFORTS, active_effort_name
 
@@ -43,7 +43,7 @@ def trainer(profile: Any, crashes: bool) -> type:
     return Trainer
 
 
-def _stop_rule(implementation: type):
+def _stop_rule(implementation: type) -> CheckResult:
     (result,) = run_checks(
         select_checks(["stop-rule"]), InProcessSubject(implementation), EFFORTS[active_effort_name()]
     )
@@ -51,7 +51,7 @@ def _stop_rule(implementation: type):
 
 
 @pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
-def test_a_trainer_that_crashes_when_no_pair_is_left_fails_the_stop_rule(profile) -> None:
+def test_a_trainer_that_crashes_when_no_pair_is_left_fails_the_stop_rule(profile: Profile) -> None:
     result = _stop_rule(trainer(profile, crashes=True))
     assert (result.outcome, result.clause, result.level) == (Outcome.FAIL, "BPE-TRAIN-STOP", "algorithm")
     assert "no pair was left" in result.message and "max() arg is an empty sequence" in result.message
@@ -67,7 +67,7 @@ def test_the_crash_is_one_finding_not_one_per_check() -> None:
 
 
 @pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
-def test_a_trainer_that_stops_when_no_pair_is_left_passes_the_stop_rule(profile) -> None:
+def test_a_trainer_that_stops_when_no_pair_is_left_passes_the_stop_rule(profile: Profile) -> None:
     result = _stop_rule(trainer(profile, crashes=False))
     assert result.outcome is Outcome.PASS, result.message
 

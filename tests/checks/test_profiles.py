@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +27,7 @@ from bpe_conformance.reference.dialects import (
     training_sequences,
 )
 from bpe_conformance.reference.profiles import LARGEST_PAIR, MINBPE, PROFILES, Profile, get_profile
-from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.results.outcomes import Outcome, SuiteResult
 from bpe_conformance.running.suite import RunConfig, catalogue, run_suite, select
 
 
@@ -41,16 +43,16 @@ class _Dialect:
         self.name = f"dialect-{self.declared}"
         self.profile = self.declared  # what the harness reads: the declared profile's name
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         return self._model.train(documents, max_merges)
 
-    def load(self, rules):
+    def load(self, rules: list[tuple[int, int]]) -> list[tuple[int, int]]:
         return self._model.load(rules)
 
-    def encode(self, text):
+    def encode(self, text: str) -> list[int]:
         return self._model.encode(text)
 
-    def decode(self, ids):
+    def decode(self, ids: list[int]) -> str:
         return self._model.decode(ids)
 
 
@@ -79,10 +81,11 @@ def _train_overlapping(documents: list[str], max_merges: int, profile: Profile) 
                 counts[pair] = counts.get(pair, 0) + 1
         if not counts or max(counts.values()) < profile.min_count:
             break
-        pair = select_profile_pair(counts, pieces, profile)
-        rules.append(pair)
-        pieces.append(pieces[pair[0]] + pieces[pair[1]])
-        sequences = [replace_overlapping(sequence, pair, profile.first_rule_id + rank) for sequence in sequences]
+        chosen = select_profile_pair(counts, pieces, profile)
+        assert chosen is not None  # some pair is counted min_count times
+        rules.append(chosen)
+        pieces.append(pieces[chosen[0]] + pieces[chosen[1]])
+        sequences = [replace_overlapping(sequence, chosen, profile.first_rule_id + rank) for sequence in sequences]
     return rules
 
 
@@ -94,31 +97,32 @@ def overlapping_under(name: str) -> type:
         capabilities = frozenset({"train", "load", "encode", "decode"})
 
         def __init__(self) -> None:
-            self.name, self.profile, self.rules = "overlapping", name, []
+            self.name, self.profile = "overlapping", name
+            self.rules: list[tuple[int, int]] = []
 
-        def train(self, documents, max_merges):
+        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
             self.rules = _train_overlapping(documents, max_merges, profile)
             return list(self.rules)
 
-        def load(self, rules):
+        def load(self, rules: list[tuple[int, int]]) -> None:
             self.rules = check_profile_rules(rules, profile)
 
-        def encode(self, text):
+        def encode(self, text: str) -> list[int]:
             return encode_profile(text, self.rules, profile)
 
-        def decode(self, ids):
+        def decode(self, ids: list[int]) -> str:
             return decode_profile(ids, self.rules, profile)
 
     return OverlappingReplacement
 
 
-def run_all(implementation, patterns=(), profile=None):
+def run_all(implementation: type, patterns: Sequence[str] = (), profile: str | None = None) -> SuiteResult:
     subject = InProcessSubject(implementation)
     checks = select(list(patterns)) if patterns else catalogue()
     return run_suite(RunConfig(seed=0, profile=profile, patterns=tuple(patterns)), subject, checks)
 
 
-def outcomes(run) -> dict[str, Outcome]:
+def outcomes(run: SuiteResult) -> dict[str, Outcome]:
     return {result.check: result.outcome for result in run.results}
 
 
@@ -139,7 +143,7 @@ def _passes_or_skips(implementation: type, check_name: str, skips: dict[str, str
 
 
 @pytest.mark.parametrize("check_name", [check.name for check in catalogue()])
-def test_a_largest_pair_dialect_declaring_its_profile_passes_every_check(check_name) -> None:
+def test_a_largest_pair_dialect_declaring_its_profile_passes_every_check(check_name: str) -> None:
     _passes_or_skips(LargestPairTie, check_name, _LARGEST_PAIR_SKIPS)
 
 
@@ -150,6 +154,7 @@ def test_the_run_records_the_declared_profile() -> None:
 def test_the_same_dialect_declaring_strict_fails_the_tie_break() -> None:
     (result,) = run_all(LargestPairDeclaringStrict, ["tie-break"]).results
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-TRAIN-TIE")
+    assert result.counterexample is not None
     assert result.counterexample["divergence"]["diagnosis"] == "tie broken the other way"
 
 
@@ -161,7 +166,7 @@ def test_run_profile_overrides_the_declared_profile() -> None:
 
 
 @pytest.mark.parametrize("check_name", [check.name for check in catalogue()])
-def test_a_minbpe_style_implementation_declaring_minbpe_passes_every_check(check_name) -> None:
+def test_a_minbpe_style_implementation_declaring_minbpe_passes_every_check(check_name: str) -> None:
     """Skips are allowed beyond the two named here only where minbpe's parameters make a check inapplicable."""
     (result,) = run_all(MinbpeStyle, [check_name]).results
     assert result.outcome in (Outcome.PASS, Outcome.SKIP), (result.outcome, result.message)
@@ -170,7 +175,7 @@ def test_a_minbpe_style_implementation_declaring_minbpe_passes_every_check(check
 
 
 @pytest.mark.parametrize("profile", ["strict", "largest-pair", "minbpe", "hf-tokenizers", "rustbpe"])
-def test_overlapping_replacement_fails_merge_scan_under_any_profile(profile) -> None:
+def test_overlapping_replacement_fails_merge_scan_under_any_profile(profile: str) -> None:
     (result,) = run_all(overlapping_under(profile), ["merge-scan"]).results
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-MERGE-SCAN"), result.message
 
@@ -178,7 +183,8 @@ def test_overlapping_replacement_fails_merge_scan_under_any_profile(profile) -> 
 def test_rounds_are_judged_by_the_profile_tie_break_minimum_and_numbering() -> None:
     documents = ["abab", "acac"]
     assert first_divergence(documents, 32, [(97, 99), (97, 98)], LARGEST_PAIR) is None
-    assert first_divergence(documents, 32, [(97, 98), (97, 99)], LARGEST_PAIR)["clause"] == "BPE-TRAIN-TIE"
+    divergence = first_divergence(documents, 32, [(97, 98), (97, 99)], LARGEST_PAIR)
+    assert divergence is not None and divergence["clause"] == "BPE-TRAIN-TIE"
     # minbpe merges pairs seen once and counts across documents: strict calls both wrong.
     documents, joined = ["a", "b", "a", "b"], [(97, 98), (256, 256)]
     assert first_divergence(documents, 2, joined, MINBPE) is None
@@ -193,13 +199,15 @@ def test_with_profile_checks_the_name() -> None:
         with_profile(subject, "gpt-5")
 
 
-def test_cli_rejects_an_unknown_profile_with_the_known_names(capsys) -> None:
+def test_cli_rejects_an_unknown_profile_with_the_known_names(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--profile", "gpt-5", "--check", "tie-break"]) == 2
     error = capsys.readouterr().err
     assert "unknown profile 'gpt-5'" in error and ", ".join(PROFILES) in error
 
 
-def test_cli_records_the_profile_in_the_header_and_the_report(tmp_path, capsys) -> None:
+def test_cli_records_the_profile_in_the_header_and_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     report = tmp_path / "report.json"
     code = main(["run", "--check", "tie-break", "--profile", "largest-pair", "--json", str(report)])
     assert code == 1  # the strict reference breaks ties the other way

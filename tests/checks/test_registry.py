@@ -73,7 +73,8 @@ def test_unknown_patterns_suggest_up_to_three_close_names_and_the_listing_comman
         select_checks(["zzzzzzzz"])
     assert "did you mean" not in str(caught.value)
     with pytest.raises(TypeError, match=r"each pattern must be a str, not int \(3\)"):
-        select_checks(["tie-break", 3])
+        # a non-str pattern on purpose: it must be refused
+        select_checks(["tie-break", 3])  # type: ignore[list-item]
 
 
 def test_a_check_names_every_capability_a_subject_lacks_for_it() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,19 +33,22 @@ SEED_DEPARTURES = {
 
 
 @pytest.fixture
-def seed_on_path(monkeypatch):
+def seed_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(ROOT))
 
 
-def _run(tmp_path: Path, level: str) -> tuple[int, dict]:
+def _run(tmp_path: Path, level: str) -> tuple[int, dict[str, Any]]:
     report = tmp_path / f"{level}.json"
     code = cli.main(
         ["run", "--impl", SPEC, "--isolation", "inprocess", "--level", level, "--quiet", "--json", str(report)]
     )
-    return code, json.loads(report.read_text(encoding="utf-8"))
+    document: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
+    return code, document
 
 
-def test_the_seed_chapter_conforms_at_the_algorithm_level(seed_on_path, tmp_path, capsys) -> None:
+def test_the_seed_chapter_conforms_at_the_algorithm_level(
+    seed_on_path: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, report = _run(tmp_path, "algorithm")
     line = capsys.readouterr().out
     assert code == 0, line
@@ -56,7 +60,9 @@ def test_the_seed_chapter_conforms_at_the_algorithm_level(seed_on_path, tmp_path
     assert "algorithm: conforms" in line and "interface: not run" in line
 
 
-def test_the_seed_chapter_leaves_the_interface_only_where_it_truly_does(seed_on_path, tmp_path, capsys) -> None:
+def test_the_seed_chapter_leaves_the_interface_only_where_it_truly_does(
+    seed_on_path: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, report = _run(tmp_path, "interface")
     assert code == 1
     failed = {result["check"]: result for result in report["results"] if result["outcome"] == "fail"}
@@ -68,7 +74,7 @@ def test_the_seed_chapter_leaves_the_interface_only_where_it_truly_does(seed_on_
     assert "interface: 5 deviations" in capsys.readouterr().out
 
 
-def test_the_seeds_value_error_for_max_merges_is_an_advisory_not_a_failure(seed_on_path, tmp_path) -> None:
+def test_the_seeds_value_error_for_max_merges_is_an_advisory_not_a_failure(seed_on_path: None, tmp_path: Path) -> None:
     _, report = _run(tmp_path, "interface")
     (result,) = [result for result in report["results"] if result["check"] == "max-merges-validation"]
     assert result["outcome"] == "pass"

@@ -31,6 +31,7 @@ from tests.support import broken_for_checks as broken
 def test_training_counterexamples_carry_the_first_divergence() -> None:
     """BPE-TRAIN-RECOUNT: the judged round and the first divergent round are both reported."""
     violation = violation_of("recount-each-round", broken.NeverRecounts, {"documents": [LOW], "max_merges": 2})
+    assert violation.divergence is not None
     assert violation.divergence["round"] == 1
     assert violation.divergence["expected"] == {"pair": [228, 258], "count": 30}
     assert violation.counterexample()["divergence"] is violation.divergence
@@ -129,10 +130,12 @@ def test_a_training_failure_names_an_earlier_divergence_and_a_lenient_profile() 
     """
     example = {"documents": ["abab", "acac", "cdcdcd"], "max_merges": 2}
     later = violation_of("tie-break", trains_to([(100, 99), (97, 99)]), example)
+    assert later.divergence is not None
     assert later.clause == "BPE-TRAIN-TIE" and later.divergence["round"] == 0
     assert later.message.startswith("train(documents, 2) round 1: expected (97, 98) (count 2), got (97, 99) (count 2)")
     assert later.message.endswith(" (the rules first differ from the specification's at round 0)")
     same_round = violation_of("tie-break", broken.LargestTiedPair, {"documents": ["abab", "acac"], "max_merges": 2})
+    assert same_round.divergence is not None
     assert same_round.divergence["round"] == 0 and "first differ" not in same_round.message
 
 
@@ -141,6 +144,7 @@ def test_a_training_failure_under_a_profile_is_judged_and_diagnosed_by_that_prof
     stops = type("StopsAtTwoDeclaringLargestPair", (broken.StopsAtTwo,), {"profile": "largest-pair"})
     violation = violation_of("stop-rule", stops, {"documents": ["abab", "acac"], "max_merges": 2})
     assert (violation.clause, violation.expected, violation.actual) == ("BPE-TRAIN-STOP", [[97, 99], [97, 98]], [])
+    assert violation.divergence is not None
     assert violation.divergence["expected"] == {"pair": [97, 99], "count": 2}
     assert violation.message.startswith("train(documents, 2) round 0: expected (97, 99) (count 2), got no rule")
     assert violation.message.endswith(" (judged under profile largest-pair)")
@@ -205,6 +209,7 @@ def test_rule_id_examples_have_up_to_three_texts_besides_the_documents(monkeypat
         "texts": (lambda example: len(example["texts"]), 0, 3),
         "text length": (lambda example: longest(example["texts"]), 0, 20),
     }
+    assert check.strategy is not None
     assert_ranges(check.strategy(), {**_training_ranges((0, 24)), **texts})
 
 
@@ -220,18 +225,23 @@ def test_training_input_examples_train_at_least_once_between_two_corpora(monkeyp
         "texts": (lambda example: len(example["texts"]), 0, 2),
         "text length": (lambda example: longest(example["texts"]), 0, 20),
     }
+    assert check.strategy is not None
     assert_ranges(check.strategy(), {**_training_ranges((1, 16)), **others})
 
 
 def test_stop_rule_examples_favour_zero_one_and_two_merges(monkeypatch: pytest.MonkeyPatch) -> None:
     """BPE-TRAIN-STOP: max_merges 0, 1 and 2 on their own (where stopping early or late shows), besides 0 to 24."""
     check = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.training")["stop-rule"]
+    assert check.strategy is not None
     assert_ranges(check.strategy(), _training_ranges((0, 24)))
-    favoured = checks_drawing_their_sizes(
+    favouring = checks_drawing_their_sizes(
         monkeypatch, "bpe_conformance.checks.training", max_merges=lambda **sizes: st.nothing()
-    )["stop-rule"].strategy()
+    )["stop-rule"]
+    assert favouring.strategy is not None
+    favoured = favouring.strategy()
     for value in (0, 1, 2):
-        find(favoured, lambda example, value=value: example["max_merges"] == value)
+        # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
+        find(favoured, lambda example, value=value: example["max_merges"] == value)  # type: ignore[misc]
     assert_ranges(favoured, {"favoured max_merges": (lambda example: example["max_merges"], 0, 2)})
 
 
@@ -266,9 +276,9 @@ def test_documents_as_given_examples_are_what_a_clean_up_would_change(monkeypatc
     "", " ", "  ", "\\n", "\\t " on each side; a corpus is 1-4 such documents, or 1-2 of them three times over
     followed by up to 2 more once (so up to 8).
     """
-    strategy = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.training")[
-        "documents-as-given"
-    ].strategy()
+    check = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.training")["documents-as-given"]
+    assert check.strategy is not None
+    strategy = check.strategy()
     assert_ranges(
         strategy,
         {
@@ -284,9 +294,11 @@ def test_documents_as_given_examples_are_what_a_clean_up_would_change(monkeypatc
         },
     )
     for padding in PADDING[1:]:
-        find(strategy, lambda example, padding=padding: _padded_on_both_ends(example["documents"], padding))
+        # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
+        find(strategy, lambda example, padding=padding: _padded_on_both_ends(example["documents"], padding))  # type: ignore[misc]
     for character in CORE:
-        find(strategy, lambda example, character=character: character in "".join(example["documents"]))
+        # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
+        find(strategy, lambda example, character=character: character in "".join(example["documents"]))  # type: ignore[misc]
     find(strategy, lambda example: len(example["documents"]) == 3 and _repeats_thrice(example["documents"]))
     # One document three times and two once: only the repeated shape makes five documents.
     find(strategy, lambda example: len(example["documents"]) == 5 and _repeats_thrice(example["documents"]))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,8 +33,9 @@ from bpe_conformance.results.advisories import collecting
 from bpe_conformance.spec.clauses import load_clauses
 from bpe_conformance.vectors.files import read_vector_files
 from bpe_conformance.vectors.replay import Mismatch
-from tests.checks.helpers import assert_inapplicable, fresh
+from tests.checks.helpers import assert_inapplicable
 from tests.support import broken_for_checks as broken
+from tests.support.fresh_modules import fresh_copy as fresh
 
 
 def _vector(file_name: str, vector_id: str) -> dict[str, Any]:
@@ -220,7 +222,9 @@ INVALID_VECTOR = {"id": "invalid-x-y", "clauses": ["BPE-TRAIN-MAXMERGES", "BPE-I
         (LOAD_VECTOR, _mismatch("document_ids", [1]), "BPE-ENCODE-ORDER"),
     ],
 )
-def test_a_vector_mismatch_is_blamed_on_the_clause_it_breaks(vector: dict, mismatch: Mismatch, clause: str) -> None:
+def test_a_vector_mismatch_is_blamed_on_the_clause_it_breaks(
+    vector: dict[str, Any], mismatch: Mismatch, clause: str
+) -> None:
     """Invalid vectors name their own clause; rules and ids are diagnosed; anything else goes by operation."""
     assert mismatch_clause(vector, mismatch) == clause
 
@@ -387,7 +391,9 @@ def test_the_vectors_apply_under_every_profile_but_training_under_an_encode_only
     assert vectors_inapplicable(RUSTBPE) is None
 
 
-def test_a_profile_whose_files_are_missing_has_no_vectors_to_replay(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+def test_a_profile_whose_files_are_missing_has_no_vectors_to_replay(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     vectors = fresh("bpe_conformance.checks.vectors")
     monkeypatch.setattr(vectors, "profile_directory", lambda profile: tmp_path / profile)
     reason = vectors.vectors_inapplicable(RUSTBPE, "load.json")

@@ -13,6 +13,9 @@ import subprocess
 import sys
 import textwrap
 import xml.etree.ElementTree as ET
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, NoReturn
 
 import jsonschema
 import pytest
@@ -31,6 +34,9 @@ from tests.support.demo_checks import (
     verify_unknown_id_rejected,
     verify_worked_example,
 )
+
+if TYPE_CHECKING:  # pytest exports CaptureFixture, not the type readouterr returns
+    from _pytest.capture import CaptureResult
 
 BROKEN_MODULE = textwrap.dedent(
     '''
@@ -102,7 +108,7 @@ _select_demo = demo_selection(DEMO_CHECKS)
 
 
 @pytest.fixture
-def demo_suite(monkeypatch):
+def demo_suite(monkeypatch: pytest.MonkeyPatch) -> None:
     """The three demo checks stand in for the real suite, through the package the suite imports them from."""
     monkeypatch.setattr(checks_package, "ALL_CHECKS", DEMO_CHECKS, raising=False)
     monkeypatch.setattr(checks_package, "select_checks", _select_demo, raising=False)
@@ -113,7 +119,7 @@ def demo_suite(monkeypatch):
 
 
 @pytest.fixture
-def broken_module(tmp_path, monkeypatch):
+def broken_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``broken_impls`` importable from the current directory, in this process and in a child."""
     (tmp_path / "broken_impls.py").write_text(BROKEN_MODULE, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
@@ -123,14 +129,14 @@ def broken_module(tmp_path, monkeypatch):
     return tmp_path
 
 
-def _no_traceback(captured) -> None:
+def _no_traceback(captured: CaptureResult[str]) -> None:
     assert "Traceback" not in captured.out + captured.err
 
 
 # run: exit codes
 
 
-def test_bundled_reference_passes_and_exits_0(demo_suite, capsys) -> None:
+def test_bundled_reference_passes_and_exits_0(demo_suite: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["run"]) == 0
     captured = capsys.readouterr()
     assert "implementation: reference, python, bundled reference\n" in captured.out
@@ -141,7 +147,9 @@ def test_bundled_reference_passes_and_exits_0(demo_suite, capsys) -> None:
     assert "PASSED: 3 pass" in captured.out
 
 
-def test_broken_implementation_in_process_exits_1_with_counterexample(demo_suite, broken_module, capsys) -> None:
+def test_broken_implementation_in_process_exits_1_with_counterexample(
+    demo_suite: None, broken_module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["run", "--impl", "broken_impls:LargestTie", "--isolation", "inprocess", "--seed", "7"]) == 1
     out = capsys.readouterr().out
     assert "FAIL demo-worked-example [BPE-TRAIN-TIE]" in out
@@ -153,12 +161,14 @@ def test_broken_implementation_in_process_exits_1_with_counterexample(demo_suite
     assert "FAILED: 2 pass, 1 fail" in out
 
 
-def test_broken_implementation_in_its_own_process_exits_1(demo_suite, broken_module, capsys) -> None:
+def test_broken_implementation_in_its_own_process_exits_1(
+    demo_suite: None, broken_module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["run", "--impl", "broken_impls:LargestTie", "--check", "BPE-TRAIN-TIE", "--quiet"]) == 1
     assert capsys.readouterr().out.startswith("FAILED: 1 fail in ")
 
 
-def test_timeout_outcome_exits_1(demo_suite, broken_module, capsys) -> None:
+def test_timeout_outcome_exits_1(demo_suite: None, broken_module: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["run", "--impl", "broken_impls:Hangs", "--timeout", "0.5", "--check", "demo-worked-*"])
     assert code == 1
     out = capsys.readouterr().out
@@ -181,14 +191,18 @@ def test_timeout_outcome_exits_1(demo_suite, broken_module, capsys) -> None:
         (["trace", "a\ud800b"], "document 0 contains a lone surrogate U+D800 at index 1"),
     ],
 )
-def test_usage_and_harness_errors_exit_2_with_a_message(demo_suite, broken_module, capsys, argv, message) -> None:
+def test_usage_and_harness_errors_exit_2_with_a_message(
+    demo_suite: None, broken_module: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     assert cli.main(argv) == 2
     captured = capsys.readouterr()
     assert captured.err.startswith("bpe-conformance: error: ") and message in captured.err
     _no_traceback(captured)
 
 
-def test_bad_skip_file_exits_2_naming_the_line(demo_suite, tmp_path, capsys) -> None:
+def test_bad_skip_file_exits_2_naming_the_line(
+    demo_suite: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     skips = tmp_path / "skips.txt"
     skips.write_text("# deviations\ndemo-round-trip # fine\ndemo-wroked-example\n", encoding="utf-8")
     assert cli.main(["run", "--skip-file", str(skips)]) == 2
@@ -196,7 +210,9 @@ def test_bad_skip_file_exits_2_naming_the_line(demo_suite, tmp_path, capsys) -> 
     assert f"{skips} line 3: 'demo-wroked-example' is neither" in err and "did you mean demo-worked-example" in err
 
 
-def test_skip_file_turns_a_known_failure_into_a_skip_and_exit_0(demo_suite, broken_module, capsys) -> None:
+def test_skip_file_turns_a_known_failure_into_a_skip_and_exit_0(
+    demo_suite: None, broken_module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (broken_module / "skips.txt").write_text("BPE-TRAIN-TIE  # we break ties our own way\n", encoding="utf-8")
     argv = ["run", "--impl", "broken_impls:LargestTie", "--isolation", "inprocess", "--skip-file", "skips.txt"]
     assert cli.main([*argv, "--json", "report.json"]) == 0
@@ -209,7 +225,7 @@ def test_skip_file_turns_a_known_failure_into_a_skip_and_exit_0(demo_suite, brok
     assert report["summary"]["counts"]["skip"] == 1 and report["summary"]["exit_code"] == 0
 
 
-def test_argparse_errors_exit_2_without_traceback(demo_suite, capsys) -> None:
+def test_argparse_errors_exit_2_without_traceback(demo_suite: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["run", "--isolation", "sideways"]) == 2
     assert cli.main(["run", "--timeout", "-1"]) == 2
     assert cli.main(["no-such-command"]) == 2
@@ -221,7 +237,7 @@ def test_argparse_errors_exit_2_without_traceback(demo_suite, capsys) -> None:
     _no_traceback(captured)
 
 
-def test_help_and_version_exit_0(capsys) -> None:
+def test_help_and_version_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--help"]) == 0
     assert cli.main(["run", "--help"]) == 0
     assert cli.main(["--version"]) == 0
@@ -231,8 +247,10 @@ def test_help_and_version_exit_0(capsys) -> None:
     assert f"bpe-conformance {suite.harness_version()}" in out
 
 
-def test_keyboard_interrupt_exits_130(demo_suite, monkeypatch, capsys) -> None:
-    def interrupted(*args, **kwargs):
+def test_keyboard_interrupt_exits_130(
+    demo_suite: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> NoReturn:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(suite, "open_subject", interrupted)
@@ -240,7 +258,9 @@ def test_keyboard_interrupt_exits_130(demo_suite, monkeypatch, capsys) -> None:
     assert capsys.readouterr().err == "bpe-conformance: error: interrupted\n"
 
 
-def test_a_command_module_that_cannot_be_imported_fails_only_when_used(monkeypatch, capsys) -> None:
+def test_a_command_module_that_cannot_be_imported_fails_only_when_used(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     modules = [*cli.command_modules(), ("ghost", ImportError("ghost needs a missing dependency"))]
     monkeypatch.setattr(cli, "command_modules", lambda: modules)
     assert cli.main(["trace", "aa"]) == 0
@@ -251,7 +271,9 @@ def test_a_command_module_that_cannot_be_imported_fails_only_when_used(monkeypat
 # run: reports and configuration
 
 
-def test_reports_are_written_and_valid(demo_suite, broken_module, capsys) -> None:
+def test_reports_are_written_and_valid(
+    demo_suite: None, broken_module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = [
         "run",
         "--impl",
@@ -280,12 +302,15 @@ def test_reports_are_written_and_valid(demo_suite, broken_module, capsys) -> Non
     assert failed["counterexample"]["actual"] == [[97, 99], [97, 98]]
     assert failed["counterexample"]["divergence"]["round"] == 0
     testsuite = ET.parse(broken_module / "r.xml").getroot().find("testsuite")
+    assert testsuite is not None
     assert (testsuite.get("tests"), testsuite.get("failures"), testsuite.get("errors")) == ("3", "1", "0")
     markdown = (broken_module / "r.md").read_text(encoding="utf-8")
     assert "| `demo-worked-example` | algorithm | BPE-TRAIN-TIE | **fail** | 1 |" in markdown
 
 
-def test_effort_is_ci_under_ci_and_thorough_on_request(demo_suite, tmp_path, monkeypatch, capsys) -> None:
+def test_effort_is_ci_under_ci_and_thorough_on_request(
+    demo_suite: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("CI", "true")
     assert cli.main(["run", "--check", "demo-decode-*", "--json", str(tmp_path / "ci.json"), "--seed", "5"]) == 0
     assert "seed 5 · effort ci" in capsys.readouterr().out
@@ -295,7 +320,7 @@ def test_effort_is_ci_under_ci_and_thorough_on_request(demo_suite, tmp_path, mon
     assert (thorough["config"]["effort"], thorough["config"]["isolation"]) == ("thorough", "inprocess")
 
 
-def test_list_checks_prints_the_selection(demo_suite, capsys) -> None:
+def test_list_checks_prints_the_selection(demo_suite: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["run", "--list-checks", "--check", "BPE-INPUT-IDS"]) == 0
     heading, line = capsys.readouterr().out.splitlines()
     assert heading.split() == ["check", "level", "clause", "summary"]
@@ -326,7 +351,7 @@ DOCUMENTED_MODULES = [cli, suite, skipfile, trace_command, common, junit, markdo
 
 
 @pytest.mark.parametrize("module", DOCUMENTED_MODULES, ids=lambda module: module.__name__)
-def test_docstring_examples(module) -> None:
+def test_docstring_examples(module: ModuleType) -> None:
     outcome = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert outcome.attempted > 0 and outcome.failed == 0
 
@@ -346,7 +371,9 @@ def test_python_dash_m_conformance_runs_the_cli() -> None:
 # run: the real suite
 
 
-def test_real_suite_selected_by_name_passes_on_the_reference(tmp_path, capsys) -> None:
+def test_real_suite_selected_by_name_passes_on_the_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "report.json"
     assert cli.main(["run", "--check", "tie-break", "--check", "decode-*", "--json", str(path)]) == 0
     report = json.loads(path.read_text(encoding="ascii"))
@@ -357,7 +384,9 @@ def test_real_suite_selected_by_name_passes_on_the_reference(tmp_path, capsys) -
     assert "PASSED" in capsys.readouterr().out
 
 
-def test_real_suite_catches_largest_pair_ties_with_the_divergent_round(broken_module, capsys) -> None:
+def test_real_suite_catches_largest_pair_ties_with_the_divergent_round(
+    broken_module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = ["run", "--impl", "broken_impls:LargestTie", "--isolation", "inprocess", "--check", "tie-break"]
     assert cli.main([*argv, "--json", "report.json"]) == 1
     (result,) = json.loads((broken_module / "report.json").read_text(encoding="ascii"))["results"]
@@ -368,7 +397,7 @@ def test_real_suite_catches_largest_pair_ties_with_the_divergent_round(broken_mo
     assert "FAIL tie-break [BPE-TRAIN-TIE]" in out and "  first divergent merge round:" in out
 
 
-def test_real_suite_unknown_check_and_skip_file(broken_module, capsys) -> None:
+def test_real_suite_unknown_check_and_skip_file(broken_module: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["run", "--check", "no-such-check"]) == 2
     assert "no check name or clause id matches 'no-such-check'" in capsys.readouterr().err
     (broken_module / "skips.txt").write_text("tie-break # ties go to the largest pair here\n", encoding="utf-8")
@@ -377,7 +406,9 @@ def test_real_suite_unknown_check_and_skip_file(broken_module, capsys) -> None:
     assert capsys.readouterr().out.startswith("PASSED: 1 skip in ")
 
 
-def test_declared_clause_turns_only_failures_on_that_clause_into_skips(broken_module, capsys) -> None:
+def test_declared_clause_turns_only_failures_on_that_clause_into_skips(
+    broken_module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = ["run", "--impl", "broken_impls:LargestTie", "--isolation", "inprocess", "--check", "vectors-training"]
     (broken_module / "other.txt").write_text("BPE-DECODE-STRICT # unrelated deviation\n", encoding="utf-8")
     assert cli.main([*argv, "--skip-file", "other.txt", "--quiet"]) == 1

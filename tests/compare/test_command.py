@@ -13,6 +13,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -24,7 +27,8 @@ from bpe_conformance.compare import training as training_module
 from bpe_conformance.compare.comparison import Request, compare, read_corpus
 from bpe_conformance.compare.progress import LiveDisplay, Observer
 from bpe_conformance.compare.report import SCHEMA_PATH
-from bpe_conformance.reference.profiles import STRICT
+from bpe_conformance.reference.fast_profiles import fast_train_profile as original_fast_train_profile
+from bpe_conformance.reference.profiles import STRICT, Profile
 from tests import ROOT
 from tests.adapters.test_hostile import ENV, HOSTILE, is_alive, nothing_left_behind  # noqa: F401 - autouse fixture
 from tests.support.compare_runs import (
@@ -45,8 +49,12 @@ def _flat(printed: str) -> str:
     return " ".join(printed.split())
 
 
+# The corpus file and the documents in it.
+Corpus = tuple[Path, list[str]]
+
+
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory):
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     """Twelve small documents of standard-library source (so one is held back), as a .jsonl file."""
     directory = tmp_path_factory.mktemp("corpus")
     texts = write_corpus(directory / "files", 24_000, documents=12)
@@ -55,7 +63,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory):
     return path, texts
 
 
-def test_quiet_prints_only_the_verdict(capsys, tmp_path, corpus):
+def test_quiet_prints_only_the_verdict(capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Corpus) -> None:
     path, _ = corpus
     run = run_compare(capsys, tmp_path, "--impl", "reference", "--corpus", str(path), "--merges", "50", "--quiet")
     assert run.code == 0 and run.err == ""
@@ -63,7 +71,9 @@ def test_quiet_prints_only_the_verdict(capsys, tmp_path, corpus):
     assert "corpus:" not in run.out and "training" not in run.out
 
 
-def test_a_tied_pair_chosen_differently_is_reported_with_counts_candidates_and_a_proven_cause(capsys, tmp_path, corpus):
+def test_a_tied_pair_chosen_differently_is_reported_with_counts_candidates_and_a_proven_cause(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Corpus
+) -> None:
     """BPE-TRAIN-TIE: expected and actual have the top count; the cause is named because follow-ups confirm it.
 
     Three documents, so the corpus is small enough for the bug models to be run on it.
@@ -86,6 +96,7 @@ def test_a_tied_pair_chosen_differently_is_reported_with_counts_candidates_and_a
         "strict",
     )
     assert run.code == 1
+    assert run.report is not None
     divergence = run.report["first_divergence"]
     assert divergence["diagnosis"] == "tie broken the other way" and divergence["clause"] == "BPE-TRAIN-TIE"
     assert divergence["expected"]["count"] == divergence["actual"]["count"] == divergence["candidates"][0]["count"]
@@ -98,22 +109,28 @@ def test_a_tied_pair_chosen_differently_is_reported_with_counts_candidates_and_a
     assert "top candidates in the reference's state at that round:" in _flat(run.out)
 
 
-def test_without_load_the_implementation_encodes_with_its_own_rules_and_the_report_says_so(capsys, tmp_path, corpus):
+def test_without_load_the_implementation_encodes_with_its_own_rules_and_the_report_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Corpus
+) -> None:
     path, _ = corpus
     run = run_compare(
         capsys, tmp_path, "--impl", _spec(LargestTiesWithoutLoad), "--corpus", str(path), "--merges", "60"
     )
+    assert run.report is not None
     encode = run.report["encode"]
     assert run.code == 1 and encode["rules"] == "own"
     assert "which differ (the implementation cannot load): ids differ as a consequence" in _flat(run.out)
 
 
-def test_an_encoder_bug_is_reported_at_its_first_differing_id_with_context(capsys, tmp_path, corpus):
+def test_an_encoder_bug_is_reported_at_its_first_differing_id_with_context(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Corpus
+) -> None:
     path, texts = corpus
     run = run_compare(
         capsys, tmp_path, "--impl", _spec(SkipsLastRule), "--corpus", str(path), "--encode", str(path), "--merges", "50"
     )
     report = run.report
+    assert report is not None
     assert run.code == 1 and not report["agree"]
     assert report["training"]["agree"] and report["first_divergence"] is None
     encode = report["encode"]
@@ -129,7 +146,9 @@ def test_an_encoder_bug_is_reported_at_its_first_differing_id_with_context(capsy
     assert "encoding differs on" in run.out.split("\n\n")[-1]
 
 
-def test_a_hang_is_a_timeout_and_nothing_is_left_behind(capsys, tmp_path, corpus):
+def test_a_hang_is_a_timeout_and_nothing_is_left_behind(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Corpus
+) -> None:
     path, _ = corpus
     run = run_compare(
         capsys,
@@ -144,6 +163,7 @@ def test_a_hang_is_a_timeout_and_nothing_is_left_behind(capsys, tmp_path, corpus
         "1",
     )
     assert run.code == 1
+    assert run.report is not None
     failure = run.report["failure"]
     assert failure["outcome"] == "timeout" and failure["operation"] == "train"
     assert "no answer within 1 s" in failure["message"]
@@ -151,7 +171,7 @@ def test_a_hang_is_a_timeout_and_nothing_is_left_behind(capsys, tmp_path, corpus
     assert "FAILED: the implementation's train ended in timeout" in _flat(run.out)
 
 
-def test_a_crash_is_a_crash(capsys, tmp_path):
+def test_a_crash_is_a_crash(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "corpus.jsonl"
     path.write_text(json.dumps({"text": "this document says segfault"}) + "\n", encoding="utf-8")
     run = run_compare(
@@ -164,42 +184,52 @@ def test_a_crash_is_a_crash(capsys, tmp_path):
         "--merges",
         "10",
     )
+    assert run.report is not None
     failure = run.report["failure"]
     assert run.code == 1 and failure["outcome"] == "crash" and "SIGSEGV" in failure["message"]
 
 
-def test_a_raised_error_is_an_error(capsys, tmp_path, corpus):
+def test_a_raised_error_is_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Corpus) -> None:
     path, _ = corpus
     run = run_compare(capsys, tmp_path, "--impl", _spec(RaisesInTrain), "--corpus", str(path), "--merges", "10")
+    assert run.report is not None
     failure = run.report["failure"]
     assert run.code == 1 and failure["outcome"] == "error"
     assert failure["message"] == "raised RuntimeError: ran out of scratch space"
 
 
-def test_megabytes_of_documents_go_through_the_protocol(capsys, tmp_path):
+def test_megabytes_of_documents_go_through_the_protocol(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """One train request of about 2 MB, answered by the reference in its own process."""
     directory = tmp_path / "big"
     texts = write_corpus(directory, 2_000_000)
     run = run_compare(capsys, tmp_path, "--impl", "reference", "--corpus", str(directory), "--merges", "20")
     assert run.code == 0, run.out + run.err
+    assert run.report is not None
     assert run.report["corpus"]["bytes"] > 1_500_000 and run.report["corpus"]["documents"] == len(texts)
     assert run.report["implementation"]["isolation"] == "process"
 
 
 class Recording(Observer):
     def __init__(self) -> None:
-        self.calls: list[tuple] = []
+        self.calls: list[tuple[Any, ...]] = []
 
-    def __getattribute__(self, name: str):
+    def __getattribute__(self, name: str) -> Any:
         attribute = object.__getattribute__(self, name)
         if name.startswith("_") or name == "calls" or not callable(attribute):
             return attribute
         return lambda *arguments: object.__getattribute__(self, "calls").append((name, *arguments))
 
 
-def _every_round(documents, max_merges, profile, *, engine="auto", progress=None):
+def _every_round(
+    documents: list[str],
+    max_merges: int,
+    profile: Profile,
+    *,
+    engine: str = "auto",
+    progress: Callable[[int], None] | None = None,
+) -> list[tuple[int, int]]:
     """What the engines branch's trainer does: report every round (here by training one more round each time)."""
-    rules = []
+    rules: list[tuple[int, int]] = []
     for rounds in range(1, max_merges + 1):
         rules = original_fast_train_profile(documents, rounds, profile)
         if progress is not None:
@@ -209,11 +239,8 @@ def _every_round(documents, max_merges, profile, *, engine="auto", progress=None
     return rules
 
 
-original_fast_train_profile = training_module.fast_train_profile
-
-
 @pytest.mark.parametrize("every_round", [False, True], ids=["progress-from-the-engine", "progress-every-round"])
-def test_the_observer_hears_every_stage(corpus, monkeypatch, every_round):
+def test_the_observer_hears_every_stage(corpus: Corpus, monkeypatch: pytest.MonkeyPatch, every_round: bool) -> None:
     path, texts = corpus
     if every_round:
         monkeypatch.setattr(training_module, "fast_train_profile", _every_round)
@@ -231,7 +258,9 @@ def test_the_observer_hears_every_stage(corpus, monkeypatch, every_round):
     assert names.count("implementation_trained") == 1 and names.count("text_encoded") == 1
 
 
-def test_the_live_display_draws_every_stage_and_leaves_nothing_behind(corpus, monkeypatch):
+def test_the_live_display_draws_every_stage_and_leaves_nothing_behind(
+    corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """On a terminal the display is transient: after it closes, only the report is printed."""
     path, _ = corpus
     monkeypatch.setattr(training_module, "fast_train_profile", _every_round)
@@ -257,13 +286,13 @@ def test_the_live_display_draws_every_stage_and_leaves_nothing_behind(corpus, mo
         assert stage in drawn
 
 
-def test_held_back_documents_are_every_tenth():
+def test_held_back_documents_are_every_tenth() -> None:
     assert [index for index in range(30) if comparison_module.held_back(index, 30)] == [9, 19, 29]
     assert [index for index in range(9) if comparison_module.held_back(index, 9)] == [8]
     assert not comparison_module.held_back(0, 1)
 
 
-def test_a_signal_stops_the_comparison_and_the_implementation(tmp_path, corpus):
+def test_a_signal_stops_the_comparison_and_the_implementation(tmp_path: Path, corpus: Corpus) -> None:
     """SIGTERM while the implementation hangs (in encode, after training): exit 143, its process killed."""
     path, _ = corpus
     pid_file = tmp_path / "pid"
@@ -297,10 +326,13 @@ def test_a_signal_stops_the_comparison_and_the_implementation(tmp_path, corpus):
     assert stderr.decode().strip().splitlines() == ["bpe-conformance: error: interrupted by SIGTERM"]
 
 
-def test_the_schema_refuses_a_report_that_breaks_it(capsys, tmp_path, corpus):
+def test_the_schema_refuses_a_report_that_breaks_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Corpus
+) -> None:
     """The schema can fail: a report without its verdict, or with an exit code compare never gives."""
     path, _ = corpus
     report = run_compare(capsys, tmp_path, "--impl", "reference", "--corpus", str(path), "--merges", "5").report
+    assert report is not None
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     for broken in (
         {**report, "exit_code": 2},

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,13 +25,13 @@ def _texts(*paths: Path) -> list[str]:
     return [document.text for document in read_documents([str(path) for path in paths])]
 
 
-def test_a_file_is_one_document_read_byte_for_byte(tmp_path):
+def test_a_file_is_one_document_read_byte_for_byte(tmp_path: Path) -> None:
     path = tmp_path / "one.txt"
     path.write_bytes("\ufeffline one\r\nline two\n".encode())
     assert _texts(path) == ["\ufeffline one\r\nline two\n"]  # BOM and CRLF kept: nothing is "fixed"
 
 
-def test_a_directory_is_every_regular_file_below_it_in_sorted_path_order(tmp_path):
+def test_a_directory_is_every_regular_file_below_it_in_sorted_path_order(tmp_path: Path) -> None:
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / "z.txt").write_text("bz")
     (tmp_path / "b" / "a.txt").write_text("ba")
@@ -43,13 +44,13 @@ def test_a_directory_is_every_regular_file_below_it_in_sorted_path_order(tmp_pat
     assert names == ["a.txt", "a.txt", "z.txt", "c.jsonl:1", "c.jsonl:2"]
 
 
-def test_jsonl_lines_may_end_in_crlf_and_the_last_newline_is_optional(tmp_path):
+def test_jsonl_lines_may_end_in_crlf_and_the_last_newline_is_optional(tmp_path: Path) -> None:
     path = tmp_path / "corpus.jsonl"
     path.write_bytes(b'{"text": "a\\nb"}\r\n{"text": "\\u00e9"}')
     assert _texts(path) == ["a\nb", "é"]
 
 
-def test_documents_are_read_as_they_are_asked_for(tmp_path):
+def test_documents_are_read_as_they_are_asked_for(tmp_path: Path) -> None:
     """Streamed: a bad file later in the corpus is found only when reading reaches it."""
     (tmp_path / "a.txt").write_text("first")
     (tmp_path / "b.txt").write_bytes(b"\xff")
@@ -59,14 +60,14 @@ def test_documents_are_read_as_they_are_asked_for(tmp_path):
         next(documents)
 
 
-def test_write_jsonl_reads_back_the_same_documents(tmp_path):
+def test_write_jsonl_reads_back_the_same_documents(tmp_path: Path) -> None:
     texts = ["", "a\nb\r\n", "é 高 \U0001f600", '{"text": "x"}', "\x00\t"]
     path = tmp_path / "round-trip.jsonl"
     write_jsonl(texts, path)
     assert _texts(path) == texts
 
 
-def _usage_error(capsys, *arguments: str) -> str:
+def _usage_error(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
     capsys.readouterr()
     code = main(["compare", "--impl", NOWHERE, "--merges", "8", *arguments])
     captured = capsys.readouterr()
@@ -96,13 +97,15 @@ def _jsonl(tmp_path: Path, content: bytes) -> Path:
     ],
     ids=["not-json", "not-an-object", "no-text", "text-not-a-string", "lone-surrogate", "blank-line", "not-utf8"],
 )
-def test_a_bad_jsonl_line_is_named_with_its_file_and_number(capsys, tmp_path, content, line, said):
+def test_a_bad_jsonl_line_is_named_with_its_file_and_number(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes, line: int, said: str
+) -> None:
     path = _jsonl(tmp_path, content)
     message = _usage_error(capsys, "--corpus", str(path))
     assert f"{str(path)!r} line {line}: " in message and said in message
 
 
-def test_an_undecodable_file_is_named(capsys, tmp_path):
+def test_an_undecodable_file_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "good.txt").write_text("fine")
     (tmp_path / "bad.bin").write_bytes(b"ab\xffcd")
     message = _usage_error(capsys, "--corpus", str(tmp_path))
@@ -110,14 +113,16 @@ def test_an_undecodable_file_is_named(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("option", ["--corpus", "--encode"])
-def test_a_missing_path_is_named(capsys, tmp_path, option):
+def test_a_missing_path_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Path, option: str) -> None:
     missing = tmp_path / "nowhere"
     extra = [] if option == "--corpus" else ["--corpus", str(_jsonl(tmp_path, b'{"text": "ab"}'))]
     message = _usage_error(capsys, *extra, option, str(missing))
     assert f"{option} {str(missing)!r}" in message and "No such file or directory" in message
 
 
-def test_a_path_that_is_neither_a_file_nor_a_directory_is_refused(capsys, tmp_path):
+def test_a_path_that_is_neither_a_file_nor_a_directory_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     assert "is not a regular file or a directory" in _usage_error(capsys, "--corpus", str(fifo))
@@ -133,7 +138,9 @@ def test_a_path_that_is_neither_a_file_nor_a_directory_is_refused(capsys, tmp_pa
     ],
     ids=["empty-directory", "empty-jsonl", "empty-documents", "empty-file"],
 )
-def test_an_empty_corpus_is_a_usage_error(capsys, tmp_path, make, said):
+def test_an_empty_corpus_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, make: Callable[[Path], object], said: str
+) -> None:
     path = tmp_path / "corpus"
     make(path)
     target = path if path.exists() else path.with_suffix(".jsonl")
@@ -141,7 +148,7 @@ def test_an_empty_corpus_is_a_usage_error(capsys, tmp_path, make, said):
     assert said in message and str(target) in message
 
 
-def test_a_bad_encode_text_is_found_before_training(capsys, tmp_path):
+def test_a_bad_encode_text_is_found_before_training(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     corpus = _jsonl(tmp_path, b'{"text": "abab"}\n')
     bad = tmp_path / "texts"
     bad.mkdir()
@@ -159,12 +166,16 @@ def test_a_bad_encode_text_is_found_before_training(capsys, tmp_path):
         (["--shrink", "/nonexistent/s.jsonl"], "--shrink /nonexistent/s.jsonl: directory '/nonexistent'"),
     ],
 )
-def test_other_usage_errors_are_one_line_before_anything_runs(capsys, tmp_path, arguments, said):
+def test_other_usage_errors_are_one_line_before_anything_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, arguments: list[str], said: str
+) -> None:
     corpus = _jsonl(tmp_path, b'{"text": "abab"}\n')
     assert said in _usage_error(capsys, "--corpus", str(corpus), *arguments)
 
 
-def test_an_encode_only_profile_and_a_missing_train_capability_are_usage_errors(capsys, tmp_path):
+def test_an_encode_only_profile_and_a_missing_train_capability_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     corpus = str(_jsonl(tmp_path, b'{"text": "abab"}\n'))
     capsys.readouterr()
     assert main(["compare", "--impl", "reference", "--corpus", corpus, "--merges", "2", "--profile", "tiktoken"]) == 2

@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bpe_conformance.reference import LiteralTokenizer, count_pairs
 from tests.support import scale_bugs
-from tests.support.compare_runs import independent_divergence, rerun, run_compare, signature
+from tests.support.compare_runs import CompareRun, independent_divergence, rerun, run_compare, signature
 from tests.support.held_dialects import LargestPairStyle, MinbpeStyle
 from tests.support.stdlib_corpus import write_corpus
+
+# A corpus fixture: the corpus file and its documents.
+Corpus = tuple[Path, list[str]]
 
 SPACES = (32, 32)
 WRAP = 1 << 16
@@ -61,7 +65,9 @@ def _spec(implementation: type) -> str:
     return f"{implementation.__module__}:{implementation.__qualname__}"
 
 
-def _compare(capsys, tmp_path: Path, corpus: Path, bug: type, merges: int, *extra: str):
+def _compare(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Path, bug: type, merges: int, *extra: str
+) -> CompareRun:
     return run_compare(
         capsys,
         tmp_path,
@@ -77,7 +83,15 @@ def _compare(capsys, tmp_path: Path, corpus: Path, bug: type, merges: int, *extr
     )
 
 
-def _found(capsys, tmp_path: Path, corpus: Path, documents: list[str], bug: type, merges: int, *extra: str) -> dict:
+def _found(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    corpus: Path,
+    documents: list[str],
+    bug: type,
+    merges: int,
+    *extra: str,
+) -> dict[str, Any]:
     """``compare`` on ``corpus`` names the independently computed first divergence: its round and both rules."""
     expected = independent_divergence(LiteralTokenizer().train(documents, merges), bug().train(documents, merges))
     assert expected is not None, "the corpus must show the bug"
@@ -93,11 +107,14 @@ def _found(capsys, tmp_path: Path, corpus: Path, documents: list[str], bug: type
     return report
 
 
-def _shrunk(capsys, tmp_path: Path, corpus: Path, documents: list[str], bug: type, merges: int) -> dict:
+def _shrunk(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Path, documents: list[str], bug: type, merges: int
+) -> dict[str, Any]:
     """The shrunk corpus is smaller, and the command printed for it diverges exactly as the whole corpus does."""
     shrunk = tmp_path / "shrunk.jsonl"
     report = _found(capsys, tmp_path, corpus, documents, bug, merges, "--shrink", str(shrunk))
     expected = signature(report["first_divergence"])
+    assert expected is not None
     shrink = report["shrink"]
     assert shrink is not None and shrink["complete"] and shrink["path"] == str(shrunk)
     assert shrink["bytes"] < report["corpus"]["training_bytes"]
@@ -113,7 +130,9 @@ def _shrunk(capsys, tmp_path: Path, corpus: Path, documents: list[str], bug: typ
     return report
 
 
-def test_a_16_bit_pair_counter_is_found_at_its_round_and_shrunk(capsys, tmp_path, sixteen_bit_corpus):
+def test_a_16_bit_pair_counter_is_found_at_its_round_and_shrunk(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, sixteen_bit_corpus: Corpus
+) -> None:
     """BPE-TRAIN-GREEDY: the pair of two spaces, counted 65 537 times, is the best pair; 16 bits see 1."""
     corpus, documents = sixteen_bit_corpus
     report = _shrunk(capsys, tmp_path, corpus, documents, scale_bugs.SixteenBitCounts, 8)
@@ -127,7 +146,9 @@ def test_a_16_bit_pair_counter_is_found_at_its_round_and_shrunk(capsys, tmp_path
     assert report["shrink"]["bytes"] > WRAP  # the pair must still be counted 65 536 times or more
 
 
-def test_counts_left_stale_after_merge_20_are_found_at_their_round_and_shrunk(capsys, tmp_path, source_corpus):
+def test_counts_left_stale_after_merge_20_are_found_at_their_round_and_shrunk(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, source_corpus: Corpus
+) -> None:
     """BPE-TRAIN-RECOUNT: from merge 20 on, the windows a merge destroys keep their counts."""
     corpus, documents = source_corpus
     report = _shrunk(capsys, tmp_path, corpus, documents, scale_bugs.StaleAfterMerges, 40)
@@ -138,7 +159,9 @@ def test_counts_left_stale_after_merge_20_are_found_at_their_round_and_shrunk(ca
     assert divergence["diagnosis"] == "pair not maximal" and not divergence["confirmed"]
 
 
-def test_a_count_window_of_the_first_bytes_is_found_at_its_round_and_shrunk(capsys, tmp_path, long_documents_corpus):
+def test_a_count_window_of_the_first_bytes_is_found_at_its_round_and_shrunk(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, long_documents_corpus: Corpus
+) -> None:
     """BPE-TRAIN-COUNT: windows past byte 4096 of a document are never counted."""
     corpus, documents = long_documents_corpus
     report = _shrunk(capsys, tmp_path, corpus, documents, scale_bugs.FirstBytesWindow, 20)
@@ -159,8 +182,13 @@ def test_a_count_window_of_the_first_bytes_is_found_at_its_round_and_shrunk(caps
     ids=["reference", "reference-literal", "incremental", "largest-pair-style", "minbpe-style", "no-merges"],
 )
 def test_correct_implementations_agree_on_the_same_corpus(
-    capsys, tmp_path, source_corpus, implementation, profile, merges
-):
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    source_corpus: Corpus,
+    implementation: str,
+    profile: str | None,
+    merges: int,
+) -> None:
     """A correct implementation, held to the profile it declares, agrees: exit 0, every rule and id identical."""
     corpus, documents = source_corpus
     arguments = ["--impl", implementation, "--corpus", str(corpus), "--merges", str(merges)]
@@ -177,7 +205,7 @@ def test_correct_implementations_agree_on_the_same_corpus(
     assert "AGREED:" in run.out and "DIVERGED" not in run.out
 
 
-def test_the_scale_bugs_are_invisible_on_the_small_corpora_of_the_diagnosis():
+def test_the_scale_bugs_are_invisible_on_the_small_corpora_of_the_diagnosis() -> None:
     """Each bug trains exactly as the reference does on the diagnosis's follow-up corpora: only scale shows it."""
     from bpe_conformance.diagnosis.follow_ups import FOLLOW_UP_CORPORA, FOLLOW_UP_MERGES, TIE_FREE_CORPORA
 
@@ -200,7 +228,9 @@ def megabyte_corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, lis
     [scale_bugs.SixteenBitCounts, scale_bugs.StaleAfterMerges, scale_bugs.FirstBytesWindow],
     ids=lambda bug: bug.name,
 )
-def test_on_a_megabyte_of_real_source_each_bug_is_found_at_its_round(capsys, tmp_path, megabyte_corpus, bug):
+def test_on_a_megabyte_of_real_source_each_bug_is_found_at_its_round(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, megabyte_corpus: Corpus, bug: type
+) -> None:
     """No run added: on a megabyte of source the pair of two spaces is counted far past 65 536 by itself."""
     corpus, documents = megabyte_corpus
     _found(capsys, tmp_path, corpus, documents, bug, 30)

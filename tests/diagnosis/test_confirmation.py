@@ -32,21 +32,23 @@ from bpe_conformance.diagnosis import (
 from bpe_conformance.diagnosis.follow_ups import FOLLOW_UP_MERGES
 from bpe_conformance.reference import LiteralTokenizer, Tokenizer
 from bpe_conformance.reference.dialects import train_profile
-from bpe_conformance.reference.profiles import MINBPE, PROFILES, STRICT, get_profile
+from bpe_conformance.reference.profiles import MINBPE, PROFILES, STRICT, Profile, get_profile
 from tests.support import broken_for_checks as broken
 from tests.support.tie_variants import Gpt2PreTokenizer
 
 TRAINING_PROFILES = [profile for profile in PROFILES.values() if profile.tie_break is not None]
 
 
-def _prediction(index: int, documents: list[str], max_merges: int, profile) -> tuple | None:
+def _prediction(
+    index: int, documents: list[str], max_merges: int, profile: Profile
+) -> tuple[tuple[int, int], ...] | None:
     merges = confirmation._answerable_merges(documents, max_merges, profile)
     rules = diagnosis.model_rules(index, tuple(documents), merges, profile)
     return confirmation._profile_rules(documents, merges, profile) if rules is None else rules
 
 
 @pytest.mark.parametrize("profile", TRAINING_PROFILES, ids=lambda profile: profile.name)
-def test_every_two_bug_models_part_on_some_follow_up_input(profile) -> None:
+def test_every_two_bug_models_part_on_some_follow_up_input(profile: Profile) -> None:
     """Models that are bugs under the profile (not the profile itself) are told apart by the follow-ups."""
     inputs = follow_up_inputs([], 8)
     bugs = [
@@ -99,7 +101,8 @@ def test_a_model_matching_the_counterexample_only_is_refuted_by_the_implementati
 
 def test_an_implementation_that_answers_nothing_refutes_every_candidate() -> None:
     candidates = reproducing_models(["abab", "acac"], 1, [(97, 99)], STRICT)
-    assert cross_examine(candidates, STRICT, lambda documents, merges: "no rules", ["abab", "acac"], 1) == ([], 1)
+    # A non-list answer on purpose: it must refute every candidate.
+    assert cross_examine(candidates, STRICT, lambda documents, merges: "no rules", ["abab", "acac"], 1) == ([], 1)  # type: ignore[arg-type, return-value]
 
 
 def test_inputs_where_a_candidate_predicts_the_profiles_rules_refute_it_but_do_not_count_as_tests() -> None:
@@ -112,16 +115,16 @@ def test_inputs_where_a_candidate_predicts_the_profiles_rules_refute_it_but_do_n
     inputs = [docs for docs, merges in follow_up_inputs([], 8)]
     testing = [docs for docs in inputs if _prediction(index, docs, 8, STRICT) != tuple(train_profile(docs, 8, STRICT))]
     quiet = next(docs for docs in inputs if docs not in testing and train_profile(docs, 8, STRICT))
-    asked = []
+    asked: list[list[str]] = []
 
-    def retrain(documents, merges):
+    def retrain(documents: list[str], merges: int) -> list[tuple[int, int]]:
         asked.append(documents)
         return broken.literal_train(documents, merges, select=broken.select_largest_tied)
 
     assert cross_examine([index], STRICT, retrain, [], 8) == ([index], len(testing))
     assert quiet in asked and len(asked) == len(inputs)
 
-    def departs_where_the_model_is_quiet(documents, merges):
+    def departs_where_the_model_is_quiet(documents: list[str], merges: int) -> list[tuple[int, int]]:
         return [] if documents == quiet else retrain(documents, merges)
 
     assert cross_examine([index], STRICT, departs_where_the_model_is_quiet, [], 8)[0] == []
@@ -145,7 +148,9 @@ def test_inputs_where_a_candidate_predicts_the_profiles_rules_refute_it_but_do_n
         (Explanation((6,), 5), diagnosis.NOT_MAXIMAL, "BPE-TRAIN-COUNT", "the rules are exactly", True),
     ],
 )
-def test_what_is_said_for_each_state_of_the_evidence(explanation, kind, clause, opening, confirmed) -> None:
+def test_what_is_said_for_each_state_of_the_evidence(
+    explanation: Explanation | None, kind: str, clause: str, opening: str, confirmed: bool
+) -> None:
     assert diagnosis.MODELS[6][0] == "BPE-TRAIN-COUNT" and diagnosis.MODELS[7][0] == "BPE-TRAIN-RECOUNT"
     said = divergence._clause_and_cause(kind, explanation, STRICT)
     assert (said[0], said[1].startswith(opening), said[2]) == (clause, True, confirmed), said
@@ -173,7 +178,7 @@ def test_a_non_list_answer_matches_no_model() -> None:
 class CountsCalls(LiteralTokenizer):
     calls = 0
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         type(self).calls += 1
         if documents == ["boom"]:
             raise ValueError("cannot")
@@ -203,6 +208,7 @@ def test_first_divergence_with_the_implementation_confirms_its_bug() -> None:
     trainer = broken.ReplacesOverlapping()
     documents = ["aaaa", "bcbc"]
     divergence = first_divergence(documents, 8, trainer.train(documents, 8), retrain=trainer.train)
+    assert divergence is not None
     assert divergence["confirmed"] and divergence["clause"] == "BPE-MERGE-SCAN"
     assert "overlapping occurrences all replaced" in divergence["cause"]
 
@@ -272,14 +278,18 @@ def test_rounds_before_a_tie_stop_at_the_first_tied_top_count() -> None:
         ((0, 9), "ties broken in an order none of the known rules gives; on 9 follow-up inputs"),
     ],
 )
-def test_an_unexplained_tie_says_only_what_the_inputs_without_ties_show(evidence, says) -> None:
+def test_an_unexplained_tie_says_only_what_the_inputs_without_ties_show(
+    evidence: tuple[int, int] | None, says: str
+) -> None:
     clause, cause, confirmed = divergence._clause_and_cause(diagnosis.TIE_OTHER_WAY, None, STRICT, lambda: evidence)
     assert (clause, confirmed) == ("BPE-TRAIN-TIE", False) and says in cause, cause
 
 
 def test_tie_free_departures_ask_the_implementation_and_count_its_departures() -> None:
     assert diagnosis.tie_free_departures(STRICT, None) is None
-    departed, asked = diagnosis.tie_free_departures(STRICT, lambda docs, merges: train_profile(docs, merges, STRICT))
+    departures = diagnosis.tie_free_departures(STRICT, lambda docs, merges: train_profile(docs, merges, STRICT))
+    assert departures is not None
+    departed, asked = departures
     assert departed == 0 and asked >= len(follow_ups.TIE_FREE_CORPORA)
     lowered = diagnosis.tie_free_departures(
         STRICT, lambda docs, merges: train_profile([doc.lower() for doc in docs], merges, STRICT)

@@ -6,6 +6,7 @@ import dataclasses
 import doctest
 import json
 import unicodedata
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -34,13 +35,15 @@ from tests.support import broken_for_checks as broken
 
 
 @given(corpora(max_documents=4, max_length=20), max_merges_values(max_value=20))
-def test_no_divergence_from_the_reference_itself(documents, max_merges) -> None:
+def test_no_divergence_from_the_reference_itself(documents: list[str], max_merges: int) -> None:
     """BPE-PROP-DETERMINISM: "the same documents and `max_merges` give the same rules"."""
     assert first_divergence(documents, max_merges, train(documents, max_merges)) is None
 
 
 @given(corpora(max_documents=3, max_length=20), st.integers(1, 16), st.data())
-def test_the_divergent_round_is_the_first_rule_that_differs(documents, max_merges, data) -> None:
+def test_the_divergent_round_is_the_first_rule_that_differs(
+    documents: list[str], max_merges: int, data: st.DataObject
+) -> None:
     """BPE-TRAIN-GREEDY: "Each round MUST select a pair whose count is the highest of all pairs counted"."""
     expected = train(documents, max_merges)
     actual = list(expected)
@@ -53,6 +56,7 @@ def test_the_divergent_round_is_the_first_rule_that_differs(documents, max_merge
         return
     first = min(len(expected), len(actual)) if first is None else first
     divergence = first_divergence(documents, max_merges, actual)
+    assert divergence is not None
     assert divergence["round"] == first
     assert divergence["expected"] == (
         None if first >= len(expected) else {"pair": list(expected[first]), "count": divergence["expected"]["count"]}
@@ -62,14 +66,14 @@ def test_the_divergent_round_is_the_first_rule_that_differs(documents, max_merge
 
 
 @given(tie_corpora(max_length=24), st.integers(1, 16))
-def test_a_tie_dialect_is_only_ever_judged_a_tie(documents, max_merges) -> None:
+def test_a_tie_dialect_is_only_ever_judged_a_tie(documents: list[str], max_merges: int) -> None:
     """BPE-TRAIN-TIE: "the round MUST select the smallest of them" — and nothing else is wrong with this dialect."""
     rules = broken.literal_train(documents, max_merges, select=broken.select_largest_tied)
     assert {judgement.kind for judgement in judge_rounds(documents, max_merges, rules)} <= {TIE_OTHER_WAY}
 
 
 @given(run_corpora(max_documents=3, max_run=12), st.integers(1, 12))
-def test_non_overlapping_counting_is_attributed_to_the_count_clause(documents, max_merges) -> None:
+def test_non_overlapping_counting_is_attributed_to_the_count_clause(documents: list[str], max_merges: int) -> None:
     """BPE-TRAIN-COUNT: "Windows overlap: `aaa` contains the pair (a, a) twice"."""
 
     def retrain(given: list[str], merges: int) -> list[tuple[int, int]]:
@@ -101,13 +105,17 @@ def test_non_overlapping_counting_is_attributed_to_the_count_clause(documents, m
         (["a b a b"], 2, [], STOPPED_EARLY, "BPE-TRAIN-STOP"),
     ],
 )
-def test_worked_divergences(documents, max_merges, rules, kind, clause) -> None:
+def test_worked_divergences(
+    documents: list[str], max_merges: int, rules: list[tuple[int, int]], kind: str, clause: str
+) -> None:
     divergence = first_divergence(documents, max_merges, rules)
+    assert divergence is not None
     assert (divergence["diagnosis"], divergence["clause"]) == (kind, clause), divergence
 
 
 def test_the_counts_are_those_of_the_specification_in_that_round() -> None:
     divergence = first_divergence(["低" * 30], 2, [(189, 142), (228, 189)])
+    assert divergence is not None
     assert divergence["round"] == 1
     assert divergence["expected"] == {"pair": [228, 258], "count": 30}
     assert divergence["actual"] == {"pair": [228, 189], "count": 0}  # every 189 was merged in round 0
@@ -118,6 +126,7 @@ def test_the_counts_are_those_of_the_specification_in_that_round() -> None:
 def test_a_stop_at_count_two_names_the_other_explanation_too() -> None:
     documents = ["a\n", "a\n"]
     divergence = first_divergence(documents, 1, [])
+    assert divergence is not None
     assert divergence["clause"] == "BPE-TRAIN-STOP"
     assert "exactly twice" in divergence["cause"]
 
@@ -126,6 +135,7 @@ def test_pretokenized_training_is_attributed_to_the_raw_clause() -> None:
     documents = ["the cat, the hat, the mat, the bat"]
     trainer = broken.PreTokenizes()
     divergence = first_divergence(documents, 8, trainer.train(documents, 8), retrain=trainer.train)
+    assert divergence is not None
     assert divergence["confirmed"] and divergence["clause"] == "BPE-ENCODE-RAW"
     assert "split into words, spaces and punctuation" in divergence["cause"]
 
@@ -134,6 +144,7 @@ def test_without_the_implementation_no_cause_is_claimed() -> None:
     """Matching a model on the counterexample alone is no proof: the round keeps its kind's clause."""
     documents = ["the cat, the hat, the mat, the bat"]
     divergence = first_divergence(documents, 8, broken.PreTokenizes().train(documents, 8))
+    assert divergence is not None
     assert not divergence["confirmed"] and divergence["cause"].startswith("not confirmed")
     assert divergence["clause"] == KIND_CLAUSES[divergence["diagnosis"]]
 
@@ -141,7 +152,9 @@ def test_without_the_implementation_no_cause_is_claimed() -> None:
 def test_describe_is_one_line_with_the_clause() -> None:
     """describe: one line stating the round, the expected and the actual pair with their counts, the
     kind, the cause and the clause."""
-    text = describe(first_divergence(["abbb"], 1, [(97, 98)]))
+    divergence = first_divergence(["abbb"], 1, [(97, 98)])
+    assert divergence is not None
+    text = describe(divergence)
     assert "\n" not in text
     assert text.startswith("round 0:")
     assert "expected (98, 98) (count 2)" in text
@@ -149,7 +162,8 @@ def test_describe_is_one_line_with_the_clause() -> None:
     assert NOT_MAXIMAL in text
     assert "no known bug model explains these rules" in text
     assert text.endswith(" [BPE-TRAIN-GREEDY]")
-    assert "got no rule" in describe(first_divergence(["abab"], 32, []))
+    divergence = first_divergence(["abab"], 32, [])
+    assert divergence is not None and "got no rule" in describe(divergence)
 
 
 @pytest.mark.parametrize(
@@ -163,9 +177,10 @@ def test_describe_is_one_line_with_the_clause() -> None:
         ((["a\ud800"], 1, []), ValueError, "surrogate"),
     ],
 )
-def test_bad_arguments_are_named(arguments, error, match) -> None:
+def test_bad_arguments_are_named(arguments: tuple[object, ...], error: type[Exception], match: str) -> None:
     with pytest.raises(error, match=match):
-        first_divergence(*arguments)
+        # wrong types on purpose: the call must be refused
+        first_divergence(*arguments)  # type: ignore[arg-type]
 
 
 def test_docstring_examples_run() -> None:
@@ -180,7 +195,13 @@ def test_docstring_examples_run() -> None:
         (["e\u0301e\u0301"], 1, lambda docs: [unicodedata.normalize("NFC", d) for d in docs], "BPE-TRAIN-INPUT", "NFC"),
     ],
 )
-def test_rewritten_input_is_attributed_to_the_input_clauses(documents, max_merges, rewrite, clause, cause) -> None:
+def test_rewritten_input_is_attributed_to_the_input_clauses(
+    documents: list[str],
+    max_merges: int,
+    rewrite: Callable[[list[str]], list[str]],
+    clause: str,
+    cause: str,
+) -> None:
     """BPE-TRAIN-INPUT / BPE-TRAIN-DOCS: "each document is UTF-8 encoded on its own" and counted as given."""
 
     def retrain(given: list[str], merges: int) -> list[tuple[int, int]]:
@@ -194,6 +215,7 @@ def test_rewritten_input_is_attributed_to_the_input_clauses(documents, max_merge
 def test_a_rewrite_that_only_stops_training_early_is_told_as_a_stop() -> None:
     """A prefix of the right rules is the stop rule's story, even when dropping a repeat also explains it."""
     divergence = first_divergence(["aa", "aa", "aa"], 1, [])
+    assert divergence is not None
     assert divergence["clause"] == "BPE-TRAIN-STOP", divergence
 
 
@@ -205,7 +227,9 @@ def test_a_rewrite_that_only_stops_training_early_is_told_as_a_stop() -> None:
         (["\0bc", "\0bc", "ba", "ba", "\0b"], [(0, 98), (98, 97)]),  # ("b", "a") beats ("\0b", "c")
     ],
 )
-def test_subword_nmt_ties_compare_the_pieces_earlier_rules_spell(documents: list[str], rules: list) -> None:
+def test_subword_nmt_ties_compare_the_pieces_earlier_rules_spell(
+    documents: list[str], rules: list[tuple[int, int]]
+) -> None:
     """BPE-TRAIN-TIE under subword-nmt: round 1's tie compares the piece of rule 0 (a + b, byte 0 included),
     so subword-nmt's own rules are no divergence."""
     assert train_profile(documents, 2, SUBWORD_NMT) == rules
@@ -216,6 +240,7 @@ def test_subword_nmt_ties_compare_the_pieces_earlier_rules_spell(documents: list
 def test_a_rule_naming_an_id_not_made_yet_merges_a_pair_that_does_not_occur(rule: tuple[int, int]) -> None:
     """BPE-TRAIN-STOP: rule 0 naming id 258 (its own) or 300 is judged like any pair that does not occur."""
     divergence = first_divergence(["ab"], 2, [rule])
+    assert divergence is not None
     assert (divergence["diagnosis"], divergence["actual"]) == (NEVER_SEEN, {"pair": list(rule), "count": 0})
 
 
@@ -225,12 +250,14 @@ MIN_3 = dataclasses.replace(STRICT, name="min-3", min_count=3)
 def test_a_pair_counted_twice_is_below_a_minimum_of_three() -> None:
     """BPE-TRAIN-STOP: under min_count 3, merging a pair seen twice is below the minimum, not 'seen once'."""
     divergence = first_divergence(["abab"], 2, [(97, 98)], MIN_3)
+    assert divergence is not None
     assert (divergence["diagnosis"], divergence["clause"]) == (BELOW_MINIMUM, "BPE-TRAIN-STOP")
 
 
 def test_a_rule_after_every_pair_is_gone_merges_a_pair_that_does_not_occur() -> None:
     """BPE-TRAIN-STOP under a minimum of 1: with no pair left at all, any rule is a pair that does not occur."""
     divergence = first_divergence(["a"], 2, [(97, 97)], RUSTBPE)
+    assert divergence is not None
     assert (divergence["diagnosis"], divergence["expected"]) == (NEVER_SEEN, None)
 
 
@@ -251,6 +278,7 @@ def test_top_counts_are_the_five_highest_highest_first_then_by_pair() -> None:
     """Judgement.top_counts: the five highest counts of the round's state, highest first, equal counts in pair
     order (here counted in the opposite order), the pair counted once left out."""
     divergence = first_divergence(["fedcba", "fedcba", "ab"], 2, [])
+    assert divergence is not None
     assert divergence["top_counts"] == [[98, 97, 2], [99, 98, 2], [100, 99, 2], [101, 100, 2], [102, 101, 2]]
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import jsonschema
 import pytest
@@ -16,16 +18,20 @@ import pytest
 from bpe_conformance import diagnosis
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reference.dialects import train_profile
 from bpe_conformance.reference.profiles import STRICT
 from bpe_conformance.reports.common import root_causes
 from bpe_conformance.reports.json_report import SCHEMA_PATH, build_report
 from bpe_conformance.results.implementation import ImplementationRecord
-from bpe_conformance.results.outcomes import Outcome, SuiteResult
+from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.runner import run_checks
 from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests.support import tie_variants as variants
 from tests.support.confirmed_causes import model_named
+
+# An implementation and the whole suite's results against it.
+Run = tuple[type[LiteralTokenizer], list[CheckResult]]
 
 # The algorithm clauses each deviation may fail, and nothing else.
 EXPECTED_CLAUSES = {
@@ -45,10 +51,11 @@ ROOT = {
 
 
 @pytest.fixture(scope="module", params=list(EXPECTED_CLAUSES), ids=lambda implementation: implementation.name)
-def run(request):
+def run(request: pytest.FixtureRequest) -> Run:
     """The implementation and the whole suite's results against it."""
     implementation = request.param
-    results = run_checks(ALL_CHECKS, InProcessSubject(implementation), EFFORTS[active_effort_name()])
+    # run_checks takes any sequence of checks; its annotation says list
+    results = run_checks(ALL_CHECKS, InProcessSubject(implementation), EFFORTS[active_effort_name()])  # type: ignore[arg-type]
     return implementation, results
 
 
@@ -67,21 +74,21 @@ def _model_rules(index: int, documents: list[str], max_merges: int) -> list[tupl
     return train_profile(documents, max_merges, STRICT) if rules is None else rules
 
 
-def _divergences(results):
+def _divergences(results: list[CheckResult]) -> Iterator[tuple[CheckResult, dict[str, Any]]]:
     for result in results:
         divergence = (result.counterexample or {}).get("divergence")
         if divergence is not None:
             yield result, divergence
 
 
-def test_only_the_deviations_clauses_fail(run) -> None:
+def test_only_the_deviations_clauses_fail(run: Run) -> None:
     implementation, results = run
     failing = {result.check: result.clause for result in results if not result.outcome.counts_as_success}
     assert set(failing.values()) == EXPECTED_CLAUSES[implementation], failing
     assert {result.outcome for result in results} <= {Outcome.PASS, Outcome.FAIL, Outcome.SKIP}
 
 
-def test_every_confirmed_cause_is_true_of_the_implementation_on_fresh_inputs(run) -> None:
+def test_every_confirmed_cause_is_true_of_the_implementation_on_fresh_inputs(run: Run) -> None:
     implementation, results = run
     for result, divergence in _divergences(results):
         if not divergence["confirmed"]:
@@ -91,7 +98,7 @@ def test_every_confirmed_cause_is_true_of_the_implementation_on_fresh_inputs(run
             assert _model_rules(index, documents, 8) == implementation().train(documents, 8), (result.check, documents)
 
 
-def test_an_unconfirmed_cause_claims_no_model(run) -> None:
+def test_an_unconfirmed_cause_claims_no_model(run: Run) -> None:
     _, results = run
     for result, divergence in _divergences(results):
         if divergence["confirmed"]:
@@ -113,7 +120,7 @@ def test_no_known_model_explains_an_unmodeled_tie_order() -> None:
             ), (implementation.name, diagnosis.MODELS[index][1])
 
 
-def test_consequences_are_grouped_under_the_deviation(run) -> None:
+def test_consequences_are_grouped_under_the_deviation(run: Run) -> None:
     implementation, results = run
     for check, clause in root_causes(results).items():
         assert clause == ROOT[implementation], (check, clause)
@@ -121,7 +128,7 @@ def test_consequences_are_grouped_under_the_deviation(run) -> None:
     assert ROOT[implementation] in own
 
 
-def test_the_pre_tokenizer_is_named_as_pre_tokenization_and_nothing_else(run) -> None:
+def test_the_pre_tokenizer_is_named_as_pre_tokenization_and_nothing_else(run: Run) -> None:
     implementation, results = run
     causes = [divergence["cause"] for _, divergence in _divergences(results) if divergence["confirmed"]]
     if implementation is variants.Gpt2PreTokenizer:
@@ -130,7 +137,7 @@ def test_the_pre_tokenizer_is_named_as_pre_tokenization_and_nothing_else(run) ->
         assert all(diagnosis.MODELS[model_named(cause)][0] == "BPE-TRAIN-TIE" for cause in causes), causes
 
 
-def test_the_json_report_carries_root_causes_and_confirmation(run) -> None:
+def test_the_json_report_carries_root_causes_and_confirmation(run: Run) -> None:
     implementation, results = run
     suite = SuiteResult(ImplementationRecord(implementation.name), list(results), 0, "dev", 1.0, "test")
     report = build_report(suite)

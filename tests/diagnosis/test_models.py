@@ -12,9 +12,11 @@ from __future__ import annotations
 import importlib
 import sys
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
+from bpe_conformance.diagnosis import Retrain
 from bpe_conformance.reference.dialects import train_profile
 from bpe_conformance.reference.profiles import LARGEST_PAIR, RUSTBPE, STRICT, SUBWORD_NMT, Profile
 from tests.support.fresh_modules import fresh_copy
@@ -47,7 +49,7 @@ def fresh() -> Fresh:
     return Fresh(**dict(zip(("models", "confirmation", "divergence"), copies, strict=True)))
 
 
-def as_implementation(fresh: Fresh, cause: str, profile: Profile = STRICT):
+def as_implementation(fresh: Fresh, cause: str, profile: Profile = STRICT) -> Retrain:
     """A trainer that is the bug model telling ``cause`` (the profile's own training where it changes nothing)."""
     (model,) = [
         model
@@ -55,16 +57,23 @@ def as_implementation(fresh: Fresh, cause: str, profile: Profile = STRICT):
         if fresh.models.model_cause(index, profile) == cause
     ]
 
-    def retrain(documents: list[str], max_merges: int) -> list:
+    def retrain(documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         rules = model(documents, max_merges, profile)
         return train_profile(documents, max_merges, profile) if rules is None else rules
 
     return retrain
 
 
-def confirmed(fresh: Fresh, cause: str, documents, max_merges, rules, profile: Profile = STRICT) -> dict:
+def confirmed(
+    fresh: Fresh,
+    cause: str,
+    documents: list[str],
+    max_merges: int,
+    rules: list[tuple[int, int]],
+    profile: Profile = STRICT,
+) -> dict[str, Any]:
     """The first divergence of ``rules``, the implementation being the model of ``cause``; it must be confirmed."""
-    divergence = fresh.divergence.first_divergence(
+    divergence: dict[str, Any] = fresh.divergence.first_divergence(
         documents, max_merges, rules, profile, as_implementation(fresh, cause, profile)
     )
     assert divergence["confirmed"] and divergence["cause"].startswith(STORY.format(cause)), divergence
@@ -151,7 +160,13 @@ def test_the_copies_hold_the_models_the_divergence_judges_with(fresh: Fresh) -> 
     ],
 )
 def test_each_bug_model_names_its_clause_and_cause(
-    fresh: Fresh, documents: list[str], max_merges: int, rules: list, kind: str, clause: str, cause: str
+    fresh: Fresh,
+    documents: list[str],
+    max_merges: int,
+    rules: list[tuple[int, int]],
+    kind: str,
+    clause: str,
+    cause: str,
 ) -> None:
     """The first divergence names the one bug that makes exactly these rules (BPE-TRAIN-* and friends)."""
     divergence = confirmed(fresh, cause, documents, max_merges, rules)
@@ -251,7 +266,7 @@ def test_rules_that_are_not_a_list_are_refused_naming_their_type(fresh: Fresh, r
     """checked_rules, as judge_rounds and first_divergence meet it: actual_rules that are not a list (or
     tuple) are a TypeError that names the argument, what it must be and the type it got."""
 
-    def judged_rounds(*arguments: object) -> list:
+    def judged_rounds(*arguments: object) -> list[Any]:
         return list(fresh.divergence.judge_rounds(*arguments))
 
     for judge in (fresh.divergence.first_divergence, judged_rounds):

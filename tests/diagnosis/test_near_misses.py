@@ -15,6 +15,7 @@ import pytest
 from bpe_conformance import diagnosis
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reference.dialects import train_profile
 from bpe_conformance.reference.profiles import STRICT
 from bpe_conformance.running.runner import run_checks
@@ -61,7 +62,7 @@ def test_the_fresh_corpora_tell_each_near_miss_from_its_model() -> None:
 
 
 @pytest.mark.parametrize("implementation", NEAR_MISSES, ids=lambda implementation: implementation.name)
-def test_no_cause_is_confirmed_that_is_false_of_a_near_miss(implementation) -> None:
+def test_no_cause_is_confirmed_that_is_false_of_a_near_miss(implementation: type[LiteralTokenizer]) -> None:
     results = run_checks(TRAINING_CHECKS, InProcessSubject(implementation), EFFORTS[active_effort_name()])
     assert any(not result.outcome.counts_as_success for result in results), "the near miss went unnoticed"
     for result in results:

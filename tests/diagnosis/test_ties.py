@@ -44,7 +44,9 @@ def test_tie_free_departures_ask_every_corpus_with_a_tie_free_round_once_and_onl
         calls.append((list(documents), merges))
         return train_profile(documents, merges, STRICT)
 
-    departed, asked = diagnosis.tie_free_departures(STRICT, retrain)
+    departures = diagnosis.tie_free_departures(STRICT, retrain)
+    assert departures is not None
+    departed, asked = departures
     expected = []
     for corpus in (*FOLLOW_UP_CORPORA, *TIE_FREE_CORPORA):
         merges = _rounds_before_a_tie_by_trace(list(corpus), FOLLOW_UP_MERGES)

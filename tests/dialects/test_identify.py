@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from itertools import pairwise
+from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -18,15 +21,15 @@ from bpe_conformance.reference.profiles import PROFILES, STRICT
 class LargestPairTokenizer:
     """subword-nmt's selection, max over (count, (symbol a, symbol b)), on byte pieces; ids 256 + r."""
 
-    def __init__(self):
-        self.merges = []
+    def __init__(self) -> None:
+        self.merges: list[tuple[int, int]] = []
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         vocab = {value: bytes([value]) for value in range(256)}
         words = [list(document.encode("utf-8")) for document in documents]
         self.merges = []
         for index in range(max_merges):
-            stats = {}
+            stats: dict[tuple[int, int], int] = {}
             for word in words:
                 for pair in pairwise(word):
                     stats[pair] = stats.get(pair, 0) + 1
@@ -41,20 +44,20 @@ class LargestPairTokenizer:
             self.merges.append(best)
         return list(self.merges)
 
-    def encode(self, text):
+    def encode(self, text: str) -> list[int]:
         ids = list(text.encode("utf-8"))
         for index, pair in enumerate(self.merges):
             ids = _merge(ids, pair, 256 + index)
         return ids
 
-    def decode(self, ids):
+    def decode(self, ids: list[int]) -> str:
         vocab = {value: bytes([value]) for value in range(256)}
         for index, (first, second) in enumerate(self.merges):
             vocab[256 + index] = vocab[first] + vocab[second]
         return _joined(vocab, ids).decode("utf-8")
 
 
-def _joined(vocab, ids):
+def _joined(vocab: dict[int, bytes], ids: list[int]) -> bytes:
     # Bad input is a ValueError (the plug-in contract), so "both raised" agrees with the profiles' answer.
     unknown = [token_id for token_id in ids if token_id not in vocab]
     if unknown:
@@ -62,8 +65,9 @@ def _joined(vocab, ids):
     return b"".join(vocab[token_id] for token_id in ids)
 
 
-def _merge(ids, pair, new_id):
-    merged, position = [], 0
+def _merge(ids: list[int], pair: tuple[int, int], new_id: int) -> list[int]:
+    merged: list[int] = []
+    position = 0
     while position < len(ids):
         if position + 1 < len(ids) and (ids[position], ids[position + 1]) == pair:
             merged.append(new_id)
@@ -77,19 +81,19 @@ def _merge(ids, pair, new_id):
 class FirstSeenTokenizer(LargestPairTokenizer):
     """minbpe's loop: one joined text, max(stats, key=stats.get), no stop threshold, lossy decode."""
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         ids = list("".join(documents).encode("utf-8"))
         self.merges = []
         for index in range(max_merges):
-            stats = {}
+            stats: dict[tuple[int, int], int] = {}
             for pair in pairwise(ids):
                 stats[pair] = stats.get(pair, 0) + 1
-            pair = max(stats, key=stats.get)
+            pair = max(stats, key=stats.__getitem__)
             ids = _merge(ids, pair, 256 + index)
             self.merges.append(pair)
         return list(self.merges)
 
-    def decode(self, ids):
+    def decode(self, ids: list[int]) -> str:
         vocab = {value: bytes([value]) for value in range(256)}
         for index, (first, second) in enumerate(self.merges):
             vocab[256 + index] = vocab[first] + vocab[second]
@@ -101,9 +105,9 @@ class OverlappingMergeTokenizer(reference.Tokenizer):
 
     name = "overlapping"
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         sequences = [list(document.encode("utf-8")) for document in documents]
-        rules = []
+        rules: list[tuple[int, int]] = []
         for rank in range(max_merges):
             counts = reference.count_pairs(sequences)
             pair = reference.select_pair(counts)
@@ -114,8 +118,8 @@ class OverlappingMergeTokenizer(reference.Tokenizer):
         return self._adopt(rules)
 
 
-def _merge_overlapping(ids, pair, new_id):
-    merged = []
+def _merge_overlapping(ids: list[int], pair: tuple[int, int], new_id: int) -> list[int]:
+    merged: list[int] = []
     for position, token in enumerate(ids):
         if position + 1 < len(ids) and (token, ids[position + 1]) == pair:
             merged.append(new_id)
@@ -129,13 +133,13 @@ class RaisingTokenizer:
 
     capabilities = ("train", "encode", "decode")
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         raise KeyboardInterruptLike("panicked")
 
-    def encode(self, text):
+    def encode(self, text: str) -> list[int]:
         raise RuntimeError("no model")
 
-    def decode(self, ids):
+    def decode(self, ids: list[int]) -> str:
         raise KeyError(ids)
 
 
@@ -144,7 +148,7 @@ class KeyboardInterruptLike(BaseException):
 
 
 @pytest.mark.parametrize("factory", [reference.Tokenizer, reference.LiteralTokenizer])
-def test_the_reference_is_identified_as_strict(factory):
+def test_the_reference_is_identified_as_strict(factory: type[reference.LiteralTokenizer]) -> None:
     report = identify(factory)
     assert report.matches == ["strict"]
     assert report.identified and report.counterexample is None
@@ -152,19 +156,19 @@ def test_the_reference_is_identified_as_strict(factory):
     assert report.capabilities == ("train", "load", "encode", "decode")
 
 
-def test_the_strict_profile_model_is_identified_as_strict():
+def test_the_strict_profile_model_is_identified_as_strict() -> None:
     assert identify(lambda: ProfileModel(STRICT)).matches == ["strict"]
 
 
 @pytest.mark.parametrize("name", [name for name, profile in PROFILES.items() if profile.tie_break is not None])
-def test_every_trainable_profile_model_is_identified_as_itself(name):
+def test_every_trainable_profile_model_is_identified_as_itself(name: str) -> None:
     report = identify(lambda: ProfileModel(PROFILES[name]))
     assert name in report.matches
     # Only bpeasy and rustbpe differ solely in how they decode a cut character; the rest are unique.
     assert report.matches == [name]
 
 
-def test_tiktoken_and_bpeasy_encode_alike_so_an_encoder_matches_both():
+def test_tiktoken_and_bpeasy_encode_alike_so_an_encoder_matches_both() -> None:
     class Encoder(ProfileModel):
         capabilities = ("load", "encode", "decode")
 
@@ -172,21 +176,22 @@ def test_tiktoken_and_bpeasy_encode_alike_so_an_encoder_matches_both():
     assert report.matches == ["bpeasy", "tiktoken"]
 
 
-def test_a_largest_pair_tie_break_is_identified_as_subword_nmt_not_as_broken():
+def test_a_largest_pair_tie_break_is_identified_as_subword_nmt_not_as_broken() -> None:
     report = identify(LargestPairTokenizer)
     assert report.matches == ["subword-nmt"]
     assert report.explained["strict"] != report.applicable["strict"]
 
 
-def test_a_first_seen_tie_break_without_stop_threshold_is_identified_as_minbpe():
+def test_a_first_seen_tie_break_without_stop_threshold_is_identified_as_minbpe() -> None:
     assert identify(FirstSeenTokenizer).matches == ["minbpe"]
 
 
-def test_a_broken_implementation_matches_no_profile_and_gets_a_counterexample():
+def test_a_broken_implementation_matches_no_profile_and_gets_a_counterexample() -> None:
     report = identify(OverlappingMergeTokenizer)
     assert report.matches == [] and not report.identified
     assert report.closest == "strict"
     example = report.counterexample
+    assert example is not None
     assert example.probe == "run-of-one-byte"
     assert example.expected["strict"] == Outcome(True, [(97, 97)])
     assert example.observed.ok and example.observed.value != [(97, 97)]
@@ -195,7 +200,7 @@ def test_a_broken_implementation_matches_no_profile_and_gets_a_counterexample():
     assert "counterexample against strict: probe run-of-one-byte" in text
 
 
-def test_exceptions_of_the_implementation_are_observations():
+def test_exceptions_of_the_implementation_are_observations() -> None:
     report = identify(RaisingTokenizer)
     assert report.matches == []
     assert all(not observation.observed.ok for observation in report.observations)
@@ -204,8 +209,8 @@ def test_exceptions_of_the_implementation_are_observations():
     assert report.cannot_train
 
 
-def test_a_factory_that_raises_is_reported_not_raised():
-    def factory():
+def test_a_factory_that_raises_is_reported_not_raised() -> None:
+    def factory() -> NoReturn:
         raise OSError("library missing")
 
     report = identify(factory)
@@ -213,15 +218,15 @@ def test_a_factory_that_raises_is_reported_not_raised():
     assert report.capabilities == ()
 
 
-def test_capture_lets_interrupts_through():
-    def interrupted():
+def test_capture_lets_interrupts_through() -> None:
+    def interrupted() -> NoReturn:
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         capture(interrupted)
 
 
-def test_outcomes_agree_on_values_or_on_raising():
+def test_outcomes_agree_on_values_or_on_raising() -> None:
     assert Outcome(True, [1]).agrees_with(Outcome(True, [1]))
     assert not Outcome(True, [1]).agrees_with(Outcome(True, [2]))
     assert Outcome(False, error="ValueError: x", family="ValueError").agrees_with(
@@ -235,11 +240,11 @@ def test_outcomes_agree_on_values_or_on_raising():
     assert capture(lambda: int("x")).family == "ValueError"
 
 
-def test_raising_the_wrong_family_is_no_agreement():
+def test_raising_the_wrong_family_is_no_agreement() -> None:
     """An implementation that raises KeyError where a profile rejects the input with ValueError disagrees."""
 
     class KeyErrorDecoder(LargestPairTokenizer):
-        def decode(self, ids):
+        def decode(self, ids: list[int]) -> str:
             raise KeyError(ids)
 
     report = identify(KeyErrorDecoder)
@@ -254,11 +259,11 @@ def test_rejecting_with_the_other_contract_family_agrees() -> None:
     )
 
 
-def test_rejecting_outside_the_contract_is_an_interface_deviation_not_a_dialect():
+def test_rejecting_outside_the_contract_is_an_interface_deviation_not_a_dialect() -> None:
     """KeyError for an unknown id leaves the contract (interface level), not the dialect: identified, and said."""
 
     class KeyErrorForUnknownIds(reference.Tokenizer):
-        def decode(self, ids):
+        def decode(self, ids: list[int]) -> str:
             if any(not isinstance(token, int) or token > 257 + len(self.rules) for token in ids):
                 raise KeyError(ids)
             return super().decode(ids)
@@ -273,11 +278,11 @@ def test_rejecting_outside_the_contract_is_an_interface_deviation_not_a_dialect(
     assert not identify(reference.Tokenizer).interface_deviations
 
 
-def test_an_implementation_that_cannot_train_is_reported_so_not_as_encode_only():
+def test_an_implementation_that_cannot_train_is_reported_so_not_as_encode_only() -> None:
     """Raising on every train is 'cannot train', never 'closest to tiktoken' (an encode-only profile)."""
 
     class CannotTrain(reference.Tokenizer):
-        def train(self, documents, max_merges):
+        def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
             raise ValueError("training is not implemented")
 
     report = identify(CannotTrain)
@@ -287,7 +292,7 @@ def test_an_implementation_that_cannot_train_is_reported_so_not_as_encode_only()
     assert not identify(reference.Tokenizer).cannot_train
 
 
-def test_an_encode_only_implementation_is_still_judged_by_encode_only_profiles():
+def test_an_encode_only_implementation_is_still_judged_by_encode_only_profiles() -> None:
     class EncodeOnly(reference.Tokenizer):
         capabilities = ("load", "encode", "decode")
 
@@ -295,12 +300,12 @@ def test_an_encode_only_implementation_is_still_judged_by_encode_only_profiles()
     assert "tiktoken" in report.explained and not report.cannot_train
 
 
-def test_capabilities_are_declared_or_inferred():
+def test_capabilities_are_declared_or_inferred() -> None:
     assert implementation_capabilities(RaisingTokenizer()) == {"train", "encode", "decode"}
     assert implementation_capabilities(reference.Tokenizer()) == {"train", "load", "encode", "decode"}
 
 
-def test_load_probes_run_once_per_numbering_and_are_judged_in_their_own():
+def test_load_probes_run_once_per_numbering_and_are_judged_in_their_own() -> None:
     report = identify(reference.Tokenizer)
     names = [observation.probe for observation in report.observations]
     assert "pair-rank-vs-piece-rank@256" in names and "pair-rank-vs-piece-rank@258" in names
@@ -309,7 +314,7 @@ def test_load_probes_run_once_per_numbering_and_are_judged_in_their_own():
     assert renumbered([(97, 98), (258, 99)], 256) == [(97, 98), (256, 99)]
 
 
-def test_every_probe_names_known_clauses_and_a_reason():
+def test_every_probe_names_known_clauses_and_a_reason() -> None:
     known = {
         "BPE-TRAIN-TIE",
         "BPE-TRAIN-STOP",
@@ -334,14 +339,14 @@ def test_every_probe_names_known_clauses_and_a_reason():
         assert probe.clauses and set(probe.clauses) <= known and probe.why
 
 
-def test_report_to_dict_is_json_ready():
+def test_report_to_dict_is_json_ready() -> None:
     document = json.loads(json.dumps(identify(OverlappingMergeTokenizer).to_dict(), default=repr))
     assert document["matches"] == [] and document["closest"] == "strict"
     assert document["counterexample"]["probe"] == "run-of-one-byte"
     assert document["explained"]["strict"][0] < document["explained"]["strict"][1]
 
 
-def test_cli_identifies_the_reference_and_writes_json(tmp_path, capsys):
+def test_cli_identifies_the_reference_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     parser = _parser()
     target = tmp_path / "report.json"
     args = parser.parse_args(
@@ -352,7 +357,9 @@ def test_cli_identifies_the_reference_and_writes_json(tmp_path, capsys):
     assert json.loads(target.read_text(encoding="utf-8"))["matches"] == ["strict"]
 
 
-def test_cli_exit_status_is_1_when_no_profile_fits(monkeypatch, capsys):
+def test_cli_exit_status_is_1_when_no_profile_fits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     # This test module stands in for a user's module; importlib finds it in sys.modules.
     monkeypatch.setitem(sys.modules, "overlapping_impl", sys.modules[__name__])
     spec = "overlapping_impl:OverlappingMergeTokenizer"
@@ -370,21 +377,20 @@ def test_cli_exit_status_is_1_when_no_profile_fits(monkeypatch, capsys):
         "bpe_conformance.reference:BEGIN_ID",
     ],
 )
-def test_cli_reports_an_implementation_it_cannot_load(spec, capsys):
+def test_cli_reports_an_implementation_it_cannot_load(spec: str, capsys: pytest.CaptureFixture[str]) -> None:
     args = _parser().parse_args(["identify", "--impl", spec])
     assert args.handler(args) == identify_command.EXIT_USAGE
     assert f"cannot load {spec!r}" in capsys.readouterr().err
 
 
-def _parser():
-    import argparse
+def _parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="bpe-conformance")
     identify_command.register(parser.add_subparsers(dest="command"))
     return parser
 
 
-def test_profile_applies_needs_its_numbering_and_a_trainer_for_train_probes():
+def test_profile_applies_needs_its_numbering_and_a_trainer_for_train_probes() -> None:
     from bpe_conformance.dialects.identify import candidate_profiles, profile_applies
     from bpe_conformance.dialects.probes import error_family
     from bpe_conformance.reference.profiles import RUSTBPE, STRICT, TIKTOKEN

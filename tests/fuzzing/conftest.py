@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.fuzzing.helpers import Harness
+from tests.fuzzing.helpers import Harness, MakeHarness
 
 
 @pytest.fixture(scope="session")
@@ -16,7 +15,7 @@ def hypothesis_storage(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def make_harness(tmp_path: Path, hypothesis_storage: Path) -> Callable[[str], Harness]:
+def make_harness(tmp_path: Path, hypothesis_storage: Path) -> MakeHarness:
     """``make_harness(name)``: a :class:`Harness` in ``tmp_path / name`` (created), or ``tmp_path`` for ``""``."""
 
     def make(name: str = "") -> Harness:

@@ -12,15 +12,16 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import jsonschema
 
 from bpe_conformance.fuzzing.report import SCHEMA_PATH
 from tests import ROOT
 
-__all__ = ["MARKER_VARIABLE", "Harness", "leftovers", "validate_summary", "wait_for"]
+__all__ = ["MARKER_VARIABLE", "Harness", "MakeHarness", "leftovers", "validate_summary", "wait_for"]
 
 MARKER_VARIABLE = "BPE_FUZZ_TEST_MARKER"
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
@@ -29,7 +30,7 @@ _VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
 def validate_summary(path: Path) -> dict[str, Any]:
     """The JSON summary at ``path``, checked against ``specs/schema/fuzz.schema.json``."""
-    summary = json.loads(path.read_text(encoding="ascii"))
+    summary: dict[str, Any] = json.loads(path.read_text(encoding="ascii"))
     _VALIDATOR.validate(summary)
     return summary
 
@@ -53,7 +54,7 @@ def leftovers(marker: str) -> list[str]:
     return found
 
 
-def wait_for(predicate, seconds: float) -> bool:
+def wait_for(predicate: Callable[[], object], seconds: float) -> bool:
     """Poll ``predicate`` until it holds or ``seconds`` pass."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -61,6 +62,12 @@ def wait_for(predicate, seconds: float) -> bool:
             return True
         time.sleep(0.05)
     return bool(predicate())
+
+
+class MakeHarness(Protocol):
+    """The ``make_harness`` fixture (tests/fuzzing/conftest.py): a name, or none for ``tmp_path`` itself."""
+
+    def __call__(self, name: str = "") -> Harness: ...
 
 
 class Harness:

@@ -11,13 +11,15 @@ import json
 import os
 import shlex
 import signal
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from tests import FIXTURES
-from tests.fuzzing.helpers import Harness, validate_summary, wait_for
+from tests.fuzzing.helpers import Harness, MakeHarness, validate_summary, wait_for
 
 pytestmark = [
     pytest.mark.timeout(180),
@@ -35,7 +37,9 @@ def _reproduce_words(line: str) -> list[str]:
     return words[1:]
 
 
-def test_a_campaign_finds_a_zoo_member_saves_it_and_run_replays_it_in_seconds(make_harness, tmp_path):
+def test_a_campaign_finds_a_zoo_member_saves_it_and_run_replays_it_in_seconds(
+    make_harness: MakeHarness, tmp_path: Path
+) -> None:
     harness = make_harness()
     fuzzed = harness.run(
         "fuzz",
@@ -96,9 +100,7 @@ def test_a_campaign_finds_a_zoo_member_saves_it_and_run_replays_it_in_seconds(ma
     assert harness.leftovers() == []
 
 
-def subprocess_pytest(harness: Harness, *words: str):
-    import subprocess
-
+def subprocess_pytest(harness: Harness, *words: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "bpe_conformance.plugin", "-p", "no:cacheprovider", "-q", *words],
         cwd=harness.directory,
@@ -109,7 +111,9 @@ def subprocess_pytest(harness: Harness, *words: str):
     )
 
 
-def test_the_default_database_is_a_directory_per_implementation_under_the_cache_dir(make_harness, tmp_path):
+def test_the_default_database_is_a_directory_per_implementation_under_the_cache_dir(
+    make_harness: MakeHarness, tmp_path: Path
+) -> None:
     harness = make_harness()
     completed = harness.run("fuzz", "--check", "tie-break", "--duration", "2s", "--jobs", "1", "--json", "s.json")
     assert completed.returncode == 0, completed.stderr
@@ -121,7 +125,9 @@ def test_the_default_database_is_a_directory_per_implementation_under_the_cache_
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_a_signal_stops_every_process_keeps_the_database_and_prints_the_summary(make_harness, tmp_path, signum, code):
+def test_a_signal_stops_every_process_keeps_the_database_and_prints_the_summary(
+    make_harness: MakeHarness, tmp_path: Path, signum: signal.Signals, code: int
+) -> None:
     harness = make_harness()
     campaign = harness.start(
         "fuzz",
@@ -157,7 +163,9 @@ def test_a_signal_stops_every_process_keeps_the_database_and_prints_the_summary(
     assert replayed.returncode == 1, replayed.stderr
 
 
-def test_a_worker_killed_by_its_implementation_is_restarted_then_given_up(make_harness, tmp_path):
+def test_a_worker_killed_by_its_implementation_is_restarted_then_given_up(
+    make_harness: MakeHarness, tmp_path: Path
+) -> None:
     harness = make_harness()
     completed = harness.run(
         "fuzz",
@@ -184,7 +192,9 @@ def test_a_worker_killed_by_its_implementation_is_restarted_then_given_up(make_h
     assert harness.leftovers() == []
 
 
-def test_a_hung_implementation_is_a_timeout_and_max_failures_ends_the_campaign(make_harness, tmp_path):
+def test_a_hung_implementation_is_a_timeout_and_max_failures_ends_the_campaign(
+    make_harness: MakeHarness, tmp_path: Path
+) -> None:
     harness = make_harness()
     impl = f"cmd:{sys.executable} {HOSTILE / 'hang_in_train.py'}"
     completed = harness.run(
@@ -218,7 +228,9 @@ def test_a_hung_implementation_is_a_timeout_and_max_failures_ends_the_campaign(m
     assert harness.leftovers() == []
 
 
-def test_a_worker_killed_from_outside_takes_its_implementation_with_it_and_is_restarted(make_harness):
+def test_a_worker_killed_from_outside_takes_its_implementation_with_it_and_is_restarted(
+    make_harness: MakeHarness,
+) -> None:
     harness = make_harness()
     impl = f"cmd:{sys.executable} {HOSTILE / 'hang_in_train.py'}"  # blocked in train: never reads its stdin again
     campaign = harness.start(

@@ -9,6 +9,8 @@ import itertools
 import os
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -37,7 +39,9 @@ from tests.support.redis_server import free_port
         (["--max-failures", "0"], "argument --max-failures: must be at least 1"),
     ],
 )
-def test_bad_option_values_exit_2_naming_the_value(capsys, words, message):
+def test_bad_option_values_exit_2_naming_the_value(
+    capsys: pytest.CaptureFixture[str], words: list[str], message: str
+) -> None:
     assert cli.main(["fuzz", *words]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
@@ -54,21 +58,23 @@ def test_bad_option_values_exit_2_naming_the_value(capsys, words, message):
         ("redis://:6379", "no host"),
     ],
 )
-def test_bad_database_values_exit_2_before_anything_starts(capsys, database, message):
+def test_bad_database_values_exit_2_before_anything_starts(
+    capsys: pytest.CaptureFixture[str], database: str, message: str
+) -> None:
     for command in ("fuzz", "run"):
         assert cli.main([command, "--check", "tie-break", "--database", database]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("bpe-conformance: error: ") and message in err
 
 
-def test_an_unreachable_redis_is_named_with_its_address(capsys):
+def test_an_unreachable_redis_is_named_with_its_address(capsys: pytest.CaptureFixture[str]) -> None:
     port = free_port()  # nothing listens there
     assert cli.main(["fuzz", "--check", "tie-break", "--database", f"redis://127.0.0.1:{port}/2"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"cannot use Redis at 127.0.0.1:{port} db 2" in err
 
 
-def test_a_file_is_not_a_database_directory(tmp_path, capsys):
+def test_a_file_is_not_a_database_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "file").write_text("x")
     assert cli.main(["fuzz", "--database", str(tmp_path / "file")]) == 2
     assert "exists and is not a directory" in capsys.readouterr().err
@@ -76,13 +82,13 @@ def test_a_file_is_not_a_database_directory(tmp_path, capsys):
         open_database(str(tmp_path / "file"), "--bpe-database")
 
 
-def test_nothing_to_fuzz_is_a_usage_error(capsys):
+def test_nothing_to_fuzz_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     # The bundled reference declares every capability; no check selected by --level leaves nothing.
     assert cli.main(["fuzz", "--check", "tie-break", "--level", "interface"]) == 2
     assert "no checks selected" in capsys.readouterr().err
 
 
-def test_the_cache_dir_follows_xdg_and_ignores_a_relative_value(tmp_path):
+def test_the_cache_dir_follows_xdg_and_ignores_a_relative_value(tmp_path: Path) -> None:
     assert cache_directory({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "bpe-conformance"
     assert cache_directory({"XDG_CACHE_HOME": "relative"}).parent.name == ".cache"
     one, other = default_directory("pkg:Tok", {}), default_directory("pkg:Tok2", {})
@@ -90,14 +96,14 @@ def test_the_cache_dir_follows_xdg_and_ignores_a_relative_value(tmp_path):
     assert default_directory(None, {}).name.startswith("reference-")
 
 
-def test_a_directory_and_a_redis_url_parse_to_what_they_name(tmp_path):
+def test_a_directory_and_a_redis_url_parse_to_what_they_name(tmp_path: Path) -> None:
     assert parse_location(str(tmp_path)).path == str(tmp_path)
     location = parse_location("redis://[::1]:7000/15")
     assert (location.kind, location.host, location.port, location.db) == ("redis", "::1", 7000, 15)
 
 
 @given(st.integers(1, 8784), st.sampled_from(["s", "m", "h"]))
-def test_a_duration_in_one_unit_is_that_many_seconds(number, unit):
+def test_a_duration_in_one_unit_is_that_many_seconds(number: int, unit: str) -> None:
     """Durations are numbers each followed by s, m or h (at most a year: more is surely a typo)."""
     assert parse_duration(f"{number}{unit}") == number * {"s": 1, "m": 60, "h": 3600}[unit]
     assert format_duration(parse_duration(f"{number}{unit}"))
@@ -110,7 +116,9 @@ def test_a_duration_in_one_unit_is_that_many_seconds(number, unit):
     st.integers(0, 20),
     st.data(),
 )
-def test_every_check_keeps_running_and_a_failing_one_rests_at_most_max_rest_cycles(names, start, data):
+def test_every_check_keeps_running_and_a_failing_one_rests_at_most_max_rest_cycles(
+    names: list[str], start: int, data: st.DataObject
+) -> None:
     schedule = Schedule(names, start=start)
     failing = data.draw(st.sampled_from(names))
     seen: list[str] = []
@@ -123,13 +131,18 @@ def test_every_check_keeps_running_and_a_failing_one_rests_at_most_max_rest_cycl
     assert all(later - earlier <= len(names) * (MAX_REST + 1) for earlier, later in itertools.pairwise(gaps))
 
 
-def test_budgets_grow_then_level_off():
+def test_budgets_grow_then_level_off() -> None:
     budgets = [examples_for_round(60, round_of_check) for round_of_check in range(10)]
     assert budgets[:3] == [60, 120, 240] and budgets == sorted(budgets) and budgets[-1] == budgets[-2]
 
 
-def test_a_failure_is_distinct_by_check_outcome_clause_and_inputs():
-    def result(check="c", outcome=Outcome.FAIL, clause="BPE-TRAIN-TIE", inputs=None):
+def test_a_failure_is_distinct_by_check_outcome_clause_and_inputs() -> None:
+    def result(
+        check: str = "c",
+        outcome: Outcome = Outcome.FAIL,
+        clause: str = "BPE-TRAIN-TIE",
+        inputs: dict[str, Any] | None = None,
+    ) -> CheckResult:
         return CheckResult(
             check,
             clause,
@@ -154,7 +167,9 @@ def test_a_failure_is_distinct_by_check_outcome_clause_and_inputs():
     assert book.add(result(), 1, 5, 1.0) is None and book.findings[0].times_found == 2
 
 
-def test_workers_share_hypothesis_storage_under_the_cache_dir_unless_told_otherwise(tmp_path, monkeypatch):
+def test_workers_share_hypothesis_storage_under_the_cache_dir_unless_told_otherwise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from bpe_conformance.fuzzing.campaign import hypothesis_storage
 
     monkeypatch.delenv("HYPOTHESIS_STORAGE_DIRECTORY", raising=False)
@@ -164,7 +179,7 @@ def test_workers_share_hypothesis_storage_under_the_cache_dir_unless_told_otherw
     assert hypothesis_storage() == tmp_path / "mine"
 
 
-def test_the_plugin_names_a_bad_bpe_database_as_a_usage_error(tmp_path):
+def test_the_plugin_names_a_bad_bpe_database_as_a_usage_error(tmp_path: Path) -> None:
     completed = subprocess.run(
         [
             sys.executable,
@@ -190,7 +205,7 @@ def test_the_plugin_names_a_bad_bpe_database_as_a_usage_error(tmp_path):
     assert "--bpe-database ftp://host/x: unknown scheme 'ftp'" in completed.stderr + completed.stdout
 
 
-def test_the_status_line_and_the_verdict_state_the_campaign_in_numbers():
+def test_the_status_line_and_the_verdict_state_the_campaign_in_numbers() -> None:
     from bpe_conformance.fuzzing.campaign import Campaign
     from bpe_conformance.fuzzing.display import status_line, verdict
     from bpe_conformance.fuzzing.records import CampaignConfig

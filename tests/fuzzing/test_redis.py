@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from bpe_conformance.running.database import KEY_PREFIX
-from tests.fuzzing.helpers import validate_summary, wait_for
+from tests.fuzzing.helpers import MakeHarness, validate_summary, wait_for
 from tests.support.fuzz_subjects import LONG_TEXT_BYTES
-from tests.support.redis_server import running_redis
+from tests.support.redis_server import RedisServer, running_redis
 
 pytestmark = [
     pytest.mark.timeout(300),
@@ -28,18 +30,20 @@ RARE_BUG = "tests.support.fuzz_subjects:LongTextsLoseTheirLastId"
 
 
 @pytest.fixture
-def redis_server(tmp_path):
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     directory = tmp_path / "redis"
     directory.mkdir()
     with running_redis(directory) as server:
         yield server
 
 
-def _keys(server, db: int) -> list[bytes]:
+def _keys(server: RedisServer, db: int) -> list[bytes]:
     return sorted(server.client(db).keys("*"))
 
 
-def test_a_campaign_saves_to_redis_and_run_replays_it_in_seconds(make_harness, tmp_path, redis_server):
+def test_a_campaign_saves_to_redis_and_run_replays_it_in_seconds(
+    make_harness: MakeHarness, tmp_path: Path, redis_server: RedisServer
+) -> None:
     url = redis_server.url(1)
     fuzzer, runner = make_harness("fuzzer"), make_harness("runner")
     fuzzed = fuzzer.run(
@@ -92,7 +96,9 @@ def test_a_campaign_saves_to_redis_and_run_replays_it_in_seconds(make_harness, t
     assert fuzzer.leftovers() == [] and runner.leftovers() == []
 
 
-def test_two_campaigns_with_different_seeds_share_one_redis_database(make_harness, tmp_path, redis_server):
+def test_two_campaigns_with_different_seeds_share_one_redis_database(
+    make_harness: MakeHarness, tmp_path: Path, redis_server: RedisServer
+) -> None:
     """Machine A fuzzes round-trip, machine B encode-trained, at once, into one Redis database; a third
     machine's ``run`` fails each check with the counterexample the other found, although the same run without
     the database passes: only the shared database could have given it those failures. (A campaign cut short
@@ -150,7 +156,9 @@ def test_two_campaigns_with_different_seeds_share_one_redis_database(make_harnes
 
 
 @pytest.mark.slow  # the client retries a lost server for seconds before giving up: tox -e fuzz-redis runs it
-def test_a_redis_server_lost_mid_campaign_ends_it_with_a_harness_error_not_a_verdict(make_harness, redis_server):
+def test_a_redis_server_lost_mid_campaign_ends_it_with_a_harness_error_not_a_verdict(
+    make_harness: MakeHarness, redis_server: RedisServer
+) -> None:
     harness = make_harness()
     campaign = harness.start(
         "fuzz",

@@ -5,11 +5,14 @@ from __future__ import annotations
 import doctest
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import find, given
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
+from hypothesis.strategies import SearchStrategy
 
 import bpe_conformance.inputs.strategies as strategies
 from bpe_conformance.inputs.strategies import (
@@ -38,7 +41,7 @@ def _utf8(documents: list[str]) -> list[list[int]]:
 
 
 @given(corpora(min_documents=1, max_documents=4, max_length=20))
-def test_corpora_are_lists_of_encodable_documents(documents) -> None:
+def test_corpora_are_lists_of_encodable_documents(documents: list[str]) -> None:
     """BPE-INPUT-DOCS: "documents MUST be a list ... of str" without lone surrogates."""
     assert isinstance(documents, list) and len(documents) >= 1
     assert all(isinstance(document, str) for document in documents)
@@ -46,7 +49,7 @@ def test_corpora_are_lists_of_encodable_documents(documents) -> None:
 
 
 @given(tie_corpora(max_length=24))
-def test_tie_corpora_tie_in_the_first_round(documents) -> None:
+def test_tie_corpora_tie_in_the_first_round(documents: list[str]) -> None:
     """BPE-TRAIN-TIE: "When several pairs share the highest count, the round MUST select the smallest of them"."""
     counts = count_pairs(_utf8(documents))
     assert max(counts.values()) >= 2 and len(tied_pairs(counts)) >= 2
@@ -76,7 +79,7 @@ def test_tie_corpora_include_a_rule_id_tying_with_byte_ids() -> None:
 
 
 @given(boundary_pair_corpora(max_documents=6))
-def test_boundary_pair_corpora_top_pair_exists_only_across_boundaries(documents) -> None:
+def test_boundary_pair_corpora_top_pair_exists_only_across_boundaries(documents: list[str]) -> None:
     """BPE-TRAIN-DOCS: "A pair made of the last id of one document and the first id of the next MUST NOT be counted"."""
     joined = count_pairs([list("".join(documents).encode("utf-8"))])
     top = max(joined, key=joined.__getitem__)
@@ -86,7 +89,7 @@ def test_boundary_pair_corpora_top_pair_exists_only_across_boundaries(documents)
 
 
 @given(run_corpora(max_documents=3, max_run=16))
-def test_run_corpora_have_runs_counted_with_overlaps(documents) -> None:
+def test_run_corpora_have_runs_counted_with_overlaps(documents: list[str]) -> None:
     """BPE-TRAIN-COUNT: "Windows overlap: `aaa` contains the pair (a, a) twice"."""
     assert 1 <= len(documents) <= 3
     assert all(re.search(r"(.+)\1", document, flags=re.DOTALL) for document in documents)
@@ -99,7 +102,7 @@ def test_run_corpora_include_odd_runs_whose_leftover_is_merged_later() -> None:
 
 
 @given(unicode_corpora(max_documents=3))
-def test_unicode_corpora_are_valid_text(documents) -> None:
+def test_unicode_corpora_are_valid_text(documents: list[str]) -> None:
     """BPE-ALPHA-BYTES: "Text enters the tokenizer only as its UTF-8 encoding"."""
     assert 1 <= len(documents) <= 3
     _utf8(documents)
@@ -118,33 +121,33 @@ def test_unicode_corpora_include_normalization_variants_crlf_nul_and_emoji() -> 
 
 
 @given(pretokenization_corpora(max_documents=3, max_length=24))
-def test_pretokenization_corpora_merge_across_words(documents) -> None:
+def test_pretokenization_corpora_merge_across_words(documents: list[str]) -> None:
     """BPE-ENCODE-RAW: "merges cross spaces and punctuation whenever the rules say so"."""
     pieces = build_pieces(train(documents, 64))[258:]
     assert any(crosses_word_boundary(piece) for piece in pieces)
 
 
 @given(recount_corpora(max_documents=3, max_length=18))
-def test_recount_corpora_need_fresh_counts(documents) -> None:
+def test_recount_corpora_need_fresh_counts(documents: list[str]) -> None:
     """BPE-TRAIN-RECOUNT: "Each round MUST count pairs in the sequences as they are after every earlier round"."""
     assert stale_choice_differs(documents)
 
 
 @given(encode_texts(max_length=12))
-def test_encode_texts_are_valid_and_bounded(text) -> None:
+def test_encode_texts_are_valid_and_bounded(text: str) -> None:
     """BPE-INPUT-TEXT: "The text passed to `encode` MUST be a `str`"."""
     assert isinstance(text, str) and len(text) <= 12
     text.encode("utf-8")
 
 
 @given(max_merges_values(max_value=5))
-def test_max_merges_values_are_small_non_negative_ints(value) -> None:
+def test_max_merges_values_are_small_non_negative_ints(value: int) -> None:
     """BPE-TRAIN-MAXMERGES: "`max_merges` MUST be an `int`" and non-negative."""
     assert type(value) is int and 0 <= value <= 5
 
 
 @given(st.data(), st.integers(0, 6), st.integers(0, 6))
-def test_rule_lists_are_valid_and_sized(data, low, high) -> None:
+def test_rule_lists_are_valid_and_sized(data: st.DataObject, low: int, high: int) -> None:
     """BPE-RULE-REF: "Each part of rule r MUST be ... a byte id (0–255) or the id of an earlier rule"."""
     low, high = min(low, high), max(low, high)
     rules = data.draw(rule_lists(min_rules=low, max_rules=high))
@@ -152,7 +155,7 @@ def test_rule_lists_are_valid_and_sized(data, low, high) -> None:
 
 
 @given(texts_and_rules(max_rules=6))
-def test_texts_and_rules_are_valid(case) -> None:
+def test_texts_and_rules_are_valid(case: tuple[str, list[tuple[int, int]]]) -> None:
     """BPE-ENCODE-ORDER: any valid rule list encodes any text, so every drawn list must be loadable."""
     text, rules = case
     assert text and check_rules(rules) == rules and len(rules) <= 6
@@ -197,14 +200,16 @@ def test_the_predicates_answer_the_worked_examples() -> None:
         (texts_and_rules, {"max_length": 0}),
     ],
 )
-def test_bad_arguments_are_rejected_at_the_call(factory, arguments) -> None:
+def test_bad_arguments_are_rejected_at_the_call(
+    factory: Callable[..., SearchStrategy[Any]], arguments: dict[str, object]
+) -> None:
     with pytest.raises(InvalidArgument, match="|".join(arguments)):
         factory(**arguments)
 
 
 def test_options_are_keyword_only() -> None:
     with pytest.raises(TypeError):
-        corpora(3)  # type: ignore[misc]
+        corpora(3)  # type: ignore[call-arg]  # positional on purpose: the call must be refused
 
 
 def test_docstring_examples_run() -> None:

@@ -219,7 +219,7 @@ FAILING = (Outcome.FAIL, Outcome.CRASH, Outcome.ERROR)
 
 
 @pytest.mark.parametrize(("implementation", "check", "clause", "profile"), FAILURES, ids=lambda value: str(value))
-def test_matrix_failure_reproduces(implementation, check, clause, profile) -> None:
+def test_matrix_failure_reproduces(implementation: str, check: str, clause: str, profile: str) -> None:
     """What ``bpe-conformance run --impl <adapter> --profile <p> --check <check> --seed 0`` does."""
     config = RunConfig(impl=_installed_spec(implementation), seed=SEED, profile=profile, patterns=(check,))
     subject = open_subject(config.impl, config.isolation_used, config.timeout)

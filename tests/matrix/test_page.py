@@ -12,7 +12,7 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bpe_conformance.matrix.page import displayed, render_page
 from bpe_conformance.matrix.record import read_matrix
@@ -98,7 +98,7 @@ def _fail_keys(document: dict[str, Any]) -> set[tuple[str, str]]:
     return {(row["label"], check["name"]) for row, check, _ in failing_cells(document)}
 
 
-def _dom_fail_keys(dom: _Dom, shown_only: bool = True) -> set[tuple[str, str]]:
+def _dom_fail_keys(dom: _Dom, shown_only: bool = True) -> set[tuple[str | None, str | None]]:
     cells = dom.select("td", data_cell="fail")
     return {
         (cell.attributes["data-impl"], cell.attributes["data-check"]) for cell in cells if cell.shown or not shown_only
@@ -146,7 +146,8 @@ def test_rows_are_grouped_by_level_then_by_clause() -> None:
     rows = [row for row in dom.select("tr") if "data-clause" in row.attributes]
     order = [(row.attributes["data-level"], row.attributes["data-clause"]) for row in rows]
     levels = [level for level, _ in order]
-    assert levels == sorted(levels, key=["algorithm", "interface"].index)
+    rank: list[str | None] = ["algorithm", "interface"]
+    assert levels == sorted(levels, key=rank.index)
     for level in ("algorithm", "interface"):
         clauses = [clause for row_level, clause in order if row_level == level]
         assert all(
@@ -189,7 +190,7 @@ def test_a_fragment_filters_by_level_and_profile_and_opens_a_cell(tmp_path: Path
     cell = document["implementations"][1]["cells"]["tie-break"]
     for fact in ("tie broken the other way", "ties go to the largest pair", cell["reproduce"], "2.0.1"):
         assert fact in said, fact
-    (selected,) = [e for e in dom.select("td") if "selected" in e.attributes.get("class", "")]
+    (selected,) = [e for e in dom.select("td") if "selected" in cast(str, e.attributes.get("class", ""))]
     assert selected.attributes["data-key"] == "dialect-two/tie-break"
 
 

@@ -13,6 +13,8 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 import pytest
 from hypothesis import given
@@ -54,7 +56,7 @@ texts = st.text(alphabet="ab c低é", max_size=16)
 merge_counts = st.integers(min_value=0, max_value=10)
 
 
-def raises(exception: type[Exception], *fragments: str):
+def raises(exception: type[Exception], *fragments: str) -> AbstractContextManager[pytest.ExceptionInfo[Exception]]:
     """``pytest.raises`` that also requires every fragment in the message (which names the problem)."""
     return pytest.raises(exception, match="(?s)" + "".join(f"(?=.*{re.escape(fragment)})" for fragment in fragments))
 
@@ -252,7 +254,8 @@ def test_train_stop_bounds(docs: list[str], max_merges: int) -> None:
 def test_train_maxmerges_validation(max_merges: object, exception: type[Exception], fragments: tuple[str, ...]) -> None:
     """BPE-TRAIN-MAXMERGES: a non-negative int; bool, float and str are TypeErrors, negatives ValueErrors."""
     with raises(exception, *fragments):
-        train(["abab"], max_merges)
+        # wrong type on purpose: the call must be refused
+        train(["abab"], max_merges)  # type: ignore[arg-type]
 
 
 # BPE-MERGE-SCAN, BPE-MERGE-NOREMATCH
@@ -445,7 +448,10 @@ def test_prop_permute(pair: tuple[list[str], list[str]], max_merges: int) -> Non
 
 def test_prop_determinism_across_hash_seeds() -> None:
     """BPE-PROP-DETERMINISM: the same rules and digest in processes with different hash seeds."""
-    script = "from bpe_conformance.reference import digest, train; print(digest(train(['to be or not to be', 'abab', 'acac'], 32)))"
+    script = (
+        "from bpe_conformance.reference import digest, train; "
+        "print(digest(train(['to be or not to be', 'abab', 'acac'], 32)))"
+    )
     outputs = set()
     for seed in ("0", "1", "12345"):
         environment = {**os.environ, "PYTHONHASHSEED": seed}
@@ -558,12 +564,14 @@ def test_ser_load_round_trip_and_layout_freedom() -> None:
 def test_input_docs_validation(docs: object, exception: type[Exception], fragments: tuple[str, ...]) -> None:
     """BPE-INPUT-DOCS: a list of str; bad containers and documents raise, naming the problem."""
     with raises(exception, *fragments):
-        train(docs, 32)
+        # wrong type on purpose: the call must be refused
+        train(docs, 32)  # type: ignore[arg-type]
 
 
 def test_input_docs_tuples_and_empty_documents_are_valid() -> None:
     """BPE-INPUT-DOCS: a tuple is accepted; an empty list and empty documents give no rules."""
-    assert train(("abab", "acac"), 32) == [(97, 98), (97, 99)]
+    # a tuple on purpose: documents may be any sequence; the annotation says list
+    assert train(("abab", "acac"), 32) == [(97, 98), (97, 99)]  # type: ignore[arg-type]
     assert train([], 32) == train(["", ""], 32) == []
 
 
@@ -578,7 +586,13 @@ def test_input_docs_tuples_and_empty_documents_are_valid() -> None:
 )
 def test_input_text_validation(text: object, exception: type[Exception], fragments: tuple[str, ...]) -> None:
     """BPE-INPUT-TEXT: a str without lone surrogates, for encode and encode_document alike."""
-    for call in (lambda: encode(text, []), lambda: encode_document(text, []), lambda: Tokenizer().encode(text)):
+    # Wrong types on purpose: every call must be refused.
+    calls: tuple[Callable[[], object], ...] = (
+        lambda: encode(text, []),  # type: ignore[arg-type]
+        lambda: encode_document(text, []),  # type: ignore[arg-type]
+        lambda: Tokenizer().encode(text),  # type: ignore[arg-type]
+    )
+    for call in calls:
         with raises(exception, *fragments):
             call()
     assert encode("", []) == []
@@ -600,10 +614,12 @@ def test_input_text_validation(text: object, exception: type[Exception], fragmen
 )
 def test_input_ids_validation(ids: object, exception: type[Exception], fragments: tuple[str, ...]) -> None:
     """BPE-INPUT-IDS: a list of int in range(vocabulary size); type errors and range errors named."""
-    for call in (lambda: decode(ids, []), lambda: decode_bytes(ids, []), lambda: Tokenizer().decode(ids)):
+    # wrong type on purpose: the call must be refused
+    for call in (lambda: decode(ids, []), lambda: decode_bytes(ids, []), lambda: Tokenizer().decode(ids)):  # type: ignore[arg-type]
         with raises(exception, *fragments):
             call()
-    assert decode((104, 105), []) == "hi"
+    # a tuple on purpose: ids may be any sequence; the annotation says list
+    assert decode((104, 105), []) == "hi"  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -630,7 +646,8 @@ def test_input_rules_validation(rules: object, exception: type[Exception], fragm
     tokenizer = Tokenizer()
     tokenizer.load([(97, 98)])
     with raises(exception, *fragments):
-        tokenizer.load(rules)
+        # wrong type on purpose: the call must be refused
+        tokenizer.load(rules)  # type: ignore[arg-type]
     assert (tokenizer.rules, tokenizer.encode("ab")) == ([(97, 98)], [258])
 
 
@@ -642,5 +659,6 @@ def test_failed_train_keeps_the_previous_model(docs: object, max_merges: object)
         tokenizer.train(["abcabc"], 32)
         before = (tokenizer.rules, tokenizer.dumps(), tokenizer.encode("abcab"))
         with pytest.raises((TypeError, ValueError)):
-            tokenizer.train(docs, max_merges)
+            # wrong type on purpose: the call must be refused
+            tokenizer.train(docs, max_merges)  # type: ignore[arg-type]
         assert (tokenizer.rules, tokenizer.dumps(), tokenizer.encode("abcab")) == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -38,6 +39,7 @@ from bpe_conformance.reference.profiles import (
     STRING_KEY,
     SUBWORD_NMT,
     TIKTOKEN,
+    Profile,
 )
 from bpe_conformance.reference.replacement import replace_pair
 from bpe_conformance.reference.training import training_rounds
@@ -48,7 +50,7 @@ documents = st.lists(texts, max_size=5)
 TRAINABLE = [profile for profile in PROFILES.values() if profile.tie_break is not None]
 
 
-def _outcome(call):
+def _outcome(call: Callable[[], object]) -> tuple[object, ...]:
     try:
         return ("returned", call())
     except (TypeError, ValueError) as error:
@@ -59,7 +61,7 @@ def _outcome(call):
 
 
 @given(documents, st.integers(min_value=0, max_value=12), texts)
-def test_strict_profile_equals_the_strict_reference(docs, max_merges, text):
+def test_strict_profile_equals_the_strict_reference(docs: list[str], max_merges: int, text: str) -> None:
     """BPE-PROP-DETERMINISM: "the exact id sequence is the contract" — under STRICT the dialect
     reference trains the same rules and encodes and decodes to the same ids and text as reference."""
     rules = train_profile(docs, max_merges, STRICT)
@@ -70,7 +72,7 @@ def test_strict_profile_equals_the_strict_reference(docs, max_merges, text):
 
 
 @given(st.lists(st.integers(min_value=-2, max_value=300), max_size=6))
-def test_strict_profile_decodes_any_ids_like_the_reference(ids):
+def test_strict_profile_decodes_any_ids_like_the_reference(ids: list[int]) -> None:
     """BPE-DECODE-STRICT: "unknown ids and invalid UTF-8 are ValueErrors in text decoding" — the
     same answer or the same error as reference.decode, for any ids."""
     rules = [(97, 98), (258, 99)]
@@ -80,14 +82,18 @@ def test_strict_profile_decodes_any_ids_like_the_reference(ids):
 @pytest.mark.parametrize(
     ("call", "strict_call"),
     [
-        (lambda: train_profile("abab", 1, STRICT), lambda: reference.train("abab", 1)),
+        # wrong type on purpose: the call must be refused
+        (lambda: train_profile("abab", 1, STRICT), lambda: reference.train("abab", 1)),  # type: ignore[arg-type]
         (lambda: train_profile(["ab"], True, STRICT), lambda: reference.train(["ab"], True)),
         (lambda: train_profile(["ab"], -1, STRICT), lambda: reference.train(["ab"], -1)),
-        (lambda: encode_profile(b"ab", [], STRICT), lambda: reference.encode(b"ab", [])),
+        # wrong type on purpose: the call must be refused
+        (lambda: encode_profile(b"ab", [], STRICT), lambda: reference.encode(b"ab", [])),  # type: ignore[arg-type]
         (lambda: encode_profile("a\udc80", [], STRICT), lambda: reference.encode("a\udc80", [])),
     ],
 )
-def test_strict_profile_rejects_bad_input_like_the_reference(call, strict_call):
+def test_strict_profile_rejects_bad_input_like_the_reference(
+    call: Callable[[], object], strict_call: Callable[[], object]
+) -> None:
     assert _outcome(call)[0] == "raised"
     assert _outcome(call) == _outcome(strict_call)
 
@@ -97,7 +103,7 @@ def test_strict_profile_rejects_bad_input_like_the_reference(call, strict_call):
 
 @pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
 @given(docs=documents, max_merges=st.integers(min_value=0, max_value=10))
-def test_every_dialect_replays_its_own_training(profile, docs, max_merges):
+def test_every_dialect_replays_its_own_training(profile: Profile, docs: list[str], max_merges: int) -> None:
     """BPE-ENCODE-ORDER: "Encoding applies the rules in rank order" — for a rank-order dialect with
     separate documents, encoding a training document gives exactly its final training sequence,
     and every dialect's rules refer only to bytes and earlier rules (BPE-RULE-REF)."""
@@ -113,7 +119,7 @@ def test_every_dialect_replays_its_own_training(profile, docs, max_merges):
 
 @pytest.mark.parametrize("profile", list(PROFILES.values()), ids=lambda profile: profile.name)
 @given(docs=documents, text=texts)
-def test_every_dialect_round_trips(profile, docs, text):
+def test_every_dialect_round_trips(profile: Profile, docs: list[str], text: str) -> None:
     """BPE-ROUNDTRIP: "decode(encode(t)) == t" holds in every dialect, whatever its encode algorithm."""
     trainer = profile if profile.tie_break else dataclasses.replace(profile, tie_break="smallest-ids")
     rules = train_profile(docs, 8, trainer)
@@ -122,7 +128,7 @@ def test_every_dialect_round_trips(profile, docs, text):
 
 @pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
 @given(docs=documents)
-def test_every_dialect_stops_at_its_min_count(profile, docs):
+def test_every_dialect_stops_at_its_min_count(profile: Profile, docs: list[str]) -> None:
     """BPE-TRAIN-STOP: "Stop when the best count is < 2" — in a dialect, below its min_count:
     every rule was counted at least min_count times, and one more round would find none."""
     rules = train_profile(docs, 64, profile)
@@ -183,12 +189,12 @@ def test_every_dialect_stops_at_its_min_count(profile, docs):
         ),
     ],
 )
-def test_first_rule_of_a_tie_per_dialect(docs, expected):
+def test_first_rule_of_a_tie_per_dialect(docs: list[str], expected: dict[str, tuple[int, int]]) -> None:
     for name, pair in expected.items():
         assert train_profile(docs, 1, PROFILES[name]) == [pair], name
 
 
-def test_largest_pieces_and_largest_ids_differ_once_rules_take_part_in_a_tie():
+def test_largest_pieces_and_largest_ids_differ_once_rules_take_part_in_a_tie() -> None:
     # Round 2 ties (aa, c) with (b, c): 'aa' has the larger id (256) but the smaller piece.
     docs = ["aaaa", "aacaac", "bcbc"]
     assert train_profile(docs, 2, LARGEST_PAIR) == [(97, 97), (256, 99)]
@@ -199,14 +205,14 @@ def test_largest_pieces_and_largest_ids_differ_once_rules_take_part_in_a_tie():
     assert train_profile(docs, 2, MINBPE) == [(97, 97), (256, 256)]
 
 
-def test_hf_order_puts_printable_bytes_first_and_rules_after_every_byte():
+def test_hf_order_puts_printable_bytes_first_and_rules_after_every_byte() -> None:
     assert [byte_level_symbol(value) for value in (33, 126, 161, 173, 255, 32)] == ["!", "~", "¡", "Ń", "ÿ", "Ġ"]
     assert hf_order_key(97) < hf_order_key(32) < hf_order_key(0 + 256)
     assert max(hf_order_key(value) for value in range(256)) < hf_order_key(256)
     assert len({byte_level_symbol(value) for value in range(256)}) == 256
 
 
-def test_worked_low_example_is_the_same_first_rule_in_every_trainable_dialect():
+def test_worked_low_example_is_the_same_first_rule_in_every_trainable_dialect() -> None:
     # (189,142) ties with (228,189); every tie rule here happens to pick (189,142) but first-seen.
     assert train_profile(["低" * 30], 2, STRICT) == [(189, 142), (228, 258)]
     assert train_profile(["低" * 30], 2, HF_TOKENIZERS) == [(189, 142), (228, 256)]
@@ -216,38 +222,38 @@ def test_worked_low_example_is_the_same_first_rule_in_every_trainable_dialect():
 # --- stop threshold, numbering, documents (BPE-TRAIN-STOP, BPE-RULE-ID, BPE-TRAIN-DOCS) ---
 
 
-def test_min_count_one_merges_pairs_seen_once():
+def test_min_count_one_merges_pairs_seen_once() -> None:
     assert train_profile(["abcd"], 2, STRICT) == []
     assert train_profile(["abcd"], 2, RUSTBPE) == [(97, 98), (99, 100)]  # (99,100) < (256,99)
     assert train_profile(["abcd"], 2, MINBPE) == [(97, 98), (256, 99)]
 
 
-def test_min_count_one_stops_when_no_pair_is_left():
+def test_min_count_one_stops_when_no_pair_is_left() -> None:
     assert train_profile(["ab", "ab"], 5, RUSTBPE) == [(97, 98)]
 
 
-def test_minbpe_stops_when_no_pair_is_left_before_max_merges():
+def test_minbpe_stops_when_no_pair_is_left_before_max_merges() -> None:
     """minbpe's library raises here (a defect, docs/findings.md); its profile, a design, stops."""
     assert train_profile(["ab"], 2, MINBPE) == train_profile(["ab"], 1, MINBPE) == [(97, 98)]
 
 
-def test_rule_ids_follow_the_profile_numbering():
+def test_rule_ids_follow_the_profile_numbering() -> None:
     assert train_profile(["aaaa"], 2, STRICT) == [(97, 97)]
     assert train_profile(["aaaa"], 2, RUSTBPE) == [(97, 97), (256, 256)]
 
 
-def test_concatenated_documents_count_across_the_joins():
+def test_concatenated_documents_count_across_the_joins() -> None:
     assert train_profile(["a", "b", "a", "b"], 1, STRICT) == []
     assert train_profile(["a", "b", "a", "b"], 1, MINBPE) == [(97, 98)]
     assert training_sequences(["ab", "c"], MINBPE) == [[97, 98, 99]]
 
 
-def test_a_document_separator_sits_between_concatenated_documents():
+def test_a_document_separator_sits_between_concatenated_documents() -> None:
     spaced = dataclasses.replace(MINBPE, name="joined-by-space", document_separator=" ")
     assert training_sequences(["ab", "c"], spaced) == [[97, 98, 32, 99]]
 
 
-def test_pre_tokenization_splits_training_and_encoding_into_chunks():
+def test_pre_tokenization_splits_training_and_encoding_into_chunks() -> None:
     words = dataclasses.replace(STRICT, name="words", pre_tokenization=r"\s*\S+|\s+")
     assert training_sequences(["a b"], words) == [[97], [32, 98]]
     # " a" twice inside chunks; "a " never, because the space starts the next chunk.
@@ -257,18 +263,18 @@ def test_pre_tokenization_splits_training_and_encoding_into_chunks():
     assert encode_profile("a a", [(97, 32)], STRICT) == [258, 97]
 
 
-def test_pre_tokenization_must_cover_the_text():
+def test_pre_tokenization_must_cover_the_text() -> None:
     letters_only = dataclasses.replace(STRICT, name="letters", pre_tokenization=r"[a-z]+")
     with pytest.raises(ValueError, match="pre_tokenization pattern does not cover the text 'a b'"):
         train_profile(["a b"], 1, letters_only)
 
 
-def test_encode_only_profile_cannot_train():
+def test_encode_only_profile_cannot_train() -> None:
     with pytest.raises(ValueError, match="profile 'tiktoken' is encode-only"):
         train_profile(["abab"], 1, TIKTOKEN)
 
 
-def test_max_merges_is_checked_before_the_profile():
+def test_max_merges_is_checked_before_the_profile() -> None:
     with pytest.raises(TypeError, match="max_merges must be an int, not bool"):
         train_profile(["abab"], True, TIKTOKEN)
 
@@ -276,7 +282,7 @@ def test_max_merges_is_checked_before_the_profile():
 # --- encoding: rank order vs piece rank (BPE-ENCODE-ORDER, BPE-ENCODE-LOWEST) ---
 
 
-def test_piece_rank_joins_a_piece_its_rule_would_not():
+def test_piece_rank_joins_a_piece_its_rule_would_not() -> None:
     rules = [(98, 99), (97, 98), (257, 99)]  # 'bc', 'ab', then 'abc' made as ('ab', 'c')
     assert rank_order_merge(b"abc", rules, 256) == [97, 256]
     assert piece_rank_merge(b"abc", rules, 256) == [258]
@@ -284,17 +290,17 @@ def test_piece_rank_joins_a_piece_its_rule_would_not():
     assert encode_profile("abc", rules, BPEASY) == [258]
 
 
-def test_piece_rank_merges_the_leftmost_of_equal_ranks():
+def test_piece_rank_merges_the_leftmost_of_equal_ranks() -> None:
     assert piece_rank_merge(b"aaa", [(97, 97)], 256) == [256, 97]
 
 
-def test_piece_rank_keeps_the_lowest_id_of_a_repeated_piece():
+def test_piece_rank_keeps_the_lowest_id_of_a_repeated_piece() -> None:
     rules = [(97, 98), (97, 98)]
     assert piece_rank_merge(b"ab", rules, 256) == [256]
     assert rank_order_merge(b"ab", rules, 256) == [256]
 
 
-def test_lone_surrogates_are_replaced_only_where_the_profile_says():
+def test_lone_surrogates_are_replaced_only_where_the_profile_says() -> None:
     assert encode_profile("a\udc80b", [], TIKTOKEN) == [97, 239, 191, 189, 98]
     with pytest.raises(ValueError, match="lone surrogate U\\+DC80 at index 1"):
         encode_profile("a\udc80b", [], RUSTBPE)
@@ -303,28 +309,29 @@ def test_lone_surrogates_are_replaced_only_where_the_profile_says():
 # --- decoding policies (BPE-DECODE-STRICT, BPE-ALPHA-BOUNDARY) ---
 
 
-def test_decode_policies_on_a_cut_character():
+def test_decode_policies_on_a_cut_character() -> None:
     with pytest.raises(ValueError, match="invalid UTF-8"):
         decode_profile([228, 189], [], RUSTBPE)
     assert decode_profile([228, 189], [], MINBPE) == "\ufffd"
     assert decode_profile([228, 189], [], HF_TOKENIZERS) == "\ufffd"
 
 
-def test_decode_policies_on_an_unknown_id():
+def test_decode_policies_on_an_unknown_id() -> None:
     with pytest.raises(ValueError, match="id 300 at position 1 is not in the vocabulary"):
         decode_profile([97, 300], [], MINBPE)
     assert decode_profile([97, 300, 98], [], HF_TOKENIZERS) == "ab"
     assert decode_profile_bytes([97, 300], [], HF_TOKENIZERS) == b"a"
 
 
-def test_skip_unknown_still_checks_id_types_and_signs():
+def test_skip_unknown_still_checks_id_types_and_signs() -> None:
     with pytest.raises(TypeError, match="id at position 0 must be an int, not str"):
-        decode_profile(["a"], [], HF_TOKENIZERS)
+        # wrong type on purpose: the call must be refused
+        decode_profile(["a"], [], HF_TOKENIZERS)  # type: ignore[list-item]
     with pytest.raises(ValueError, match="id -1 at position 0 is not in the vocabulary"):
         decode_profile([-1], [], HF_TOKENIZERS)
 
 
-def test_id_256_is_a_boundary_in_strict_and_a_rule_or_unknown_elsewhere():
+def test_id_256_is_a_boundary_in_strict_and_a_rule_or_unknown_elsewhere() -> None:
     assert decode_profile([97, 256, 98], [], STRICT) == "ab"
     assert decode_profile([97, 256, 98], [(120, 121)], MINBPE) == "axyb"
     with pytest.raises(ValueError, match="id 256 at position 1"):
@@ -336,7 +343,7 @@ def test_id_256_is_a_boundary_in_strict_and_a_rule_or_unknown_elsewhere():
 # --- rules in a profile's numbering (BPE-RULE-REF, BPE-INPUT-RULES) ---
 
 
-def test_profile_rules_may_refer_to_earlier_rules_from_256():
+def test_profile_rules_may_refer_to_earlier_rules_from_256() -> None:
     assert check_profile_rules([(97, 98), [256, 99]], MINBPE) == [(97, 98), (256, 99)]
 
 
@@ -351,12 +358,12 @@ def test_profile_rules_may_refer_to_earlier_rules_from_256():
         (7, TypeError, "rules must be a list of"),
     ],
 )
-def test_bad_profile_rules_are_named(rules, error, message):
+def test_bad_profile_rules_are_named(rules: object, error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         check_profile_rules(rules, MINBPE)
 
 
-def test_strict_profile_rules_are_checked_by_the_strict_validator():
+def test_strict_profile_rules_are_checked_by_the_strict_validator() -> None:
     with pytest.raises(ValueError, match="refers to boundary id 256"):
         check_profile_rules([(97, 256)], STRICT)
 
@@ -435,7 +442,7 @@ def test_profile_rounds_under_strict_are_the_strict_rounds(docs: list[str], max_
 
 
 @pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
-def test_every_profile_round_is_one_merge_of_the_state_before_it(profile) -> None:
+def test_every_profile_round_is_one_merge_of_the_state_before_it(profile: Profile) -> None:
     """BPE-TRAIN-COUNT, BPE-MERGE-SCAN under each profile: a round counts the sequences it starts from,
     makes id first_rule_id + rank, and leaves the next round the sequences with that pair replaced."""
     rounds = list(profile_training_rounds(["abab ab", "aab\u00e9\u00e9", "ab ab ab"], 6, profile))

@@ -14,6 +14,7 @@ import random
 import sys
 import sysconfig
 from pathlib import Path
+from typing import cast
 
 import pytest
 from hypothesis import given
@@ -131,7 +132,8 @@ def test_merge_table_is_a_rule_list_for_any_encoder(rules: list[tuple[int, int]]
     """A prepared table is the same rules in rank order, so the literal encoder accepts it. (BPE-ENCODE-ORDER)"""
     table = MergeTable(rules)
     assert list(table) == rules and len(table) == len(rules)
-    assert encode(text, table) == encode(text, rules)
+    # a MergeTable is a sequence of rules; encode's annotation says list
+    assert encode(text, table) == encode(text, rules)  # type: ignore[arg-type]
 
 
 _AB_DOCUMENTS = ["".join(letters) for length in range(11) for letters in itertools.product("ab", repeat=length)]
@@ -160,7 +162,7 @@ def _all_rule_lists(max_rules: int) -> list[list[tuple[int, int]]]:
     frontier: list[list[tuple[int, int]]] = [[]]
     for rank in range(max_rules):
         ids = [97, 98] + [258 + earlier for earlier in range(rank)]
-        frontier = [[*rules, pair] for rules in frontier for pair in itertools.product(ids, repeat=2)]
+        frontier = [[*rules, (left, right)] for rules in frontier for left, right in itertools.product(ids, repeat=2)]
         lists.extend(frontier)
     return lists
 
@@ -224,7 +226,7 @@ def test_stale_heap_entries_never_change_the_choice() -> None:
     heap.sort()
     apply_changes(counts, heap, [(pair_code(97, 99), -1), (pair_code(98, 98), 3)], pair_code(120, 120))
     assert len(heap) <= len(counts)
-    assert [split_code(pop_best(heap, counts)) for _ in range(3)] == [(97, 98), (97, 99), (98, 98)]
+    assert [split_code(cast(int, pop_best(heap, counts))) for _ in range(3)] == [(97, 98), (97, 99), (98, 98)]
     assert pop_best(heap, counts) is None
 
 
@@ -239,13 +241,16 @@ def test_stale_heap_entries_never_change_the_choice() -> None:
         (["a\ud800"], 1, ValueError),
     ],
 )
-def test_fast_training_rejects_what_the_literal_rejects(documents_arg, max_merges, error) -> None:
+def test_fast_training_rejects_what_the_literal_rejects(
+    documents_arg: object, max_merges: object, error: type[Exception]
+) -> None:
     """Bad input is a ValueError/TypeError naming what was wrong, the literal's own message.
     (BPE-TRAIN-MAXMERGES, BPE-INPUT-DOCS)"""
     with pytest.raises(error) as literal_error:
-        train(documents_arg, max_merges)
+        # wrong type on purpose: the call must be refused
+        train(documents_arg, max_merges)  # type: ignore[arg-type]
     with pytest.raises(error) as fast_error:
-        fast_train(documents_arg, max_merges)
+        fast_train(documents_arg, max_merges)  # type: ignore[arg-type]
     assert str(fast_error.value) == str(literal_error.value)
 
 
@@ -268,7 +273,8 @@ def test_fast_training_rejects_an_unknown_engine() -> None:
 def test_fast_encoding_rejects_bad_input() -> None:
     """(BPE-INPUT-TEXT, BPE-INPUT-RULES)"""
     with pytest.raises(TypeError, match="text must be a str"):
-        fast_encode(b"ab", [])
+        # wrong type on purpose: the call must be refused
+        fast_encode(b"ab", [])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="lone surrogate"):
         fast_encode("\udc80", [])
     with pytest.raises(ValueError, match="refers to id 258, which is itself"):
@@ -276,7 +282,8 @@ def test_fast_encoding_rejects_bad_input() -> None:
     with pytest.raises(ValueError, match="boundary id 256"):
         MergeTable([(256, 97)])
     with pytest.raises(TypeError, match="data must be bytes"):
-        fast_encode_bytes("ab", [])
+        # wrong type on purpose: the call must be refused
+        fast_encode_bytes("ab", [])  # type: ignore[arg-type]
 
 
 def test_fast_encoding_rejects_a_text_too_long_for_its_heap(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -366,10 +373,12 @@ def test_real_source_code_against_the_literal(engine: str) -> None:
 def test_fast_encode_bytes_rejects_text_naming_its_type() -> None:
     """BPE-INPUT-TEXT: the bytes entry point rejects a str with a TypeError that names the type it got."""
     with pytest.raises(TypeError) as caught:
-        fast_encode_bytes("ab", [(97, 98)])
+        # wrong type on purpose: the call must be refused
+        fast_encode_bytes("ab", [(97, 98)])  # type: ignore[arg-type]
     assert str(caught.value).startswith("data ")
     assert "bytes" in str(caught.value) and str(caught.value).split()[-1] == "str"
-    assert fast_encode_bytes(bytearray(b"abab"), [(97, 98)]) == [258, 258]
+    # a bytearray on purpose: accepted like bytes
+    assert fast_encode_bytes(bytearray(b"abab"), [(97, 98)]) == [258, 258]  # type: ignore[arg-type]
 
 
 def test_numpy_available_tells_the_truth() -> None:
@@ -483,7 +492,7 @@ def test_a_rebuilt_heap_keeps_the_pairs_the_min_count_allows() -> None:
         heapq.heappush(heap, heap_entry(1000 + stale, pair_code(97, 98)))
     apply_changes(counts, heap, [], pair_code(120, 120), 1)
     assert sorted(heap) == sorted(start_heap(counts, 1)) and len(heap) == 2
-    assert [split_code(pop_best(heap, counts)) for _ in range(2)] == [(97, 98), (97, 99)]
+    assert [split_code(cast(int, pop_best(heap, counts))) for _ in range(2)] == [(97, 98), (97, 99)]
     assert start_heap(counts) == [] and pop_best(heap, counts) is None
 
 

@@ -7,6 +7,8 @@ waiting list) and the corners that small corpora rarely reach.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,7 +21,7 @@ from bpe_conformance.reference.profiles import TIE_BREAKS, Profile
 pytestmark = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
 
 
-def _trained(documents: list[str], max_merges: int, **options) -> list[tuple[int, int]]:
+def _trained(documents: list[str], max_merges: int, **options: Any) -> list[tuple[int, int]]:
     from bpe_conformance.reference.fast_training_numpy import train_arrays
 
     distinct, multiplicities = deduplicate([document.encode() for document in documents])
@@ -58,6 +60,7 @@ def test_a_repeated_sequence_counts_once_per_copy() -> None:
     corpus = build_corpus([b"ab", b"cd", b"ef"], [1, 3, 2])
     counted = {code: count for code, count in zip(corpus.codes.tolist(), corpus.counts.tolist(), strict=True) if count}
     assert counted == {97 << 32 | 98: 1, 99 << 32 | 100: 3, 101 << 32 | 102: 2}
+    assert corpus.weights is not None
     separators, weights = corpus.weights
     assert separators.tolist() == [2, 5, 8] and weights.tolist() == [1, 3, 2]
 

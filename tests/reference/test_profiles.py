@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ from bpe_conformance.reference.profiles import (
 )
 
 
-def test_profile_names_are_the_documented_ones():
+def test_profile_names_are_the_documented_ones() -> None:
     assert list(PROFILES) == [
         "strict",
         "minbpe",
@@ -43,7 +44,7 @@ def test_profile_names_are_the_documented_ones():
     assert all(PROFILES[name].name == name for name in PROFILES)
 
 
-def test_strict_profile_holds_the_values_of_bpe_md():
+def test_strict_profile_holds_the_values_of_bpe_md() -> None:
     assert (STRICT.tie_break, STRICT.min_count, STRICT.first_rule_id, STRICT.boundary_ids) == (
         "smallest-ids",
         2,
@@ -54,7 +55,7 @@ def test_strict_profile_holds_the_values_of_bpe_md():
     assert (STRICT.decode_policy, STRICT.lone_surrogates) == ("strict", "error")
 
 
-def test_no_profile_fails_when_pairs_run_out():
+def test_no_profile_fails_when_pairs_run_out() -> None:
     """A crash is never a dialect: every trainable profile stops, with the rules made so far."""
     assert not any(hasattr(profile, "no_pairs_left") for profile in PROFILES.values())
     for profile in PROFILES.values():
@@ -79,29 +80,34 @@ def test_no_profile_fails_when_pairs_run_out():
     ],
 )
 def test_dialect_profiles_declare_their_differences(
-    profile, tie_break, min_count, documents, encode_algorithm, decode_policy
-):
+    profile: Profile,
+    tie_break: str | None,
+    min_count: int,
+    documents: str,
+    encode_algorithm: str,
+    decode_policy: str,
+) -> None:
     assert (profile.tie_break, profile.min_count, profile.documents) == (tie_break, min_count, documents)
     assert (profile.encode_algorithm, profile.decode_policy) == (encode_algorithm, decode_policy)
     # Every library dialect numbers rules from 256 and has no boundary ids.
     assert (profile.first_rule_id, profile.boundary_ids) == (256, False)
 
 
-def test_profiles_are_frozen():
+def test_profiles_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         STRICT.min_count = 1  # type: ignore[misc]
 
 
-def test_get_profile_returns_the_named_profile():
+def test_get_profile_returns_the_named_profile() -> None:
     assert get_profile("hf-tokenizers") is HF_TOKENIZERS
 
 
-def test_get_profile_names_the_known_profiles_for_an_unknown_name():
+def test_get_profile_names_the_known_profiles_for_an_unknown_name() -> None:
     with pytest.raises(ValueError, match=r"unknown profile 'sentencepiece'; choose one of: strict, minbpe, "):
         get_profile("sentencepiece")
 
 
-def test_get_profile_rejects_a_non_string():
+def test_get_profile_rejects_a_non_string() -> None:
     with pytest.raises(TypeError, match="profile name must be a str, not int"):
         get_profile(3)
 
@@ -120,14 +126,14 @@ def test_get_profile_rejects_a_non_string():
         ({"boundary_ids": False}, "first_rule_id must be 256 when boundary_ids is False, got 258"),
     ],
 )
-def test_bad_profile_parameters_are_named(changes, message):
+def test_bad_profile_parameters_are_named(changes: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Profile(name="bad", description="", **changes)
 
 
-def test_check_profile_returns_a_valid_profile():
+def test_check_profile_returns_a_valid_profile() -> None:
     assert check_profile(MINBPE) is MINBPE
 
 
-def test_encode_only_profile_has_no_tie_break():
+def test_encode_only_profile_has_no_tie_break() -> None:
     assert Profile(name="encoder", description="", tie_break=None).tie_break is None

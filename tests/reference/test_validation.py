@@ -15,7 +15,8 @@ def test_documents_that_are_not_a_str_get_no_advice_to_wrap_them(documents: obje
     the message says what documents must be and names the type given, as its last word.
     """
     with pytest.raises(TypeError) as caught:
-        train(documents, 32)
+        # wrong type on purpose: the call must be refused
+        train(documents, 32)  # type: ignore[arg-type]
     message = str(caught.value)
     assert message.startswith("documents ")
     assert "list of str" in message
@@ -26,7 +27,8 @@ def test_documents_that_are_not_a_str_get_no_advice_to_wrap_them(documents: obje
 def test_a_str_of_documents_gets_the_advice_to_wrap_it() -> None:
     """BPE-INPUT-DOCS: a single str names its type, then ends with the advice, in parentheses."""
     with pytest.raises(TypeError) as caught:
-        train("abab", 32)
+        # wrong type on purpose: the call must be refused
+        train("abab", 32)  # type: ignore[arg-type]
     message = str(caught.value)
     assert message.startswith("documents ")
     assert "list of str, not str " in message

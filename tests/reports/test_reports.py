@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -13,6 +15,7 @@ from rich.console import Console
 
 from bpe_conformance import reference
 from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import Violation
 from bpe_conformance.reports.common import (
@@ -43,7 +46,7 @@ DIVERGENCE = {
 }
 
 
-def _result(check: str, clause: str, outcome: Outcome, message: str, **extra) -> CheckResult:
+def _result(check: str, clause: str, outcome: Outcome, message: str, **extra: Any) -> CheckResult:
     return CheckResult(
         check=check,
         clause=clause,
@@ -57,7 +60,7 @@ def _result(check: str, clause: str, outcome: Outcome, message: str, **extra) ->
     )
 
 
-def _suite(results: list[CheckResult], **config) -> SuiteResult:
+def _suite(results: list[CheckResult], **config: Any) -> SuiteResult:
     settings = {"impl": "mypkg:Tok", "isolation": "process", "timeout": 10.0, **config}
     return SuiteResult(
         implementation=ImplementationRecord(
@@ -133,7 +136,7 @@ def test_schema_is_valid_draft_2020_12() -> None:
     assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
 
 
-def test_json_report_with_every_outcome_validates_and_keeps_counterexamples(tmp_path) -> None:
+def test_json_report_with_every_outcome_validates_and_keeps_counterexamples(tmp_path: Path) -> None:
     path = tmp_path / "report.json"
     write_json_report(_suite(EVERY_OUTCOME), path)
     text = path.read_text(encoding="ascii")
@@ -241,11 +244,13 @@ def test_counterexample_lines_shorten_huge_values_when_asked() -> None:
         ),
     ],
 )
-def test_reproduce_command_repeats_what_changes_the_examples(config, effort, expected) -> None:
+def test_reproduce_command_repeats_what_changes_the_examples(
+    config: dict[str, Any], effort: str, expected: str
+) -> None:
     assert reproduce_command(_suite(EVERY_OUTCOME[:1], effort=effort, **config), "train-tie") == expected
 
 
-def test_junit_parses_with_the_right_counts_and_classnames(tmp_path) -> None:
+def test_junit_parses_with_the_right_counts_and_classnames(tmp_path: Path) -> None:
     path = tmp_path / "junit.xml"
     write_junit(_suite(EVERY_OUTCOME), path)
     root = ET.parse(path).getroot()
@@ -260,10 +265,11 @@ def test_junit_parses_with_the_right_counts_and_classnames(tmp_path) -> None:
     cases = {case.get("name"): case for case in testsuite.iter("testcase")}
     assert [case.get("classname") for case in cases.values()] == [result.clause for result in EVERY_OUTCOME]
     failure = cases["train-tie"].find("failure")
-    assert failure is not None and "first divergent merge round:" in failure.text
+    assert failure is not None and failure.text is not None and "first divergent merge round:" in failure.text
     assert "reproduce: bpe-conformance run --impl mypkg:Tok --check train-tie --seed 4" in failure.text
-    assert cases["train-stop"].find("error").get("type") == "timeout"
-    assert cases["roundtrip"].find("error").get("type") == "crash"
+    timeout, crash = cases["train-stop"].find("error"), cases["roundtrip"].find("error")
+    assert timeout is not None and timeout.get("type") == "timeout"
+    assert crash is not None and crash.get("type") == "crash"
     assert cases["decode-bytes"].find("skipped") is not None
     assert cases["encode-order"].find("failure") is None and cases["encode-order"].find("error") is None
 
@@ -271,10 +277,11 @@ def test_junit_parses_with_the_right_counts_and_classnames(tmp_path) -> None:
 def test_junit_escapes_characters_xml_cannot_hold() -> None:
     root = ET.fromstring(junit_text(_suite(EVERY_OUTCOME)).encode("utf-8"))
     failure = next(case for case in root.iter("testcase") if case.get("name") == "decode-strict").find("failure")
+    assert failure is not None
     assert failure.get("message") == "lone \\ud800 and NUL \\x00 in a message"
 
 
-def test_markdown_has_the_table_failures_and_clauses(tmp_path) -> None:
+def test_markdown_has_the_table_failures_and_clauses(tmp_path: Path) -> None:
     path = tmp_path / "report.md"
     write_markdown(_suite(EVERY_OUTCOME), path)
     text = path.read_text(encoding="utf-8")
@@ -349,7 +356,7 @@ def test_live_view_on_a_terminal_shows_a_progress_bar_named_after_the_running_ch
 # A real run: the runner's own counterexamples must serialize and validate too.
 
 
-def _verify_training_matches(subject, documents: list[str]) -> None:
+def _verify_training_matches(subject: Subject, documents: list[str]) -> None:
     expected, actual = reference.train(documents, 8), subject.train(documents, 8)
     if actual != expected:
         raise Violation(
@@ -364,7 +371,7 @@ def _verify_training_matches(subject, documents: list[str]) -> None:
 class _LargestTie(reference.LiteralTokenizer):
     """Breaks ties towards the largest pair: the worked example gives its two rules swapped."""
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         return list(reversed(super().train(documents, max_merges)))
 
 

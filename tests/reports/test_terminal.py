@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from rich.cells import cell_len
 
 from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.checks.base import Check
 from bpe_conformance.reports.common import clause_examples
 from bpe_conformance.reports.terminal import (
     PLAIN_WIDTH,
@@ -26,7 +28,7 @@ FAILURE_MESSAGE = (
 SKIP_REASON = "skipped: fails BPE-DECODE-STRICT as declared: our decode replaces invalid UTF-8 with U+FFFD, by design"
 
 
-def _result(check, outcome: Outcome, message: str, counterexample=None) -> CheckResult:
+def _result(check: Check, outcome: Outcome, message: str, counterexample: dict[str, Any] | None = None) -> CheckResult:
     return CheckResult(
         check.name, check.clause, check.clauses, check.summary, outcome, message, 60, 0.25, counterexample
     )
@@ -83,23 +85,23 @@ def rendered(console_width: int | None) -> tuple[str, int]:
 
 
 @pytest.fixture(params=[80, 120, None], ids=["80-columns", "120-columns", "piped"])
-def output(request, monkeypatch):
+def output(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
     monkeypatch.delenv("COLUMNS", raising=False)
     return rendered(request.param)
 
 
-def test_no_line_is_wider_than_the_console(output):
+def test_no_line_is_wider_than_the_console(output: tuple[str, int]) -> None:
     text, width = output
     too_wide = [line for line in text.splitlines() if cell_len(line) > width]
     assert not too_wide, too_wide
 
 
-def test_piped_output_is_100_columns(monkeypatch):
+def test_piped_output_is_100_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COLUMNS", raising=False)
     assert rendered(None)[1] == PLAIN_WIDTH == 100
 
 
-def test_the_header_fits_on_its_lines(output):
+def test_the_header_fits_on_its_lines(output: tuple[str, int]) -> None:
     # The harness line and the settings line never wrap; only a long --impl spec may.
     text, _ = output
     suite = every_check_suite()
@@ -115,14 +117,14 @@ def test_the_header_fits_on_its_lines(output):
     assert " ".join(" ".join(lines[1:4]).split()).startswith(" ".join(implementation.split()))
 
 
-def test_the_failure_text_appears_once(output):
+def test_the_failure_text_appears_once(output: tuple[str, int]) -> None:
     text, _ = output
     flat = " ".join(text.split())
     assert flat.count(" ".join(FAILURE_MESSAGE.split())) == 1
     assert flat.count("no answer within 0.5 s") == 1
 
 
-def test_the_clause_list_breaks_between_clauses(output):
+def test_the_clause_list_breaks_between_clauses(output: tuple[str, int]) -> None:
     text, _ = output
     lines = text.splitlines()
     start = next(index for index, line in enumerate(lines) if line.startswith("Clauses checked"))
@@ -138,7 +140,7 @@ def test_the_clause_list_breaks_between_clauses(output):
     assert [entry for entry in listed if entry] == expected
 
 
-def test_the_numbers_are_explained(output):
+def test_the_numbers_are_explained(output: tuple[str, int]) -> None:
     text, _ = output
     flat = " ".join(text.split())
     assert "examples: the inputs a check tried" in flat

@@ -6,6 +6,8 @@ one-line error (exit 2), not turn into an ``error`` outcome blamed on the implem
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import settings
 from hypothesis.database import InMemoryExampleDatabase
@@ -25,20 +27,21 @@ class BrokenDatabase(InMemoryExampleDatabase):
         raise ConnectionError("Connection reset by peer")
 
 
-def test_a_failing_database_stops_the_run_as_a_harness_error_naming_it():
+def test_a_failing_database_stops_the_run_as_a_harness_error_naming_it() -> None:
     database = GuardedDatabase(BrokenDatabase(), "redis://cache:6379/0")
     (tie_break,) = select(["tie-break"])
     with pytest.raises(DatabaseUnavailable, match="the example database redis://cache:6379/0 failed: Connection reset"):
         run_check(tie_break, InProcessSubject(TiesToLargestPair), settings(max_examples=60), 0, database)
 
 
-def test_a_working_database_replays_what_it_saved(tmp_path):
+def test_a_working_database_replays_what_it_saved(tmp_path: Path) -> None:
     database = open_database(str(tmp_path / "db"))
     assert isinstance(database, GuardedDatabase)
     (tie_break,) = select(["tie-break"])
     found = run_check(tie_break, InProcessSubject(TiesToLargestPair), settings(max_examples=60), 0, database)
     again = run_check(tie_break, InProcessSubject(TiesToLargestPair), settings(max_examples=60), 99, database)
     assert found.outcome.value == again.outcome.value == "fail"
+    assert again.counterexample is not None and found.counterexample is not None
     assert again.counterexample["inputs"] == found.counterexample["inputs"]
     # A correct implementation passes the saved example, and hypothesis drops it.
     assert (

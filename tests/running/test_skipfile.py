@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import strategies as st
 
@@ -70,18 +72,18 @@ def test_names_are_case_sensitive() -> None:
         resolve_skips(parse_skip_text("bpe-train-tie\n", "s.txt"), CHECKS)
 
 
-def test_load_skip_file_reads_utf8(tmp_path) -> None:
+def test_load_skip_file_reads_utf8(tmp_path: Path) -> None:
     path = tmp_path / "skips.txt"
     path.write_text("train-tie # ties à la minbpe\n", encoding="utf-8")
     assert load_skip_file(path, CHECKS).checks == {"train-tie": f"ties à la minbpe (declared in {path} line 1)"}
 
 
-def test_missing_skip_file_is_a_harness_error(tmp_path) -> None:
+def test_missing_skip_file_is_a_harness_error(tmp_path: Path) -> None:
     with pytest.raises(HarnessError, match=r"cannot read skip file .*missing\.txt"):
         load_skip_file(tmp_path / "missing.txt", CHECKS)
 
 
-def test_skip_file_that_is_not_utf8_is_a_harness_error(tmp_path) -> None:
+def test_skip_file_that_is_not_utf8_is_a_harness_error(tmp_path: Path) -> None:
     path = tmp_path / "latin1.txt"
     path.write_bytes(b"train-tie # caf\xe9\n")
     with pytest.raises(HarnessError, match="is not UTF-8 text"):

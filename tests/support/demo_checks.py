@@ -10,13 +10,14 @@ import fnmatch
 from collections.abc import Callable, Sequence
 
 from bpe_conformance import reference
+from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import ImplementationRaised, Violation
 
 __all__ = ["demo_selection", "verify_round_trip", "verify_unknown_id_rejected", "verify_worked_example"]
 
 
-def verify_worked_example(subject, case) -> None:
+def verify_worked_example(subject: Subject, case: tuple[list[str], int]) -> None:
     """BPE-TRAIN-TIE: the subject's rules for ``case`` are the reference's; the first differing round is named."""
     documents, max_merges = case
     expected, actual = reference.train(documents, max_merges), subject.train(documents, max_merges)
@@ -36,7 +37,7 @@ def verify_worked_example(subject, case) -> None:
         )
 
 
-def verify_round_trip(subject, text: str) -> None:
+def verify_round_trip(subject: Subject, text: str) -> None:
     """BPE-ROUNDTRIP: decoding what the subject encoded gives the text back."""
     subject.train([text], 4)
     back = subject.decode(subject.encode(text))
@@ -44,7 +45,7 @@ def verify_round_trip(subject, text: str) -> None:
         raise Violation("BPE-ROUNDTRIP", "decode(encode(t)) == t", inputs={"text": text}, expected=text, actual=back)
 
 
-def verify_unknown_id_rejected(subject, token_id: int) -> None:
+def verify_unknown_id_rejected(subject: Subject, token_id: int) -> None:
     """BPE-DECODE-STRICT: decoding an id outside the vocabulary is an input error."""
     subject.train(["ab"], 0)
     try:

@@ -19,7 +19,7 @@ class _RewritesDocuments(LiteralTokenizer):
     def rewrite(self, documents: list[str]) -> list[str]:
         raise NotImplementedError
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         check_documents(documents)
         check_max_merges(max_merges)
         rules = train(self.rewrite(list(documents)), max_merges)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,7 +41,8 @@ class RedisServer:
         """``redis://HOST:PORT/DB``."""
         return f"redis://{self.host}:{self.port}/{db}"
 
-    def client(self, db: int = 0):  # -> redis.Redis; the client is imported only where it is installed
+    # Any, not redis.Redis: the client is imported only where it is installed.
+    def client(self, db: int = 0) -> Any:
         """A client of database ``db``."""
         import redis
 

@@ -25,8 +25,9 @@ from itertools import pairwise
 __all__ = ["SeedChapterTokenizer", "fit_merges", "merge_pair"]
 
 
-def merge_pair(ids, pair, new_id):
-    merged, position = [], 0
+def merge_pair(ids: list[int], pair: tuple[int, int], new_id: int) -> list[int]:
+    merged: list[int] = []
+    position = 0
     while position < len(ids):
         if position + 1 < len(ids) and (ids[position], ids[position + 1]) == tuple(pair):
             merged.append(new_id)
@@ -37,13 +38,13 @@ def merge_pair(ids, pair, new_id):
     return merged
 
 
-def fit_merges(documents, max_merges):
+def fit_merges(documents: list[str], max_merges: int) -> list[tuple[tuple[int, int], int]]:
     if type(max_merges) is not int or max_merges < 0:
         raise ValueError("max_merges must be a non-negative integer")
     rows = [list(document.encode("utf-8")) for document in documents]
     merges = []
     for rank in range(max_merges):
-        counts = {}
+        counts: dict[tuple[int, int], int] = {}
         for row in rows:
             for left, right in pairwise(row):
                 counts[(left, right)] = counts.get((left, right), 0) + 1
@@ -60,20 +61,20 @@ class SeedChapterTokenizer:
 
     name = "seed-chapter"
 
-    def __init__(self):
-        self.rules = []
+    def __init__(self) -> None:
+        self.rules: list[tuple[int, int]] = []
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         self.rules = [pair for pair, _ in fit_merges(documents, max_merges)]
         return self.rules
 
-    def encode(self, text):
+    def encode(self, text: str) -> list[int]:
         ids = list(text.encode("utf-8"))
         for rank, pair in enumerate(self.rules):
             ids = merge_pair(ids, pair, 258 + rank)
         return ids
 
-    def decode(self, ids):
+    def decode(self, ids: list[int]) -> str:
         pieces = {byte: bytes([byte]) for byte in range(256)}
         pieces[256] = pieces[257] = b""
         for rank, (left, right) in enumerate(self.rules):

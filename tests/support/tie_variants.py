@@ -58,7 +58,7 @@ class _TieVariant(LiteralTokenizer):
         return self._adopt(literal_train(documents, max_merges, select=type(self).select))
 
 
-def _tie_variant(class_name: str, name: str, select: Callable[[Counts], Pair | None], doc: str) -> type:
+def _tie_variant(class_name: str, name: str, select: Callable[[Counts], Pair | None], doc: str) -> type[_TieVariant]:
     """A strict trainer (it claims the strict profile) whose ties go by ``select``."""
     return type(class_name, (_TieVariant,), {"__doc__": doc, "name": name, "select": staticmethod(select)})
 

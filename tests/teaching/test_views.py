@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -20,10 +22,11 @@ from bpe_conformance.teaching.labels import (
     wrap,
     wrap_items,
 )
+from bpe_conformance.teaching.lines import Line
 from bpe_conformance.teaching.training_view import footnote_lines, training_lines
 
 
-def text_of(lines: list) -> str:
+def text_of(lines: Sequence[Line]) -> str:
     return " ".join(" ".join(line.text for line in lines).split())
 
 

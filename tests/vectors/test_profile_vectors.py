@@ -93,7 +93,7 @@ def test_validation_reports_a_held_out_training_document_and_the_generator_refus
 
 
 def _header_and_first(profile: str, name: str) -> dict[str, Any]:
-    document = json.loads((profile_directory(profile) / name).read_text(encoding="utf-8"))
+    document: dict[str, Any] = json.loads((profile_directory(profile) / name).read_text(encoding="utf-8"))
     document["vectors"] = document["vectors"][:2]
     return document
 
@@ -110,7 +110,9 @@ def _header_and_first(profile: str, name: str) -> dict[str, Any]:
         ("hf-tokenizers", "invalid.json", lambda d: d.update(profile="gpt-5"), "profile"),
     ],
 )
-def test_the_schema_ties_the_strict_only_fields_to_the_profile(profile, name, change, wrong) -> None:
+def test_the_schema_ties_the_strict_only_fields_to_the_profile(
+    profile: str, name: str, change: Callable[[dict[str, Any]], object], wrong: str
+) -> None:
     """digest, serialized and document_ids exist in strict's numbering only: present there, absent elsewhere."""
     document = _header_and_first(profile, name)
     assert validate_vectors({name: document}, profile) == []

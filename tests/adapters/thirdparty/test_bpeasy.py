@@ -17,12 +17,12 @@ from bpe_conformance.reference.profiles import BPEASY
 texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=20)
 
 
-def test_identified_as_its_declared_profile():
+def test_identified_as_its_declared_profile() -> None:
     assert identify(BpeasyAdapter).matches == ["bpeasy"]
 
 
 @given(st.lists(texts, min_size=1, max_size=4), st.integers(min_value=0, max_value=8), texts)
-def test_trains_and_encodes_like_its_profile(documents, max_merges, text):
+def test_trains_and_encodes_like_its_profile(documents: list[str], max_merges: int, text: str) -> None:
     """BPE-TRAIN-GREEDY: "The highest count wins" — bpeasy trains like the bpeasy profile (strict
     ties, pairs seen once merged) and encodes by piece rank through tiktoken."""
     adapter = BpeasyAdapter()
@@ -31,11 +31,11 @@ def test_trains_and_encodes_like_its_profile(documents, max_merges, text):
     assert adapter.encode(text) == encode_profile(text, rules, BPEASY)
 
 
-def test_worked_example_continues_past_count_two():
+def test_worked_example_continues_past_count_two() -> None:
     assert BpeasyAdapter().train(["abab", "acac"], 32) == [(97, 98), (97, 99), (256, 256), (257, 257)]
 
 
-def test_loaded_rules_encode_by_piece_rank_and_decode_lossily():
+def test_loaded_rules_encode_by_piece_rank_and_decode_lossily() -> None:
     adapter = BpeasyAdapter()
     adapter.load([(98, 99), (97, 98), (257, 99)])
     assert adapter.encode("abc") == [258]  # BPE-ENCODE-ORDER relaxed: piece rank

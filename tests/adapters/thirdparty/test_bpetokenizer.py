@@ -12,7 +12,7 @@ from bpe_conformance.reference.dialects import train_profile
 from bpe_conformance.reference.profiles import MINBPE
 
 
-def test_closest_profiles_train_as_minbpe():
+def test_closest_profiles_train_as_minbpe() -> None:
     """minbpe's training explains it; its decode raising KeyError on every call (F12) also looks like the
     rejection of invalid UTF-8 that the tinybpe profile (minbpe's training, strict decoding) makes."""
     report = identify(BpetokenizerAdapter)
@@ -21,13 +21,13 @@ def test_closest_profiles_train_as_minbpe():
     assert ranked[:2] == ["tinybpe", "minbpe"]
 
 
-def test_first_seen_pair_wins_a_tie_on_joined_documents():
+def test_first_seen_pair_wins_a_tie_on_joined_documents() -> None:
     """BPE-TRAIN-TIE / BPE-TRAIN-DOCS relaxed as minbpe does: one joined text, first-counted pair."""
     assert BpetokenizerAdapter().train(["cdcdabab"], 1) == [(99, 100)] == train_profile(["cdcdabab"], 1, MINBPE)
     assert BpetokenizerAdapter().train(["a", "b", "a", "b"], 1) == [(97, 98)]
 
 
-def test_an_empty_corpus_is_an_assertion_not_a_value_error():
+def test_an_empty_corpus_is_an_assertion_not_a_value_error() -> None:
     """BPE-INPUT-DOCS: the library asserts ``texts`` instead of raising ValueError (docs/findings.md)."""
     with pytest.raises(AssertionError):
         BpetokenizerAdapter().train([], 0)

@@ -17,14 +17,14 @@ texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=16)
 
 
 @given(st.lists(texts, min_size=1, max_size=3), st.integers(min_value=0, max_value=6), texts)
-def test_python_backend_trains_and_encodes_like_minbpe(documents, max_merges, text):
+def test_python_backend_trains_and_encodes_like_minbpe(documents: list[str], max_merges: int, text: str) -> None:
     adapter = CminbpeAdapter()
     rules = adapter.train(documents, max_merges)
     assert rules == train_profile(documents, max_merges, MINBPE)
     assert adapter.encode(text) == encode_profile(text, rules, MINBPE)
 
 
-def test_c_backend_breaks_ties_otherwise_and_refuses_an_empty_text():
+def test_c_backend_breaks_ties_otherwise_and_refuses_an_empty_text() -> None:
     """The two backends of one library disagree (docs/findings.md F22)."""
     assert CminbpeAdapter().train(["cdcdabab"], 1) == [(99, 100)]
     assert CminbpeCAdapter().train(["cdcdabab"], 1) == [(97, 98)]

@@ -16,7 +16,7 @@ from bpe_conformance.reference.profiles import HF_TOKENIZERS, RUSTBPE
 texts = st.text(alphabet="ab a\u00e9\n", max_size=16)
 
 
-def test_byte_ids_are_mapped_to_byte_values():
+def test_byte_ids_are_mapped_to_byte_values() -> None:
     adapter = FlashbpeAdapter()
     assert adapter.train(["abab", "acac"], 2) == [(97, 98), (97, 99)]
     assert adapter.encode("a\u00e9") == [97, 195, 169]
@@ -24,7 +24,7 @@ def test_byte_ids_are_mapped_to_byte_values():
 
 
 @given(st.lists(texts, min_size=1, max_size=3), st.integers(min_value=0, max_value=6))
-def test_trains_like_rustbpe_with_ties_in_its_own_id_order(documents, max_merges):
+def test_trains_like_rustbpe_with_ties_in_its_own_id_order(documents: list[str], max_merges: int) -> None:
     """BPE-TRAIN-TIE: "ties go to the smallest (a, b)" — flashbpe compares pairs of its own ids, which
     rank bytes in GPT-2's byte-level order (as HF does), and merges pairs seen once (as rustbpe does)."""
     rules = FlashbpeAdapter().train(documents, max_merges)
@@ -33,13 +33,13 @@ def test_trains_like_rustbpe_with_ties_in_its_own_id_order(documents, max_merges
         assert rules == train_profile(documents, max_merges, RUSTBPE)  # letters sort alike in both orders
 
 
-def test_space_ties_follow_the_byte_level_alphabet():
+def test_space_ties_follow_the_byte_level_alphabet() -> None:
     """docs/findings.md F25: in flashbpe's ids the space (like every non-printable byte) ranks after letters."""
     documents = [" a a", "bcbc"]
     assert FlashbpeAdapter().train(documents, 1) == [(98, 99)] == train_profile(documents, 1, HF_TOKENIZERS)
 
 
-def test_encode_merges_the_rightmost_occurrence_first():
+def test_encode_merges_the_rightmost_occurrence_first() -> None:
     """BPE-MERGE-SCAN: its training merges left to right, its encoder does not (docs/findings.md F14)."""
     adapter = FlashbpeAdapter()
     assert adapter.train(["aaa"], 1) == [(97, 97)]

@@ -19,7 +19,7 @@ texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=20)
 
 
 @given(st.lists(texts, min_size=1, max_size=4), texts)
-def test_encodes_by_piece_rank(documents, text):
+def test_encodes_by_piece_rank(documents: list[str], text: str) -> None:
     """BPE-ENCODE-ORDER: "Encoding applies the rules in rank order" — kitoken instead merges the pair whose
     joined bytes rank lowest, as tiktoken does; on strictly trained rules it matches the tiktoken profile."""
     rules = renumbered(reference.train(documents, 8), 256)
@@ -29,13 +29,13 @@ def test_encodes_by_piece_rank(documents, text):
     assert adapter.decode(adapter.encode(text)) == text
 
 
-def test_piece_rank_differs_from_rank_order():
+def test_piece_rank_differs_from_rank_order() -> None:
     adapter = KitokenAdapter()
     adapter.load([(98, 99), (97, 98), (257, 99)])
     assert adapter.encode("abc") == [258]  # strict rank order gives [97, 256]
 
 
-def test_lone_surrogates_are_refused_and_cut_characters_replaced():
+def test_lone_surrogates_are_refused_and_cut_characters_replaced() -> None:
     adapter = KitokenAdapter()
     with pytest.raises(UnicodeEncodeError):
         adapter.encode("a\udc80b")

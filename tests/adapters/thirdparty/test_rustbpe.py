@@ -17,12 +17,12 @@ from bpe_conformance.reference.profiles import RUSTBPE
 texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=20)
 
 
-def test_identified_as_its_declared_profile():
+def test_identified_as_its_declared_profile() -> None:
     assert identify(RustbpeAdapter).matches == ["rustbpe"]
 
 
 @given(st.lists(texts, min_size=1, max_size=4), st.integers(min_value=0, max_value=8), texts)
-def test_trains_and_encodes_like_its_profile(documents, max_merges, text):
+def test_trains_and_encodes_like_its_profile(documents: list[str], max_merges: int, text: str) -> None:
     """BPE-TRAIN-STOP: "Stop when the best count is < 2" — rustbpe stops only when no pair is left;
     otherwise it is the strict algorithm numbered from 256."""
     adapter = RustbpeAdapter()
@@ -31,16 +31,16 @@ def test_trains_and_encodes_like_its_profile(documents, max_merges, text):
     assert adapter.encode(text) == encode_profile(text, rules, RUSTBPE)
 
 
-def test_merges_pairs_seen_once():
+def test_merges_pairs_seen_once() -> None:
     assert RustbpeAdapter().train(["abcd"], 1) == [(97, 98)]  # strict makes no rule
 
 
-def test_ties_and_documents_are_strict():
+def test_ties_and_documents_are_strict() -> None:
     assert RustbpeAdapter().train(["cdcdabab"], 1) == [(97, 98)]  # BPE-TRAIN-TIE
     assert RustbpeAdapter().train(["a", "b", "a", "b"], 2) == []  # BPE-TRAIN-DOCS
 
 
-def test_decode_rejects_cut_characters_and_unknown_ids():
+def test_decode_rejects_cut_characters_and_unknown_ids() -> None:
     adapter = RustbpeAdapter()
     with pytest.raises(TypeError):  # a pyo3 mix-up, but it does refuse the invalid UTF-8
         adapter.decode([228, 189])

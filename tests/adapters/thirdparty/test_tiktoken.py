@@ -19,7 +19,7 @@ from bpe_conformance.reference.profiles import TIKTOKEN
 texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=20)
 
 
-def test_identified_as_its_declared_profile():
+def test_identified_as_its_declared_profile() -> None:
     report = identify(TiktokenAdapter)
     assert TiktokenAdapter.capabilities == {"load", "encode", "decode"}
     # bpeasy encodes through tiktoken, so an encoder alone cannot tell the two apart.
@@ -27,7 +27,7 @@ def test_identified_as_its_declared_profile():
 
 
 @given(st.lists(texts, min_size=1, max_size=4), texts)
-def test_encodes_by_piece_rank(documents, text):
+def test_encodes_by_piece_rank(documents: list[str], text: str) -> None:
     """BPE-ENCODE-ORDER: "Encoding applies the rules in rank order" — tiktoken instead merges the
     pair whose joined bytes rank lowest; on strictly trained rules it matches the tiktoken profile."""
     rules = renumbered(reference.train(documents, 8), 256)
@@ -37,23 +37,23 @@ def test_encodes_by_piece_rank(documents, text):
     assert adapter.decode(adapter.encode(text)) == text
 
 
-def test_piece_rank_differs_from_rank_order():
+def test_piece_rank_differs_from_rank_order() -> None:
     adapter = TiktokenAdapter()
     adapter.load([(98, 99), (97, 98), (257, 99)])
     assert adapter.encode("abc") == [258]  # strict rank order gives [97, 256]
 
 
-def test_lone_surrogates_become_replacement_characters():
+def test_lone_surrogates_become_replacement_characters() -> None:
     assert TiktokenAdapter().encode("a\udc80b") == [97, 239, 191, 189, 98]  # BPE-INPUT-TEXT relaxed
 
 
-def test_decode_replaces_cut_characters_and_rejects_unknown_ids():
+def test_decode_replaces_cut_characters_and_rejects_unknown_ids() -> None:
     adapter = TiktokenAdapter()
     assert adapter.decode([228, 189]) == "\ufffd"
     with pytest.raises(KeyError):
         adapter.decode([97, 100000])
 
 
-def test_rules_with_the_same_piece_cannot_be_ranks():
+def test_rules_with_the_same_piece_cannot_be_ranks() -> None:
     with pytest.raises(ValueError, match="make the same piece 61 62"):
         TiktokenAdapter().load([(97, 98), (97, 98)])

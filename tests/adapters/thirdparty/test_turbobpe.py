@@ -11,12 +11,12 @@ from bpe_conformance.reference.dialects import train_profile
 from bpe_conformance.reference.profiles import MINBPE
 
 
-def test_agrees_with_minbpe_until_a_tie_of_later_rounds():
+def test_agrees_with_minbpe_until_a_tie_of_later_rounds() -> None:
     assert TurbobpeAdapter().train(["cdcdabab"], 1) == [(99, 100)] == train_profile(["cdcdabab"], 1, MINBPE)
     assert TurbobpeAdapter().train(["ab"], 5) == [(97, 98)]  # stops when no pair is left
 
 
-def test_c_core_and_python_fallback_break_a_tie_differently():
+def test_c_core_and_python_fallback_break_a_tie_differently() -> None:
     """BPE-TRAIN-TIE (docs/findings.md F23): the pure-Python ``training`` takes the pair counted first."""
     from turbobpe import base
 
