@@ -79,6 +79,7 @@ AREA_TITLES = {
     "decoding": "Decoding: pieces, boundary ids, and bytes back to text",
     "validation": "Validation: what counts as bad input",
     "state": "State: what an instance keeps between calls",
+    "extremes": "Extremes: bytes, wide integers, another process, big counts",
 }
 _WILD = "Seen in the wild:"
 _GENERATED = (
