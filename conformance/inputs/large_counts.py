@@ -12,8 +12,10 @@ shows a bug: 256 for an 8-bit counter, 65 536 for a 16-bit one.
 (['ab', 'ab'], 259, 256)
 >>> LargeCountCorpus("run", 256, 2).documents()[0] == "a" * 257
 True
->>> LargeCountCorpus("run", 257, 2).scaled_down().documents()
-['aaaaa', 'xy', 'xy']
+>>> LargeCountCorpus("run", 257, 2).width_crossed, LargeCountCorpus("run", 255, 2).width_crossed
+(256, None)
+>>> LargeCountCorpus("run", 65537, 2).with_count(65535)
+['a' * 65536] + ['xy'] * 2
 >>> LargeCountCorpus("copies", 65536, 2)
 ['ab'] * 65536 + ['xy'] * 2
 """
@@ -51,9 +53,14 @@ class LargeCountCorpus:
         """The count of the big pair, (97, 98) or (97, 97), in the first round."""
         return self.count
 
-    def scaled_down(self) -> LargeCountCorpus:
-        """The same shape with a count every counter holds, still above the rival's."""
-        return LargeCountCorpus(self.shape, self.rival + 2, self.rival)
+    @property
+    def width_crossed(self) -> int | None:
+        """The largest counter width (256 or 65 536) the big count reaches, or None below 256."""
+        return max((width for width in COUNTER_WIDTHS if width <= self.count), default=None)
+
+    def with_count(self, count: int) -> LargeCountCorpus:
+        """The same shape and rival, the big pair seen ``count`` times."""
+        return LargeCountCorpus(self.shape, count, self.rival)
 
     def __repr__(self) -> str:
         big = f"[{_WORD!r}] * {self.count}" if self.shape == "copies" else f"[{_RUN_UNIT!r} * {self.count + 1}]"

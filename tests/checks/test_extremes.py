@@ -18,6 +18,7 @@ from bpe_conformance.inputs.large_counts import LargeCountCorpus
 from bpe_conformance.reference import LiteralTokenizer, Tokenizer
 from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.runner import run_check
+from bpe_conformance.zoo import by_name
 from bpe_conformance.zoo.base import BYTE_COUNT, Pair, ZooBase
 from bpe_conformance.zoo.extremes import CountsInEightBits, HashSeededTies, NarrowsIntegersTo32Bits
 from tests.checks.helpers import CHECKS, violation_of
@@ -84,7 +85,7 @@ def test_an_8_bit_counter_is_convicted_on_a_count_of_256_shrunk() -> None:
     result = _run("large-counts", CountsInEightBits)
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-TRAIN-COUNT")
     inputs = result.counterexample["inputs"]
-    assert inputs["largest_count"] == 256 and inputs["max_merges"] == 1
+    assert (inputs["largest_count"], inputs["right_with_count"], inputs["max_merges"]) == (256, 255, 1)
     assert inputs["documents"] in ("['ab'] * 256 + ['xy'] * 2", "['a' * 257] + ['xy'] * 2")
 
 
@@ -105,6 +106,15 @@ def test_a_bug_that_small_counts_show_too_is_left_to_its_own_check() -> None:
     assert StopsAtThree().train(corpus.documents(), 2) != Tokenizer().train(corpus.documents(), 2)
     extremes.verify_large_counts(InProcessSubject(StopsAtThree), {"corpus": corpus, "max_merges": 2})
     assert _run("large-counts", StopsAtThree).outcome is Outcome.PASS
+
+
+def test_a_bug_that_shows_just_below_the_width_is_not_put_down_to_the_count() -> None:
+    """Packing pairs as a * 256 + b breaks on rule ids, which a run of 'a' makes at 255 windows as at 256."""
+    packs = by_name("packs-pairs-with-byte-base")
+    corpus = LargeCountCorpus("run", 256, 2)
+    assert packs().train(corpus.documents(), 2) != Tokenizer().train(corpus.documents(), 2)
+    extremes.verify_large_counts(InProcessSubject(packs), {"corpus": corpus, "max_merges": 2})
+    assert _run("large-counts", packs).outcome is Outcome.PASS
 
 
 def test_the_reference_engines_pass_large_counts() -> None:
