@@ -232,7 +232,7 @@ EXTREME_CHECKS = [
             }
         ),
         requires=frozenset({"train"}),
-        budget=0.5,
+        budget=0.25,  # two more processes to start: few examples, each one three trainings
         unavailable=restart_problem,
         finish=_close,
     ),
