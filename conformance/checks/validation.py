@@ -22,6 +22,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from bpe_conformance.adapters.protocol import to_wire
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import INTERFACE, Check
 from bpe_conformance.checks.common import expect_rejection, rules_json
@@ -29,6 +30,7 @@ from bpe_conformance.dialects.context import expected_rules, is_strict, subject_
 from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values
+from bpe_conformance.inputs.unrepresentable import marker
 from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
@@ -68,6 +70,17 @@ class GeneratorOf:
         return (item for item in self.items)
 
 
+def _shown(argument: Any) -> Any:
+    """``argument`` with bytes, sets, NaN and generators as ``$unrepresentable`` markers, containers kept."""
+    if isinstance(argument, GeneratorOf):
+        return marker(argument.make(), repr(argument))
+    if isinstance(argument, (list, tuple)):
+        return type(argument)(_shown(item) for item in argument)
+    if argument is None or isinstance(argument, (bool, int, str, dict)):
+        return argument
+    return to_wire(argument)
+
+
 def _fresh(argument: Any) -> Any:
     """The argument to send: a deep copy (an implementation may mutate it), generators made anew."""
     if isinstance(argument, GeneratorOf):
@@ -99,8 +112,8 @@ class BadCall:
         return subject.load(argument)
 
     def inputs(self) -> dict[str, Any]:
-        """The counterexample's inputs."""
-        return {"operation": self.operation, "argument": self.argument, "problem": self.description}
+        """The counterexample's inputs; a value JSON cannot carry is shown as the protocol's marker for it."""
+        return {"operation": self.operation, "argument": _shown(self.argument), "problem": self.description}
 
 
 def _max_merges(value: Any, kind: str, description: str) -> BadCall:

@@ -5,7 +5,9 @@ Each test names the clause whose verdict it protects, on small fixed examples.
 
 from __future__ import annotations
 
+import ast
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -24,6 +26,7 @@ from bpe_conformance.checks.validation import (
 from bpe_conformance.dialects.context import pairs_run_out
 from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.errors import Violation
+from bpe_conformance.inputs.unrepresentable import restore
 from bpe_conformance.reference import LiteralTokenizer, Tokenizer, check_documents, check_max_merges
 from bpe_conformance.reference.profiles import HF_TOKENIZERS, MINBPE, STRICT, TIKTOKEN
 from bpe_conformance.results.advisories import collecting
@@ -262,6 +265,16 @@ def test_case_checks_run_their_family_and_report_its_clauses() -> None:
         assert check.verify is validation.verify_rejection
 
 
+def _as_sent(shown: Any, generator_of: Any) -> Any:
+    """The argument a counterexample shows, with its ``$unrepresentable`` markers turned back into values."""
+    if isinstance(shown, (list, tuple)):
+        return type(shown)(_as_sent(item, generator_of) for item in shown)
+    if isinstance(shown, dict) and shown.get("$unrepresentable") == "generator":
+        items = shown["repr"].removeprefix("(item for item in ").removesuffix(")")
+        return generator_of(tuple(ast.literal_eval(items)))
+    return restore(shown) if isinstance(shown, dict) else shown
+
+
 def test_every_validation_case_fails_an_implementation_that_accepts_everything() -> None:
     """A case is a bad call: accepting it is a violation of the case's clause with the call as input."""
     validation = fresh("bpe_conformance.checks.validation")
@@ -271,7 +284,10 @@ def test_every_validation_case_fails_an_implementation_that_accepts_everything()
             validation.verify_rejection(subject, case)
         violation = caught.value
         assert violation.clause == case.clause
-        assert violation.inputs == {"operation": case.operation, "argument": case.argument, "problem": case.description}
+        shown = violation.inputs["argument"]
+        assert violation.inputs == {"operation": case.operation, "argument": shown, "problem": case.description}
+        json.dumps(shown, allow_nan=False)  # bytes, sets, NaN and generators are shown as the protocol's markers
+        assert repr(_as_sent(shown, validation.GeneratorOf)) == repr(case.argument)
         assert violation.expected == case.kind and violation.actual.startswith("returned ")
         assert case.description in violation.message and case.kind in violation.message
     for case in validation.ALL_CASES:
