@@ -2,7 +2,10 @@
 
 Running the implementation in its own process means a hang, a segfault or ``os._exit`` in it
 costs one check, not the harness. Every exception it raises becomes a structured error carrying
-the exception's type name, so ``ValueError``/``TypeError`` keep their meaning across the pipe.
+the exception's type name, so ``ValueError``/``TypeError`` keep their meaning across the pipe. A value
+JSON cannot carry (bytes, a set, NaN, ...) arrives as a ``$unrepresentable`` marker and is rebuilt
+before the call (:func:`bpe_conformance.inputs.unrepresentable.restore`), so a check asks the same
+question here as in process.
 
 The protocol owns file descriptors 0 and 1: the implementation's ``print`` (and any C code writing
 to fd 1) goes to stderr, where the harness keeps it for crash reports, and it reads an empty stdin.
@@ -12,6 +15,9 @@ to fd 1) goes to stderr, where the harness keeps it for crash reports, and it re
 {'id': 1, 'ok': True, 'result': [[97, 98], [97, 99]]}
 >>> respond(session, {"id": 2, "op": "encode", "text": 5})["error"]
 {'type': 'TypeError', 'message': 'text must be a str, not int', 'ancestors': ['Exception', 'BaseException']}
+>>> marked = {"$unrepresentable": "bytes", "repr": "b'ab'"}
+>>> respond(session, {"id": 3, "op": "encode", "text": marked})["error"]["message"]
+'text must be a str, not bytes'
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from bpe_conformance.adapters.protocol import (
 from bpe_conformance.adapters.python import describe_python_implementation
 from bpe_conformance.adapters.subject import ImplementationInfo
 from bpe_conformance.errors import HarnessError, exception_ancestors
+from bpe_conformance.inputs.unrepresentable import restore
 
 __all__ = ["Session", "main", "open_session", "respond", "serve", "take_protocol_streams"]
 
@@ -122,7 +129,9 @@ def respond(session: Session, message: dict[str, Any]) -> dict[str, Any]:
     if operation == "reset":
         return _reset(session, request_id)
     if operation in _CONTRACT_OPERATIONS:
-        return _call_contract(session, request_id, operation, [message[name] for name in OPERATIONS[operation]])
+        # A value JSON cannot carry arrives as a marker; rebuilt, the implementation sees what the check sent.
+        arguments = [restore(message[name]) for name in OPERATIONS[operation]]
+        return _call_contract(session, request_id, operation, arguments)
     return build_error(request_id, "NotImplemented", f"unknown operation {operation!r}")
 
 

@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from bpe_conformance.adapters.subject import CAPABILITIES, ImplementationInfo, declaration_problem
+from bpe_conformance.inputs.unrepresentable import marker
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.spec.resources import spec_file
 
@@ -89,7 +90,7 @@ def _shorten(text: str, limit: int = _SHOWN_CHARS) -> str:
 
 
 def _unrepresentable(value: object) -> dict[str, str]:
-    return {"$unrepresentable": type(value).__name__, "repr": _shorten(repr(value))}
+    return marker(value, _shorten(repr(value)))
 
 
 def has_split_pair(text: str) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from bpe_conformance.checks.base import Check
 from bpe_conformance.checks.decoding import DECODING_CHECKS
 from bpe_conformance.checks.encoding import ENCODING_CHECKS
+from bpe_conformance.checks.extremes import EXTREME_CHECKS
 from bpe_conformance.checks.properties import PROPERTY_CHECKS
 from bpe_conformance.checks.replacement import REPLACEMENT_CHECKS
 from bpe_conformance.checks.training import TRAINING_CHECKS
@@ -33,6 +34,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     *ENCODING_CHECKS,
     *DECODING_CHECKS,
     *PROPERTY_CHECKS,
+    *EXTREME_CHECKS,
     *VALIDATION_CHECKS,
     *VECTOR_CHECKS,
 )

@@ -41,7 +41,9 @@ class Check:
     empty) capabilities of which it must declare at least one. ``inapplicable(profile)`` is the reason
     the clause does not apply under a dialect profile (naming the parameter that makes it so), or
     None when it applies. ``level`` is the conformance level the clause belongs to: ``algorithm`` or
-    ``interface``.
+    ``interface``. ``unavailable(subject)`` is the reason a check cannot run on this subject at all (it
+    needs to start the implementation again in another process, say), or None; ``finish(subject)``
+    releases what the check's examples kept between them (such processes), once the check is over.
     """
 
     name: str
@@ -57,6 +59,8 @@ class Check:
     inapplicable: Callable[[Profile], str | None] = always_applicable
     level: str = ALGORITHM
     profile_cases: Callable[[Profile], Iterable[Any]] | None = None
+    unavailable: Callable[[Subject], str | None] | None = None
+    finish: Callable[[Subject], None] | None = None
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:

@@ -22,6 +22,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from bpe_conformance.adapters.protocol import to_wire
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import INTERFACE, Check
 from bpe_conformance.checks.common import expect_rejection, rules_json
@@ -29,6 +30,7 @@ from bpe_conformance.dialects.context import expected_rules, is_strict, subject_
 from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values
+from bpe_conformance.inputs.unrepresentable import marker
 from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
@@ -39,13 +41,53 @@ __all__ = [
     "RULES_CASES",
     "TEXT_CASES",
     "VALIDATION_CHECKS",
+    "WIDE_OFFSETS",
     "BadCall",
+    "GeneratorOf",
     "profile_accepts",
     "setup_merges",
     "verify_rejection",
 ]
 
 SETUP_DOCUMENTS = ["abab", "acac"]  # two rules, (97, 98) and (97, 99), under strict
+
+
+# Integers around the widths other languages narrow to (int32, uint32, a double's exact range, int64,
+# uint64): as ids and rule parts they are out of range; an implementation that wraps them finds a valid id.
+WIDE_OFFSETS = (2**31, 2**32, 2**53, 2**63, 2**64)
+
+
+@dataclass(frozen=True)
+class GeneratorOf:
+    """A generator over ``items``, made afresh for every call (a generator is used up once read)."""
+
+    items: tuple[Any, ...]
+
+    def __repr__(self) -> str:
+        return f"(item for item in {list(self.items)!r})"
+
+    def make(self) -> Any:
+        return (item for item in self.items)
+
+
+def _shown(argument: Any) -> Any:
+    """``argument`` with bytes, sets, NaN and generators as ``$unrepresentable`` markers, containers kept."""
+    if isinstance(argument, GeneratorOf):
+        return marker(argument.make(), repr(argument))
+    if isinstance(argument, (list, tuple)):
+        return type(argument)(_shown(item) for item in argument)
+    if argument is None or isinstance(argument, (bool, int, str, dict)):
+        return argument
+    return to_wire(argument)
+
+
+def _fresh(argument: Any) -> Any:
+    """The argument to send: a deep copy (an implementation may mutate it), generators made anew."""
+    if isinstance(argument, GeneratorOf):
+        return argument.make()
+    if isinstance(argument, tuple):  # train's (documents, max_merges)
+        return tuple(_fresh(item) for item in argument)
+    return copy.deepcopy(argument)
 
 
 @dataclass(frozen=True)
@@ -60,7 +102,7 @@ class BadCall:
 
     def call(self, subject: Subject) -> Any:
         """Make the call; the subject raises ImplementationRaised if the implementation rejects it."""
-        argument = copy.deepcopy(self.argument)  # an implementation may not mutate the shared case
+        argument = _fresh(self.argument)
         if self.operation == "train":
             return subject.train(argument[0], argument[1])
         if self.operation == "encode":
@@ -70,8 +112,8 @@ class BadCall:
         return subject.load(argument)
 
     def inputs(self) -> dict[str, Any]:
-        """The counterexample's inputs."""
-        return {"operation": self.operation, "argument": self.argument, "problem": self.description}
+        """The counterexample's inputs; a value JSON cannot carry is shown as the protocol's marker for it."""
+        return {"operation": self.operation, "argument": _shown(self.argument), "problem": self.description}
 
 
 def _max_merges(value: Any, kind: str, description: str) -> BadCall:
@@ -92,6 +134,11 @@ MAX_MERGES_CASES = (
     _max_merges("3", "TypeError", "'3' (str)"),
     _max_merges(None, "TypeError", "None"),
     _max_merges([3], "TypeError", "[3] (list)"),
+    _max_merges(float("nan"), "TypeError", "nan"),
+    _max_merges(float("inf"), "TypeError", "inf"),
+    _max_merges(b"\x02", "TypeError", "bytes"),
+    *(_max_merges(-value, "ValueError", f"-{value} (a wide negative int)") for value in WIDE_OFFSETS),
+    _max_merges(-(2**64) - 1, "ValueError", f"-{2**64 + 1} (a wide negative int)"),
 )
 DOCUMENTS_CASES = (
     _documents("abab", "TypeError", "a bare str instead of a list"),
@@ -104,6 +151,12 @@ DOCUMENTS_CASES = (
     _documents(["abab", "x\ud800"], "ValueError", "a lone high surrogate"),
     _documents(["\udfff"], "ValueError", "a lone low surrogate"),
     _documents(["ab\udc80ab"], "ValueError", "a lone surrogate inside a document"),
+    _documents(b"abab", "TypeError", "bytes instead of a list"),
+    _documents(bytearray(b"abab"), "TypeError", "a bytearray instead of a list"),
+    _documents({"abab"}, "TypeError", "a set of str"),
+    _documents(frozenset({"abab"}), "TypeError", "a frozenset of str"),
+    _documents(GeneratorOf(("abab",)), "TypeError", "a generator of str"),
+    _documents(["abab", b"acac"], "TypeError", "a document that is bytes"),
 )
 TEXT_CASES = tuple(
     BadCall("encode", value, kind, "BPE-INPUT-TEXT", description)
@@ -114,6 +167,11 @@ TEXT_CASES = tuple(
         ("a\udc80b", "ValueError", "a lone low surrogate"),
         ("\ud800", "ValueError", "a lone high surrogate"),
         ("ab\udfff", "ValueError", "a trailing lone surrogate"),
+        (b"ab", "TypeError", "bytes"),
+        (bytearray(b"ab"), "TypeError", "a bytearray"),
+        ({"ab"}, "TypeError", "a set of str"),
+        (frozenset({"ab"}), "TypeError", "a frozenset of str"),
+        (GeneratorOf(("a", "b")), "TypeError", "a generator of str"),
     )
 )
 IDS_CASES = tuple(
@@ -129,6 +187,16 @@ IDS_CASES = tuple(
         ([True], "TypeError", "a bool id True"),
         ([97, False], "TypeError", "a bool id False"),
         ([97, -1], "ValueError", "a negative id"),
+        (b"ab", "TypeError", "bytes (which iterate as ints)"),
+        (bytearray(b"ab"), "TypeError", "a bytearray (which iterates as ints)"),
+        ({97}, "TypeError", "a set of int"),
+        (frozenset({97}), "TypeError", "a frozenset of int"),
+        (GeneratorOf((97,)), "TypeError", "a generator of int"),
+        ([b"a"], "TypeError", "a bytes id"),
+        ([97, float("nan")], "TypeError", "a nan id"),
+        *(([97, offset + 97], "ValueError", f"the id {offset} + 97") for offset in WIDE_OFFSETS),
+        *(([97, offset], "ValueError", f"the id {offset}") for offset in WIDE_OFFSETS),
+        *(([97, 97 - offset], "ValueError", f"the id 97 - {offset}") for offset in WIDE_OFFSETS),
         ([97, 10**6], "ValueError", "a huge id"),
     )
 )
@@ -151,6 +219,14 @@ RULES_CASES = tuple(
         ([[True, 98]], "TypeError", "BPE-INPUT-RULES", "a bool part"),
         ([[97, "b"]], "TypeError", "BPE-INPUT-RULES", "a str part"),
         ([[97, None]], "TypeError", "BPE-INPUT-RULES", "a None part"),
+        ([b"ab"], "TypeError", "BPE-INPUT-RULES", "a bytes rule (which iterates as two ints)"),
+        (b"ab", "TypeError", "BPE-INPUT-RULES", "bytes"),
+        ({(97, 98)}, "TypeError", "BPE-INPUT-RULES", "a set of rules"),
+        ([{97, 98}], "TypeError", "BPE-INPUT-RULES", "a set rule"),
+        ([[97, b"b"]], "TypeError", "BPE-INPUT-RULES", "a bytes part"),
+        *(([[97, offset + 98]], "ValueError", "BPE-INPUT-RULES", f"the part {offset} + 98") for offset in WIDE_OFFSETS),
+        *(([[offset + 97, 98]], "ValueError", "BPE-INPUT-RULES", f"the part {offset} + 97") for offset in WIDE_OFFSETS),
+        *(([[97 - offset, 98]], "ValueError", "BPE-INPUT-RULES", f"the part 97 - {offset}") for offset in WIDE_OFFSETS),
     )
 )
 ALL_CASES = MAX_MERGES_CASES + DOCUMENTS_CASES + TEXT_CASES + IDS_CASES + RULES_CASES
@@ -181,8 +257,8 @@ def profile_accepts(case: BadCall, profile: Profile, can_train: bool) -> bool:
     """True when the profile's own reference accepts ``case`` (a lone surrogate it replaces, say).
 
     >>> from bpe_conformance.reference.profiles import HF_TOKENIZERS, TIKTOKEN
-    >>> [profile_accepts(case, HF_TOKENIZERS, True) for case in IDS_CASES].count(True)
-    1
+    >>> [profile_accepts(case, HF_TOKENIZERS, True) for case in IDS_CASES].count(True)  # unknown ids up to 2**53
+    7
     >>> profile_accepts(TEXT_CASES[3], TIKTOKEN, False)
     True
     """

@@ -195,6 +195,25 @@ def _run_check(
     missing = check.missing_capabilities(subject.info.capabilities)
     if missing:
         return _result(check, Outcome.SKIP, f"capability not declared: {', '.join(missing)}", attempt, started)
+    reason = None if check.unavailable is None else check.unavailable(subject)
+    if reason is not None:
+        return _result(check, Outcome.SKIP, f"skipped: {reason}", attempt, started)
+    try:
+        return _search_or_cases(check, subject, base, seed, database, attempt, started)
+    finally:
+        if check.finish is not None:
+            check.finish(subject)
+
+
+def _search_or_cases(
+    check: Check,
+    subject: Subject,
+    base: settings,
+    seed: int,
+    database: ExampleDatabase | None,
+    attempt: Attempt,
+    started: float,
+) -> CheckResult:
     try:
         if check.strategy is None:
             _run_cases(check, subject, attempt, check.fixed_cases(get_profile(subject.info.profile)))

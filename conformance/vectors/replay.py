@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bpe_conformance.errors import ImplementationRaised, error_families, exception_ancestors
+from bpe_conformance.inputs.unrepresentable import restore
 from bpe_conformance.vectors.files import load_vectors, vector_kind
 
 __all__ = ["Mismatch", "call_operation", "error_families_of", "format_mismatch", "replay_all", "replay_vector"]
@@ -208,8 +209,11 @@ def _replay_load(factory: Callable[[], Any], replay: _Replay) -> None:
 
 
 def call_operation(instance: Any, operation: str, arguments: Mapping[str, Any]) -> Any:
-    """Call ``operation`` of the plug-in contract on ``instance`` with a copy of a vector's JSON ``arguments``."""
-    given = copy.deepcopy(dict(arguments))
+    """Call ``operation`` of the plug-in contract on ``instance`` with a copy of a vector's JSON ``arguments``.
+
+    A ``$unrepresentable`` marker is rebuilt first (bytes, a set, NaN, ...): the vector means that value.
+    """
+    given = restore(copy.deepcopy(dict(arguments)))
     if operation == "train":
         return instance.train(given["documents"], given["max_merges"])
     if operation == "encode":

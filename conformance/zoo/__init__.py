@@ -23,7 +23,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from bpe_conformance.zoo import corpus, counting, decoding, encoding, replacement, state, training, validation
+from bpe_conformance.zoo import (
+    corpus,
+    counting,
+    decoding,
+    encoding,
+    extremes,
+    replacement,
+    state,
+    training,
+    validation,
+)
 from bpe_conformance.zoo.base import ZooBase, ZooMember
 from bpe_conformance.zoo.controls import CONTROLS
 
@@ -38,6 +48,7 @@ ZOO: list[type[ZooMember]] = [
     *decoding.MEMBERS,
     *validation.MEMBERS,
     *state.MEMBERS,
+    *extremes.MEMBERS,
 ]
 
 _BY_NAME: dict[str, type[ZooBase]] = {implementation.name: implementation for implementation in [*ZOO, *CONTROLS]}

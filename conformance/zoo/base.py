@@ -303,6 +303,8 @@ class ZooMember(ZooBase):
     :mod:`bpe_conformance.zoo.witness`); ``why`` one paragraph for the gallery. ``level`` is the
     conformance level of the bug: ``algorithm`` for a wrong answer to valid input, ``interface``
     for bad input handled against the contract (the harness must reject it at that level).
+    ``varies_by_process`` is True for a member whose answer on its witness depends on the process's
+    hash seed: it differs from the spec in every process, but not the same way, so nothing prints it.
     """
 
     clause: ClassVar[str]
@@ -310,3 +312,4 @@ class ZooMember(ZooBase):
     also: ClassVar[tuple[str, ...]] = ()
     witness: ClassVar[dict[str, Any]]
     why: ClassVar[str]
+    varies_by_process: ClassVar[bool] = False

@@ -28,6 +28,7 @@ from bpe_conformance.reference.profiles import RUSTBPE
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.spec.clauses import load_clauses
+from bpe_conformance.zoo.extremes import CountsInEightBits, HashSeededTies, NarrowsIntegersTo32Bits
 from tests.checks.helpers import CHECKS, LOW, violation_of
 from tests.support import broken_for_checks as broken
 
@@ -66,6 +67,9 @@ BROKEN_FOR = {
     "vectors-training": broken.LargestTiedPair,
     "vectors-load": broken.EncodesRulesInReverse,
     "vectors-invalid": broken.AcceptsBoolMaxMerges,
+    "max-merges-wide": NarrowsIntegersTo32Bits,
+    "large-counts": CountsInEightBits,
+    "determinism-across-processes": HashSeededTies,
 }
 
 

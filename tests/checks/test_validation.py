@@ -5,7 +5,9 @@ Each test names the clause whose verdict it protects, on small fixed examples.
 
 from __future__ import annotations
 
+import ast
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -24,6 +26,7 @@ from bpe_conformance.checks.validation import (
 from bpe_conformance.dialects.context import pairs_run_out
 from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.errors import Violation
+from bpe_conformance.inputs.unrepresentable import restore
 from bpe_conformance.reference import LiteralTokenizer, Tokenizer, check_documents, check_max_merges
 from bpe_conformance.reference.profiles import HF_TOKENIZERS, MINBPE, STRICT, TIKTOKEN
 from bpe_conformance.results.advisories import collecting
@@ -65,9 +68,17 @@ def test_the_profile_judges_a_bad_call_on_a_model_set_up_like_the_subjects(monke
 
 
 def test_a_profile_accepts_only_the_bad_calls_its_own_reference_accepts() -> None:
-    """hf-tokenizers drops a huge unknown id; tiktoken replaces lone surrogates; max_merges stays strict."""
-    assert [profile_accepts(case, HF_TOKENIZERS, True) for case in IDS_CASES] == [False] * 10 + [True]
-    assert [profile_accepts(case, TIKTOKEN, False) for case in TEXT_CASES] == [False, False, False, True, True, True]
+    """hf-tokenizers drops a huge unknown id (up to 2**53); tiktoken replaces lone surrogates; max_merges stays
+    strict; bytes, sets and generators are rejected under every profile."""
+    accepted_ids = [case.description for case in IDS_CASES if profile_accepts(case, HF_TOKENIZERS, True)]
+    assert accepted_ids == [
+        *(f"the id {offset} + 97" for offset in (2**31, 2**32, 2**53)),
+        *(f"the id {offset}" for offset in (2**31, 2**32, 2**53)),
+        "a huge id",
+    ]
+    assert IDS_CASES[-1].description == "a huge id"
+    text_accepted = [profile_accepts(case, TIKTOKEN, False) for case in TEXT_CASES]
+    assert text_accepted == [False, False, False, True, True, True] + [False] * (len(TEXT_CASES) - 6)
     assert not any(profile_accepts(case, MINBPE, True) for case in MAX_MERGES_CASES)
     lenient = dialect(HF_TOKENIZERS)
     CHECKS["ids-validation"].verify(InProcessSubject(lenient), IDS_CASES[-1])
@@ -256,6 +267,16 @@ def test_case_checks_run_their_family_and_report_its_clauses() -> None:
         assert check.verify is validation.verify_rejection
 
 
+def _as_sent(shown: Any, generator_of: Any) -> Any:
+    """The argument a counterexample shows, with its ``$unrepresentable`` markers turned back into values."""
+    if isinstance(shown, (list, tuple)):
+        return type(shown)(_as_sent(item, generator_of) for item in shown)
+    if isinstance(shown, dict) and shown.get("$unrepresentable") == "generator":
+        items = shown["repr"].removeprefix("(item for item in ").removesuffix(")")
+        return generator_of(tuple(ast.literal_eval(items)))
+    return restore(shown) if isinstance(shown, dict) else shown
+
+
 def test_every_validation_case_fails_an_implementation_that_accepts_everything() -> None:
     """A case is a bad call: accepting it is a violation of the case's clause with the call as input."""
     validation = fresh("bpe_conformance.checks.validation")
@@ -265,7 +286,10 @@ def test_every_validation_case_fails_an_implementation_that_accepts_everything()
             validation.verify_rejection(subject, case)
         violation = caught.value
         assert violation.clause == case.clause
-        assert violation.inputs == {"operation": case.operation, "argument": case.argument, "problem": case.description}
+        shown = violation.inputs["argument"]
+        assert violation.inputs == {"operation": case.operation, "argument": shown, "problem": case.description}
+        json.dumps(shown, allow_nan=False)  # bytes, sets, NaN and generators are shown as the protocol's markers
+        assert repr(_as_sent(shown, validation.GeneratorOf)) == repr(case.argument)
         assert violation.expected == case.kind and violation.actual.startswith("returned ")
         assert case.description in violation.message and case.kind in violation.message
     for case in validation.ALL_CASES:

@@ -18,7 +18,7 @@ import bpeasy
 from bpeasy.convert import bpe
 from bpeasy.tokenizer import BPEasyTokenizer
 
-from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, ranks_from_rules
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, ranks_from_rules, reachable_budget
 
 __all__ = ["BpeasyAdapter"]
 
@@ -50,6 +50,7 @@ class BpeasyAdapter:
         return rules
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         vocab = bpeasy.train_bpe(iter(documents), _NO_SPLIT_PATTERN, _NO_LENGTH_CAP, FIRST_RULE_ID + max_merges)
         return self._adopt(vocab)
 

@@ -17,7 +17,7 @@ from importlib.metadata import version
 
 from bpetokenizer import Tokenizer
 
-from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, reachable_budget
 
 __all__ = ["BpetokenizerAdapter"]
 
@@ -34,6 +34,7 @@ class BpetokenizerAdapter:
         self._tokenizer = Tokenizer()
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         tokenizer = Tokenizer()
         tokenizer.train("".join(documents), FIRST_RULE_ID + max_merges, min_frequency=1)
         self._tokenizer = tokenizer

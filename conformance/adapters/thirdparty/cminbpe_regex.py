@@ -21,7 +21,7 @@ from pathlib import Path
 
 from cminbpe import RegexTokenizer
 
-from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, reachable_budget
 
 __all__ = ["CminbpeAdapter", "CminbpeCAdapter"]
 
@@ -44,6 +44,7 @@ class CminbpeAdapter:
         return [pair for pair, _ in sorted(self._tokenizer.merges.items(), key=lambda item: item[1])]
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         tokenizer = RegexTokenizer(_NO_SPLIT_PATTERN)
         tokenizer.train("".join(documents), FIRST_RULE_ID + max_merges, backend=self.backend)
         self._tokenizer = tokenizer

@@ -17,7 +17,7 @@ from importlib.metadata import version
 
 from fast_bpe_rs import BPE
 
-from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rules_from_ranks
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, reachable_budget, rules_from_ranks
 
 __all__ = ["FastBpeRsAdapter"]
 
@@ -36,6 +36,7 @@ class FastBpeRsAdapter:
         self._bpe = BPE(_NO_SPLIT_PATTERN)
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         bpe = BPE(_NO_SPLIT_PATTERN)
         bpe.train(FIRST_RULE_ID + max_merges, documents)
         self._bpe = bpe

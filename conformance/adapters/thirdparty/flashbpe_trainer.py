@@ -19,7 +19,7 @@ from importlib.metadata import version
 
 import flashbpe
 
-from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rules_from_ranks
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, reachable_budget, rules_from_ranks
 
 __all__ = ["FlashbpeAdapter"]
 
@@ -47,6 +47,7 @@ class FlashbpeAdapter:
         return rules_from_ranks(ours) if ours else []
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         tokenizer = flashbpe.Tokenizer()
         tokenizer.train_from_iterator(iter(documents), FIRST_RULE_ID + max_merges, pattern=r"[\s\S]+")
         return self._adopt(tokenizer)

@@ -24,7 +24,13 @@ import json
 import tokenizers
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, bytes_to_symbols, rule_pieces, symbols_to_bytes
+from bpe_conformance.adapters.thirdparty.pieces import (
+    FIRST_RULE_ID,
+    bytes_to_symbols,
+    reachable_budget,
+    rule_pieces,
+    symbols_to_bytes,
+)
 
 __all__ = ["HFTokenizersAdapter"]
 
@@ -64,6 +70,7 @@ class HFTokenizersAdapter:
         return list(rules)
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         tokenizer = _configured(models.BPE())
         trainer = trainers.BpeTrainer(
             vocab_size=FIRST_RULE_ID + max_merges,

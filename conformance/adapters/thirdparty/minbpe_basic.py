@@ -18,7 +18,7 @@ from pathlib import Path
 
 from MiniBpeRust import BasicTokenizer
 
-from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rule_pieces
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, reachable_budget, rule_pieces
 
 __all__ = ["MinbpeAdapter"]
 
@@ -38,6 +38,7 @@ class MinbpeAdapter:
         return [pair for pair, _ in sorted(self._tokenizer.merges.items(), key=lambda item: item[1])]
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         tokenizer = BasicTokenizer()
         tokenizer.train("".join(documents), FIRST_RULE_ID + max_merges)
         self._tokenizer = tokenizer

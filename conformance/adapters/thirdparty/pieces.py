@@ -23,6 +23,7 @@ __all__ = [
     "FIRST_RULE_ID",
     "bytes_to_symbols",
     "ranks_from_rules",
+    "reachable_budget",
     "rule_pieces",
     "rules_from_ranks",
     "split_by_lower_ranks",
@@ -103,3 +104,25 @@ def symbols_to_bytes(symbols: str) -> bytes:
         return bytes(_SYMBOL_TO_BYTE[symbol] for symbol in symbols)
     except KeyError as error:
         raise ValueError(f"{symbols!r} has {error.args[0]!r}, which is not a byte-level symbol") from None
+
+
+def reachable_budget(documents: object, max_merges: object) -> object:
+    """``max_merges``, or for a budget past 31 bits one just as unreachable that a library's u32 can hold.
+
+    Every merge shortens the training text by at least one id, so no training of these documents makes
+    more rules than they have bytes: a larger budget gives the same rules. The libraries take the budget
+    as a ``vocab_size`` of 32 or 64 bits; the contract takes any int (BPE-TRAIN-MAXMERGES). Anything
+    that is not a valid call is passed on unchanged, for the library to answer.
+
+    >>> reachable_budget(["abab", "é"], 2**64 + 1), reachable_budget(["abab"], 40), reachable_budget("ab", 2**64)
+    (6, 40, 18446744073709551616)
+    """
+    if isinstance(max_merges, bool) or not isinstance(max_merges, int) or max_merges < 2**31 - FIRST_RULE_ID:
+        return max_merges
+    if not isinstance(documents, (list, tuple)) or not all(isinstance(document, str) for document in documents):
+        return max_merges
+    try:
+        length = sum(len(document.encode("utf-8")) for document in documents)
+    except UnicodeEncodeError:
+        return max_merges
+    return min(max_merges, length)

@@ -16,7 +16,7 @@ from importlib.metadata import version
 
 import rustbpe
 
-from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rules_from_ranks
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, reachable_budget, rules_from_ranks
 
 __all__ = ["RustbpeAdapter"]
 
@@ -33,6 +33,7 @@ class RustbpeAdapter:
         self._tokenizer = rustbpe.Tokenizer()
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         tokenizer = rustbpe.Tokenizer()
         tokenizer.train_from_iterator(iter(documents), FIRST_RULE_ID + max_merges, pattern=r"[\s\S]+")
         self._tokenizer = tokenizer

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from smolbpe.tokenizer import Tokenizer
 
-from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rule_pieces
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, reachable_budget, rule_pieces
 
 __all__ = ["SmolbpeAdapter"]
 
@@ -60,6 +60,7 @@ class SmolbpeAdapter:
         return [pair for pair, _ in sorted(self._tokenizer.merges.items(), key=lambda item: item[1])]
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         tokenizer = Tokenizer(output=self._output, pattern=_NO_SPLIT_PATTERN)
         tokenizer.train("".join(documents), FIRST_RULE_ID + max_merges)
         self._tokenizer = tokenizer

@@ -25,7 +25,12 @@ from pathlib import Path
 
 import smoltoken
 
-from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, ranks_from_rules, rules_from_ranks
+from bpe_conformance.adapters.thirdparty.pieces import (
+    FIRST_RULE_ID,
+    ranks_from_rules,
+    reachable_budget,
+    rules_from_ranks,
+)
 
 __all__ = ["SmoltokenAdapter"]
 
@@ -53,6 +58,7 @@ class SmoltokenAdapter:
         self.load([])
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         tokenizer = smoltoken.BytePairTokenizer(
             _NAME, pattern=_NO_SPLIT_PATTERN, special_tokens=set(), n_vocab=FIRST_RULE_ID + max_merges
         )

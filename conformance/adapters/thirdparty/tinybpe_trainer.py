@@ -15,6 +15,8 @@ from typing import Any
 
 import tinybpe
 
+from bpe_conformance.adapters.thirdparty.pieces import reachable_budget
+
 __all__ = ["TinybpeAdapter"]
 
 
@@ -47,6 +49,7 @@ class TinybpeAdapter:
         return self._tokenizer
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         trainer = tinybpe.Trainer("".join(documents))
         trainer.train(max_merges)
         self._merges = [(int(first), int(second)) for first, second in trainer.merges]

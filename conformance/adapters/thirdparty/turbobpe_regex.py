@@ -20,7 +20,7 @@ from pathlib import Path
 
 import turbobpe
 
-from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID
+from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, reachable_budget
 
 __all__ = ["TurbobpeAdapter"]
 
@@ -43,6 +43,7 @@ class TurbobpeAdapter:
         return [pair for pair, _ in sorted(self._tokenizer.merges.items(), key=lambda item: item[1])]
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        max_merges = reachable_budget(documents, max_merges)  # type: ignore[assignment]
         tokenizer = turbobpe.RegexTokenizer(_NO_SPLIT_PATTERN)
         tokenizer.train("".join(documents), FIRST_RULE_ID + max_merges, batch_size=1)
         self._tokenizer = tokenizer

@@ -10,6 +10,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from bpe_conformance.inputs.unrepresentable import MARKER_KEY, marker
 
 __all__ = ["InvalidCase", "invalid_cases"]
 
@@ -25,6 +28,23 @@ class InvalidCase:
     clauses: tuple[str, ...]
     setup: tuple[tuple[str, ...], int] = (("abab", "acac"), 32)
     probe: str = "abac"
+
+
+# Integers past what int32, uint32, a double, int64 and uint64 hold exactly: out of range as ids and rule
+# parts, where an implementation that narrows them would find a valid one (2**32 + 97 wrapping to 97).
+_WIDE = (2**31, 2**32, 2**53, 2**63, 2**64)
+
+
+def _generator(items: list[Any]) -> dict[str, str]:
+    # A generator's repr names its address; the vector's must be the same on every run.
+    return {MARKER_KEY: "generator", "repr": f"(item for item in {items!r})"}
+
+
+def _shown(value: object) -> str:
+    """How a case's value reads in its description: a marker by the value it stands for."""
+    if isinstance(value, dict) and MARKER_KEY in value:
+        return str(value["repr"])
+    return repr(value)
 
 
 _LOW = (("低低低",), 1)  # one rule, (189, 142), whose piece is the end of a character
@@ -44,6 +64,11 @@ def _invalid_train_cases() -> list[InvalidCase]:
         ("3", "TypeError"),
         (None, "TypeError"),
         ([3], "TypeError"),
+        (marker(float("nan")), "TypeError"),
+        (marker(float("inf")), "TypeError"),
+        (marker(b"\x02"), "TypeError"),
+        *((-wide, "ValueError") for wide in _WIDE),
+        (-(2**64) - 1, "ValueError"),
     ]
     bad_documents = [
         ("abab", "TypeError"),
@@ -56,13 +81,21 @@ def _invalid_train_cases() -> list[InvalidCase]:
         (["\ud800"], "ValueError"),
         (["ok", "a\udfffb"], "ValueError"),
         (["\udc00\ud800"], "ValueError"),
+        (marker(b"abab"), "TypeError"),
+        (marker(bytearray(b"abab")), "TypeError"),
+        (marker({"abab"}), "TypeError"),
+        (marker(frozenset({"abab"})), "TypeError"),
+        (_generator(["abab"]), "TypeError"),
+        (["ab", marker(b"ab")], "TypeError"),
     ]
     cases = [
-        InvalidCase(f"max_merges {value!r}", "train", {"documents": ["abab"], "max_merges": value}, error, (merges,))
+        InvalidCase(
+            f"max_merges {_shown(value)}", "train", {"documents": ["abab"], "max_merges": value}, error, (merges,)
+        )
         for value, error in bad_merges
     ]
     cases += [
-        InvalidCase(f"documents {value!r}", "train", {"documents": value, "max_merges": 8}, error, (docs,))
+        InvalidCase(f"documents {_shown(value)}", "train", {"documents": value, "max_merges": 8}, error, (docs,))
         for value, error in bad_documents
     ]
     return cases
@@ -71,7 +104,7 @@ def _invalid_train_cases() -> list[InvalidCase]:
 def _invalid_encode_decode_cases() -> list[InvalidCase]:
     text, ids, strict = "BPE-INPUT-TEXT", "BPE-INPUT-IDS", "BPE-DECODE-STRICT"
     cases = [
-        InvalidCase(f"encode {value!r}", "encode", {"text": value}, error, (text,))
+        InvalidCase(f"encode {_shown(value)}", "encode", {"text": value}, error, (text,))
         for value, error in [
             (None, "TypeError"),
             (97, "TypeError"),
@@ -79,10 +112,15 @@ def _invalid_encode_decode_cases() -> list[InvalidCase]:
             ("\ud800", "ValueError"),
             ("ab\udfff", "ValueError"),
             ("\ud83d", "ValueError"),
+            (marker(b"ab"), "TypeError"),
+            (marker(bytearray(b"ab")), "TypeError"),
+            (marker({"ab"}), "TypeError"),
+            (marker(frozenset({"ab"})), "TypeError"),
+            (_generator(["a", "b"]), "TypeError"),
         ]
     ]
     cases += [
-        InvalidCase(f"decode {value!r} with 260 ids", "decode", {"ids": value}, error, clauses)
+        InvalidCase(f"decode {_shown(value)} with 260 ids", "decode", {"ids": value}, error, clauses)
         for value, error, clauses in [
             ([260], "ValueError", (ids, strict)),
             ([97, 1000], "ValueError", (ids, strict)),
@@ -95,6 +133,12 @@ def _invalid_encode_decode_cases() -> list[InvalidCase]:
             ("258", "TypeError", (ids,)),
             (258, "TypeError", (ids,)),
             (None, "TypeError", (ids,)),
+            (marker(b"ab"), "TypeError", (ids,)),
+            (marker(bytearray(b"ab")), "TypeError", (ids,)),
+            (marker({97}), "TypeError", (ids,)),
+            ([marker(b"a")], "TypeError", (ids,)),
+            *(([97, wide + 97], "ValueError", (ids, strict)) for wide in _WIDE),
+            *(([97, 97 - wide], "ValueError", (ids, strict)) for wide in _WIDE),
         ]
     ]
     cases += [
@@ -144,9 +188,16 @@ def _invalid_load_cases() -> list[InvalidCase]:
         (None, "TypeError", (rules,)),
         ({"97": 98}, "TypeError", (rules,)),
         (5, "TypeError", (rules,)),
+        ([marker(b"ab")], "TypeError", (rules,)),
+        (marker({(97, 98)}), "TypeError", (rules,)),
+        ([marker({97, 98})], "TypeError", (rules,)),
+        *(([[97, wide + 98]], "ValueError", (rules, ref)) for wide in _WIDE),
+        *(([[wide + 97, 98]], "ValueError", (rules, ref)) for wide in _WIDE),
+        *(([[97 - wide, 98]], "ValueError", (rules, ref)) for wide in _WIDE),
     ]
     return [
-        InvalidCase(f"load {value!r}", "load", {"rules": value}, error, clauses) for value, error, clauses in values
+        InvalidCase(f"load {_shown(value)}", "load", {"rules": value}, error, clauses)
+        for value, error, clauses in values
     ]
 
 

@@ -265,6 +265,32 @@ def early_stop_cases(rng: random.Random, count: int) -> list[TrainingCase]:
     return cases
 
 
+# Budgets at the widths other languages narrow an integer to: each is valid and never reached, so training
+# stops as if unlimited; wrapped to 32 bits, 2**32 + 1 would allow one rule and 2**31 none at all.
+WIDE_MAX_MERGES = (2**31 - 1, 2**31, 2**32, 2**32 + 1, 2**53 + 1, 2**63, 2**64 + 1)
+
+
+def wide_max_merges_cases(rng: random.Random, count: int) -> list[TrainingCase]:
+    """max_merges past 32, 53 and 64 bits on text with several rules: the same rules as any budget never reached."""
+    cases = []
+    for index in range(count):
+        units = rng.sample(LATIN, 3)
+        documents = random_documents(rng, units, rng.randint(1, 3), 8, 24)
+        max_merges = WIDE_MAX_MERGES[index % len(WIDE_MAX_MERGES)]
+        cases.append(
+            training_case(
+                rng,
+                f"max_merges {max_merges} (never reached) on {''.join(units)!r}",
+                documents,
+                max_merges,
+                units,
+                "BPE-TRAIN-MAXMERGES",
+                "BPE-TRAIN-STOP",
+            )
+        )
+    return cases
+
+
 def long_document_cases(rng: random.Random, count: int) -> list[TrainingCase]:
     """One or two documents of a few thousand bytes, with dozens of merges."""
     cases = []
@@ -357,6 +383,7 @@ _BUILDERS: tuple[tuple[Callable[[random.Random, int], list[TrainingCase]], int],
     (mixed_cases, 24),
     (prefix_family_cases, 4),
     (permutation_family_cases, 5),
+    (wide_max_merges_cases, 7),
 )
 
 

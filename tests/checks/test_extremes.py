@@ -1,0 +1,147 @@
+"""The checks at the extremes: wide max_merges, counts past 8 and 16 bits, determinism across processes.
+
+Each convicts its bug under its own clause with a shrunk counterexample, accepts the reference, and
+leaves a bug of another clause to that clause's check rather than blaming it on the extreme input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import Phase, settings
+
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks import extremes
+from bpe_conformance.inputs.corpora.training import WIDE_MAX_MERGES
+from bpe_conformance.inputs.large_counts import LargeCountCorpus
+from bpe_conformance.reference import LiteralTokenizer, Tokenizer
+from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.running.runner import run_check
+from bpe_conformance.zoo import by_name
+from bpe_conformance.zoo.base import BYTE_COUNT, Pair, ZooBase
+from bpe_conformance.zoo.extremes import CountsInEightBits, HashSeededTies, NarrowsIntegersTo32Bits
+from tests.checks.helpers import CHECKS, violation_of
+
+
+class CountsInSixteenBits(ZooBase):
+    """Pair counts kept in 16 bits: 65 536 reads as 0."""
+
+    def count_pairs(self, sequences: list[list[int]]) -> dict[Pair, int]:
+        return {pair: count % BYTE_COUNT**2 for pair, count in super().count_pairs(sequences).items()}
+
+
+class StopsAtThree(ZooBase):
+    """A stop-rule bug (a pair needs three windows), which has nothing to do with a wide budget or a big count."""
+
+    def should_stop(self, best_count: int) -> bool:
+        return best_count < 3
+
+
+def _dev() -> settings:
+    return settings(max_examples=60, deadline=None, phases=[phase for phase in Phase if phase is not Phase.explain])
+
+
+def _run(check_name: str, implementation: Any) -> Any:
+    return run_check(CHECKS[check_name], InProcessSubject(implementation), _dev(), seed=0)
+
+
+# ---- max-merges-wide ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("max_merges", WIDE_MAX_MERGES)
+def test_a_wide_max_merges_trains_as_a_budget_never_reached(max_merges: int) -> None:
+    for implementation in (Tokenizer, LiteralTokenizer, ZooBase):
+        example = {"documents": ["abab", "acac", "aaaa"], "max_merges": max_merges}
+        extremes.verify_wide_max_merges(InProcessSubject(implementation), example)
+        assert implementation().train(["abab", "acac", "aaaa"], max_merges) == Tokenizer().train(
+            ["abab", "acac", "aaaa"], 10
+        )
+
+
+def test_a_32_bit_narrower_is_convicted_under_max_merges_when_it_refuses_or_stops_early() -> None:
+    refused = violation_of("max-merges-wide", NarrowsIntegersTo32Bits, {"documents": ["abab"], "max_merges": 2**31})
+    assert refused.clause == "BPE-TRAIN-MAXMERGES" and "refused max_merges=2147483648" in refused.message
+    assert refused.actual.startswith("ValueError")
+    stopped = violation_of(
+        "max-merges-wide", NarrowsIntegersTo32Bits, {"documents": ["abab", "acac"], "max_merges": 2**32 + 1}
+    )
+    assert (stopped.expected, stopped.actual) == ([[97, 98], [97, 99]], [[97, 98]])
+    result = _run("max-merges-wide", NarrowsIntegersTo32Bits)
+    assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-TRAIN-MAXMERGES")
+    assert result.counterexample["inputs"]["max_merges"] == 2**31  # shrunk to the first width that wraps
+
+
+def test_a_stop_rule_bug_is_not_blamed_on_a_wide_budget() -> None:
+    example = {"documents": ["abab", "acac"], "max_merges": 2**32 + 1}
+    extremes.verify_wide_max_merges(InProcessSubject(StopsAtThree), example)  # stop-rule's finding, not this one's
+    assert _run("max-merges-wide", StopsAtThree).outcome is Outcome.PASS
+
+
+# ---- large-counts ------------------------------------------------------------------------------
+
+
+def test_an_8_bit_counter_is_convicted_on_a_count_of_256_shrunk() -> None:
+    result = _run("large-counts", CountsInEightBits)
+    assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-TRAIN-COUNT")
+    inputs = result.counterexample["inputs"]
+    assert (inputs["largest_count"], inputs["right_with_count"], inputs["max_merges"]) == (256, 255, 1)
+    assert inputs["documents"] in ("['ab'] * 256 + ['xy'] * 2", "['a' * 257] + ['xy'] * 2")
+
+
+def test_a_16_bit_counter_is_convicted_on_a_count_of_65536_and_passes_below() -> None:
+    for shape in ("copies", "run"):
+        below = {"corpus": LargeCountCorpus(shape, 65535, 3), "max_merges": 2}
+        extremes.verify_large_counts(InProcessSubject(CountsInSixteenBits), below)
+        wrapped = {"corpus": LargeCountCorpus(shape, 65536, 3), "max_merges": 2}
+        violation = violation_of("large-counts", CountsInSixteenBits, wrapped)
+        assert violation.clause == "BPE-TRAIN-COUNT" and violation.inputs["largest_count"] == 65536
+    result = _run("large-counts", CountsInSixteenBits)
+    assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-TRAIN-COUNT")
+    assert result.counterexample["inputs"]["largest_count"] == 65536
+
+
+def test_a_bug_that_small_counts_show_too_is_left_to_its_own_check() -> None:
+    corpus = LargeCountCorpus("copies", 256, 2)
+    assert StopsAtThree().train(corpus.documents(), 2) != Tokenizer().train(corpus.documents(), 2)
+    extremes.verify_large_counts(InProcessSubject(StopsAtThree), {"corpus": corpus, "max_merges": 2})
+    assert _run("large-counts", StopsAtThree).outcome is Outcome.PASS
+
+
+def test_a_bug_that_shows_just_below_the_width_is_not_put_down_to_the_count() -> None:
+    """Packing pairs as a * 256 + b breaks on rule ids, which a run of 'a' makes at 255 windows as at 256."""
+    packs = by_name("packs-pairs-with-byte-base")
+    corpus = LargeCountCorpus("run", 256, 2)
+    assert packs().train(corpus.documents(), 2) != Tokenizer().train(corpus.documents(), 2)
+    extremes.verify_large_counts(InProcessSubject(packs), {"corpus": corpus, "max_merges": 2})
+    assert _run("large-counts", packs).outcome is Outcome.PASS
+
+
+def test_the_reference_engines_pass_large_counts() -> None:
+    for implementation in (Tokenizer, LiteralTokenizer):
+        assert _run("large-counts", implementation).outcome is Outcome.PASS
+
+
+# ---- determinism-across-processes ----------------------------------------------------------------
+
+
+def test_hash_seeded_ties_pass_in_one_process_and_fail_across_two() -> None:
+    example = {"documents": ["ABCABC", "cdcd"], "max_merges": 1, "texts": []}
+    CHECKS["determinism"].verify(InProcessSubject(HashSeededTies), example)  # one process agrees with itself
+    result = _run("determinism-across-processes", HashSeededTies)
+    assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-PROP-DETERMINISM")
+    assert "PYTHONHASHSEED=1 and PYTHONHASHSEED=2" in result.message
+    assert result.counterexample["expected"] != result.counterexample["actual"]
+    assert extremes._FRESH == {}, "the processes are closed once the check is over"
+
+
+def test_the_reference_is_the_same_in_other_processes() -> None:
+    result = _run("determinism-across-processes", Tokenizer)
+    assert result.outcome is Outcome.PASS and result.examples >= 1
+    assert extremes._FRESH == {}
+
+
+def test_a_factory_that_cannot_be_imported_by_name_is_skipped_saying_why() -> None:
+    result = run_check(CHECKS["determinism-across-processes"], InProcessSubject(lambda: Tokenizer()), _dev(), seed=0)
+    assert result.outcome is Outcome.SKIP
+    assert "cannot be imported by name" in result.message and result.examples == 0
