@@ -21,7 +21,7 @@ from bpe_conformance.errors import ImplementationRaised
 from bpe_conformance.inputs.unrepresentable import REBUILT_TYPES, restore
 from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.runner import run_checks
-from bpe_conformance.settings import PROFILES
+from bpe_conformance.settings import EFFORTS
 from tests import ROOT
 
 NODE = shutil.which("node")
@@ -114,7 +114,7 @@ def test_an_int32_narrowing_program_is_convicted_under_the_clauses_it_breaks() -
         assert subject.train(["abab", "acac"], 2**32 + 1) == [(97, 98)]
         assert subject.decode([97, 2**32 + 97]) == "aa"
         checks = select_checks(["max-merges-wide", "ids-validation", "rules-validation"])
-        results = run_checks(checks, subject, PROFILES["dev"], seed=0)
+        results = run_checks(checks, subject, EFFORTS["dev"], seed=0)
     assert [(result.check, result.outcome, result.clause) for result in results] == [
         ("max-merges-wide", Outcome.FAIL, "BPE-TRAIN-MAXMERGES"),
         ("ids-validation", Outcome.FAIL, "BPE-INPUT-IDS"),

@@ -18,6 +18,7 @@ from hypothesis import Phase, settings
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS, select_checks
 from bpe_conformance.checks.base import Check
+from bpe_conformance.checks.production import PRODUCTION_CHECKS
 from bpe_conformance.checks.training import verify_greedy_selection, verify_tie_break
 from bpe_conformance.checks.validation import (
     MAX_MERGES_CASES,
@@ -95,10 +96,14 @@ def test_check_names_are_unique_kebab_case_and_name_defined_clauses() -> None:
 
 
 def test_every_clause_is_enforced_by_some_check() -> None:
-    assert set(load_clauses()) - {clause for check in ALL_CHECKS for clause in check.clauses} <= {
+    enforced = {clause for check in (*ALL_CHECKS, *PRODUCTION_CHECKS) for clause in check.clauses}
+    assert set(load_clauses()) - enforced <= {
         "BPE-SER-JSON",
         "BPE-SER-DIGEST",
         "BPE-SER-LOAD",  # not observable through train/encode/decode/load
+        # Enforced before any check: reading the vocabulary file, and binding a built-in one to it
+        # (reference/vocabulary.py, dialects/production.py; tests/reference/test_vocabulary.py).
+        "BPE-VOCAB-RANKS",
     }
 
 

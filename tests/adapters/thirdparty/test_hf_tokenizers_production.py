@@ -10,7 +10,7 @@ from bpe_conformance.dialects.production import ProductionSetup, VocabularyBound
 from bpe_conformance.reference.pretokenization import GPT2
 from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.runner import run_check
-from bpe_conformance.settings import PROFILES
+from bpe_conformance.settings import EFFORTS
 from tests.support.vocabularies import trained_vocabulary
 
 pytest.importorskip("tokenizers")
@@ -22,7 +22,7 @@ CHECKS = {check.name: check for check in PRODUCTION_CHECKS}
 
 def _run(implementation: type, check: str) -> Outcome:
     subject = VocabularyBoundSubject(InProcessSubject(implementation), SETUP)
-    return run_check(CHECKS[check], subject, PROFILES["dev"], seed=0).outcome
+    return run_check(CHECKS[check], subject, EFFORTS["dev"], seed=0).outcome
 
 
 class _HonoursSpecials(HFByteLevelGpt2):
@@ -41,7 +41,7 @@ def test_hf_bytelevel_passes_the_algorithm_level_of_gpt2() -> None:
 
 def test_hf_default_of_matching_added_tokens_is_rejected_as_special_in_ordinary_text() -> None:
     subject = VocabularyBoundSubject(InProcessSubject(_HonoursSpecials), SETUP)
-    result = run_check(CHECKS["production-encode"], subject, PROFILES["dev"], seed=0)
+    result = run_check(CHECKS["production-encode"], subject, EFFORTS["dev"], seed=0)
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-SPECIAL-ORDINARY")
 
 

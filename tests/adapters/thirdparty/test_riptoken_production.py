@@ -16,7 +16,7 @@ from bpe_conformance.reference.pretokenization import CL100K, encode_production
 from bpe_conformance.reference.vocabulary import vocabulary_from_pieces
 from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.runner import run_check
-from bpe_conformance.settings import PROFILES
+from bpe_conformance.settings import EFFORTS
 
 riptoken = pytest.importorskip("riptoken")
 
@@ -37,7 +37,7 @@ def test_the_long_runs_check_rejects_it_on_the_merge_order() -> None:
 
     subject = VocabularyBoundSubject(InProcessSubject(RiptokenCl100k), ProductionSetup(CL100K, VOCABULARY))
     check = next(check for check in PRODUCTION_CHECKS if check.name == "production-long-runs")
-    result = run_check(check, subject, PROFILES["dev"], seed=0)
+    result = run_check(check, subject, EFFORTS["dev"], seed=0)
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-PRETOK-RANK")
     text = (result.counterexample or {})["inputs"]["text"]
     assert len(text) >= 500
