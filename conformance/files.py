@@ -12,13 +12,25 @@ bpe_conformance.errors.HarnessError: --json /nonexistent/x.json: directory '/non
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 from bpe_conformance.errors import HarnessError
 
-__all__ = ["MAX_TEXT_FILE_BYTES", "read_text_file", "writable_path"]
+__all__ = [
+    "MAX_TEXT_FILE_BYTES",
+    "TEMPORARY_PREFIX",
+    "read_text_file",
+    "writable_path",
+    "write_atomically",
+    "write_report",
+]
+
+# The name of a file being written beside its destination starts with this (so readers can skip it).
+TEMPORARY_PREFIX = ".bpe-conformance-"
 
 # Skip files and documents for `trace` are small; a file far larger is a mistake (or /dev/zero).
 MAX_TEXT_FILE_BYTES = 64 * 1024 * 1024
@@ -57,3 +69,47 @@ def writable_path(value: str | os.PathLike[str], option: str) -> Path:
     if path.is_dir():
         raise HarnessError(f"{option} {value}: is a directory, not a file")
     return path
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace ``path`` with ``data`` or leave it as it was; :class:`OSError` when the write failed.
+
+    The bytes go to a temporary file beside ``path`` (same filesystem, so the rename is atomic), are
+    flushed and fsynced, and only then renamed over ``path``: a full disk or a kill mid-write never
+    leaves a truncated file, and an earlier file stays whole.
+    """
+    destination = Path(path)
+    descriptor, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, suffix=".tmp", dir=destination.parent)
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, destination)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _sync_directory(destination.parent)
+
+
+def _sync_directory(directory: Path) -> None:
+    """fsync ``directory`` so the rename itself survives a crash (not possible everywhere: then skipped)."""
+    try:
+        descriptor = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def write_report(path: str | os.PathLike[str], text: str, option: str, encoding: str = "utf-8") -> None:
+    """Write the report ``text`` to ``path`` atomically; a :class:`HarnessError` naming ``option`` if it failed."""
+    try:
+        write_atomically(path, text.encode(encoding))
+    except OSError as error:
+        raise HarnessError(f"cannot write {option} {os.fspath(path)}: {error.strerror or error}") from None
