@@ -15,20 +15,26 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from bpe_conformance.errors import HarnessError
 
 __all__ = [
     "MAX_TEXT_FILE_BYTES",
+    "STDOUT",
     "TEMPORARY_PREFIX",
     "read_text_file",
     "writable_path",
     "write_atomically",
+    "write_output",
     "write_report",
 ]
 
+# A report path that means standard output.
+STDOUT = "-"
 # The name of a file being written beside its destination starts with this (so readers can skip it).
 TEMPORARY_PREFIX = ".bpe-conformance-"
 
@@ -58,17 +64,52 @@ def read_text_file(path: str | os.PathLike[str], what: str, max_bytes: int = MAX
         raise HarnessError(f"{what} {shown} is not UTF-8 text: {error}") from None
 
 
-def writable_path(value: str | os.PathLike[str], option: str) -> Path:
-    """``value`` as a path a report can be written to: its directory exists and it is not a directory.
+def writable_path(
+    value: str | os.PathLike[str],
+    option: str,
+    inputs: Iterable[tuple[str, str | os.PathLike[str]]] = (),
+    *,
+    stdout_allowed: bool = False,
+) -> Path:
+    """``value`` as a path a report can be written to, checked before the work that produces the report.
 
-    Checked before the work that produces the report, so a typo costs nothing.
+    Its directory exists and takes a new file (tried: a read-only filesystem refuses even root); the path
+    is not a directory, a FIFO or a device (a report replaces a regular file or creates one); and it is
+    none of the command's ``inputs`` (pairs of option and path), which the report would destroy. With
+    ``stdout_allowed``, ``-`` is standard output (:func:`write_report` writes there).
     """
+    if stdout_allowed and os.fspath(value) == STDOUT:
+        return Path(STDOUT)
     path = Path(value)
     if not path.parent.is_dir():
         raise HarnessError(f"{option} {value}: directory {str(path.parent)!r} does not exist")
-    if path.is_dir():
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
         raise HarnessError(f"{option} {value}: is a directory, not a file")
+    if mode is not None and not stat.S_ISREG(mode):
+        raise HarnessError(f"{option} {value}: is not a regular file (a FIFO or a device); give a file path")
+    for input_option, input_path in inputs:
+        if _same_file(path, Path(input_path)):
+            raise HarnessError(f"{option} {value}: is also {input_option}, which the report would overwrite")
+    try:
+        descriptor, probe = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, suffix=".probe", dir=path.parent)
+    except OSError as error:
+        problem = error.strerror or error
+        raise HarnessError(f"{option} {value}: cannot write in {str(path.parent)!r}: {problem}") from None
+    os.close(descriptor)
+    os.unlink(probe)
     return path
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    """True when ``one`` and ``other`` name the same file (a link, ``./x`` and ``x``), existing or not."""
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return one.resolve() == other.resolve()
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
@@ -107,9 +148,18 @@ def _sync_directory(directory: Path) -> None:
         os.close(descriptor)
 
 
+def write_output(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` with :func:`write_atomically` (``-``: standard output); OSError on failure."""
+    if os.fspath(path) == STDOUT:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    write_atomically(path, text.encode(encoding))
+
+
 def write_report(path: str | os.PathLike[str], text: str, option: str, encoding: str = "utf-8") -> None:
-    """Write the report ``text`` to ``path`` atomically; a :class:`HarnessError` naming ``option`` if it failed."""
+    """:func:`write_output`, with a failure as a one-line :class:`HarnessError` naming ``option`` and ``path``."""
     try:
-        write_atomically(path, text.encode(encoding))
+        write_output(path, text, encoding)
     except OSError as error:
-        raise HarnessError(f"cannot write {option} {os.fspath(path)}: {error.strerror or error}") from None
+        raise HarnessError(f"cannot write {option} {os.fspath(path)!r}: {error.strerror or error}") from None

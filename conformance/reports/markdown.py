@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bpe_conformance.files import write_output
 from bpe_conformance.reports.common import (
     SHOWN_MESSAGE_CHARS,
     clause_examples,
@@ -112,4 +113,4 @@ def render_markdown(suite: SuiteResult) -> str:
 
 def write_markdown(suite: SuiteResult, path: str | Path) -> None:
     """Write :func:`render_markdown` to ``path`` (UTF-8)."""
-    Path(path).write_text(render_markdown(suite), encoding="utf-8")
+    write_output(path, render_markdown(suite))

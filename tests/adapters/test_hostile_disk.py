@@ -81,3 +81,37 @@ def test_fuzz_on_a_full_disk_stops_and_says_so_with_the_example(tmp_path, full_d
     assert "the example database failed" in output
     assert "example not saved: {" in output
     assert not [path for path in database.rglob("*") if path.is_file() and path.stat().st_size == 0]
+
+
+def test_reports_on_a_full_disk_keep_the_earlier_ones_whole_and_the_verdict_is_shown(tmp_path):
+    earlier = {"json": '{"earlier": "report"}\n', "junit": "<earlier/>\n", "markdown": "# earlier\n"}
+
+    def write_earlier(directory):
+        for option, text in earlier.items():
+            (directory / f"report.{option}").write_text(text, encoding="utf-8")
+
+    with full_tmpfs(tmp_path / "full", prepare=write_earlier) as full_disk:
+        paths = {option: full_disk / f"report.{option}" for option in earlier}
+        _reports_on_a_full_disk(tmp_path, full_disk, paths, earlier)
+
+
+def _reports_on_a_full_disk(tmp_path, full_disk, paths, earlier):
+    words = ["--impl", "reference", "--isolation", "inprocess", "--check", "rule-ids"]
+    ran = _harness(tmp_path, "run", *words, *(word for option in paths for word in (f"--{option}", paths[option])))
+    assert ran.returncode == 2
+    assert "No space left on device" in ran.stderr
+    assert "PASSED" in ran.stdout  # the verdict, although no report could be written
+    assert {option: path.read_text(encoding="utf-8") for option, path in paths.items()} == earlier
+    assert sorted(path.name for path in full_disk.iterdir()) == sorted(
+        [".filler", *(path.name for path in paths.values())]
+    )
+
+
+def test_a_read_only_report_directory_is_refused_before_the_run(tmp_path):
+    read_only = tmp_path / "ro"
+    with full_tmpfs(read_only, options="ro"):
+        words = ["--impl", "reference", "--isolation", "inprocess", "--json", str(read_only / "r.json")]
+        ran = _harness(tmp_path, "run", *words)
+    assert ran.returncode == 2
+    assert "Read-only file system" in ran.stderr
+    assert "implementation:" not in ran.stdout  # refused before the implementation was even loaded

@@ -10,25 +10,32 @@ import contextlib
 import errno
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 
 @contextlib.contextmanager
-def full_tmpfs(mount_point: Path) -> Iterator[Path]:
-    """Mount a 64 KiB tmpfs at ``mount_point``, fill it up, yield it, and unmount it."""
+def full_tmpfs(mount_point: Path, options: str = "", prepare: Callable[[Path], None] | None = None) -> Iterator[Path]:
+    """Mount a 64 KiB tmpfs at ``mount_point``, let ``prepare`` write its files, fill it up, yield it, unmount it.
+
+    ``options="ro"`` mounts it read-only instead (nothing to fill).
+    """
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs (a full disk) needs root: run tox -e faults as root")
     mount_point.mkdir(parents=True, exist_ok=True)
+    mount_options = ",".join(["size=64k", *([options] if options else [])])
     mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount_point)], capture_output=True, text=True
+        ["mount", "-t", "tmpfs", "-o", mount_options, "tmpfs", str(mount_point)], capture_output=True, text=True
     )
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip() or mounted.returncode}")
     try:
-        _fill(mount_point)
+        if prepare is not None:
+            prepare(mount_point)
+        if "ro" not in options.split(","):
+            _fill(mount_point)
         yield mount_point
     finally:
         subprocess.run(["umount", "-l", str(mount_point)], check=False)

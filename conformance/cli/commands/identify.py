@@ -30,7 +30,7 @@ from bpe_conformance.adapters import ISOLATIONS
 from bpe_conformance.cli.arguments import add_timeout_argument
 from bpe_conformance.dialects.identify import format_report, identify_spec
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import writable_path
+from bpe_conformance.files import writable_path, write_output
 
 __all__ = [
     "EXIT_IDENTIFIED",
@@ -92,7 +92,7 @@ def handle(args: argparse.Namespace) -> int:
     if json_path is not None:
         document = json.dumps(report.to_dict(), indent=2, ensure_ascii=True, default=repr)
         try:
-            json_path.write_text(document + "\n", encoding="utf-8")
+            write_output(json_path, document + "\n")
         except OSError as error:
             reason = error.strerror or error
             print(f"bpe-conformance identify: cannot write {str(json_path)!r}: {reason}", file=sys.stderr)

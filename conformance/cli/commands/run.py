@@ -15,11 +15,12 @@ from typing import Any
 
 from rich.console import Console
 
+from bpe_conformance.adapters.signals import deferred_signals
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.cli.arguments import add_timeout_argument
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import writable_path
+from bpe_conformance.files import STDOUT, writable_path
 from bpe_conformance.reference.profiles import PROFILES
 from bpe_conformance.reports.json_report import write_json_report
 from bpe_conformance.reports.junit import write_junit
@@ -100,7 +101,9 @@ def register(subparsers: Any) -> None:
         help="judge under this dialect profile of specs/profiles.md instead of the one the implementation "
         f"declares ({', '.join(PROFILES)})",
     )
-    parser.add_argument("--json", metavar="PATH", help="write the JSON report (specs/schema/report.schema.json)")
+    parser.add_argument(
+        "--json", metavar="PATH", help="write the JSON report (specs/schema/report.schema.json); - for stdout"
+    )
     parser.add_argument("--junit", metavar="PATH", help="write a JUnit XML report")
     parser.add_argument("--markdown", metavar="PATH", help="write a Markdown report")
     parser.add_argument("--quiet", action="store_true", help="print only the final verdict line")
@@ -125,9 +128,10 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 
 
 def _report_paths(args: argparse.Namespace) -> list[tuple[Path, Any]]:
-    # Checked before the run: a typo in a report path must not cost a whole run.
+    # Checked before the run: a typo in a report path must not cost a whole run, nor overwrite an input.
+    inputs = [("--skip-file", args.skip_file)] if args.skip_file else []
     return [
-        (writable_path(getattr(args, option), f"--{option}"), writer)
+        (writable_path(getattr(args, option), f"--{option}", inputs, stdout_allowed=option == "json"), writer)
         for option, writer in _REPORT_WRITERS
         if getattr(args, option) is not None
     ]
@@ -168,7 +172,7 @@ def handle(args: argparse.Namespace) -> int:
     if not checks:
         raise HarnessError(f"no checks selected (--level {config.level} leaves none of those chosen)")
     skips = suite.skips_for(config)
-    console = make_console()
+    console = make_console(sys.stderr if args.json == STDOUT else None)  # --json -: stdout is the JSON's
     subject = suite.open_subject(config.impl, config.isolation_used, config.timeout)
     interrupted: suite.RunInterrupted | None = None
     try:
@@ -181,19 +185,25 @@ def handle(args: argparse.Namespace) -> int:
         interrupted, run = stopped, stopped.suite
     finally:
         subject.close()
-    _write_reports(run, reports)
-    render_summary(console, run, quiet=args.quiet)
+    with deferred_signals():  # a signal now still gets every report and the verdict
+        unwritten = _write_reports(run, reports)
+        render_summary(console, run, quiet=args.quiet)
+    if unwritten:  # after the verdict: a report that failed (a full disk) costs neither the others nor it
+        raise HarnessError("; ".join(unwritten))
     if interrupted is not None:
         raise interrupted
     return _exit_code(run)
 
 
-def _write_reports(run: SuiteResult, reports: list[tuple[Path, Any]]) -> None:
+def _write_reports(run: SuiteResult, reports: list[tuple[Path, Any]]) -> list[str]:
+    """Write every report (each atomically); why each one that failed was not written."""
+    unwritten = []
     for path, writer in reports:
         try:
             writer(run, path)
         except OSError as error:
-            raise HarnessError(f"cannot write report {str(path)!r}: {error.strerror or error}") from None
+            unwritten.append(f"cannot write report {str(path)!r}: {error.strerror or error}")
+    return unwritten
 
 
 def _declared(run: SuiteResult, result: CheckResult) -> bool:

@@ -31,7 +31,7 @@ import hypothesis
 from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.diagnosis import describe
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import writable_path
+from bpe_conformance.files import writable_path, write_report
 from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reports.common import plural, render_value, to_json_safe
 from bpe_conformance.reports.markdown import fence
@@ -322,8 +322,14 @@ def gallery_is_current(committed: str, rendered: str) -> bool:
 
 
 def _gallery(args: argparse.Namespace) -> int:
-    text = render_gallery(prove_all([*ZOO, *CONTROLS], jobs=args.jobs))
     path: Path = args.output
+    if not args.check:  # checked before the proof, which takes minutes
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise HarnessError(f"--output {path}: cannot create its directory: {error.strerror or error}") from None
+        writable_path(path, "--output")
+    text = render_gallery(prove_all([*ZOO, *CONTROLS], jobs=args.jobs))
     if args.check:
         current = path.read_text(encoding="utf-8") if path.exists() else ""
         if not gallery_is_current(current, text):
@@ -331,8 +337,7 @@ def _gallery(args: argparse.Namespace) -> int:
             return 1
         print(f"{path} is up to date")
         return 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    write_report(path, text, "--output")
     print(f"wrote {path}")
     return 0
 
@@ -363,10 +368,7 @@ def _check(args: argparse.Namespace) -> int:
     counts = tally(proofs)
     if args.json is not None:
         records: list[dict[str, Any]] = [to_json_safe(as_record(proof)) for proof in proofs]
-        try:
-            args.json.write_text(json.dumps(records, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
-        except OSError as error:
-            raise HarnessError(f"cannot write --json {str(args.json)!r}: {error.strerror or error}") from None
+        write_report(args.json, json.dumps(records, indent=2, ensure_ascii=True) + "\n", "--json")
     scope = "relevant checks" if args.quick else "every check"
     print(f"{headline(counts)} ({scope}, effort {args.effort}, seed {args.seed})")
     for name in counts.unproven:
