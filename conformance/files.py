@@ -101,7 +101,9 @@ def writable_path(
         raise HarnessError(f"{option} {value}: cannot write in {str(path.parent)!r}: {problem}") from None
     os.close(descriptor)
     os.unlink(probe)
-    return path
+    # Absolute now, before any implementation is loaded: one that changes the working directory
+    # (in process) cannot move the report.
+    return Path(os.path.abspath(path))
 
 
 def _same_file(one: Path, other: Path) -> bool:

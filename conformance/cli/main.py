@@ -13,7 +13,10 @@ bpe-conformance ...
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import importlib
+import os
 import pkgutil
 import signal
 import sys
@@ -26,7 +29,14 @@ from bpe_conformance.errors import HarnessError
 from bpe_conformance.running.suite import HARNESS_NAME, harness_version
 from bpe_conformance.settings import keep_storage_out_of_cwd
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "command_modules", "main"]
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "EXIT_USAGE",
+    "build_parser",
+    "command_modules",
+    "entry",
+    "main",
+]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -87,6 +97,19 @@ def _error(message: str) -> None:
     print(line, file=sys.stderr)
 
 
+# Taken at import, before any implementation is loaded (one in process could replace os._exit).
+_EXIT = os._exit
+
+
+def _absolute_database(args: argparse.Namespace) -> None:
+    """A ``--database`` directory made absolute before any implementation is loaded (reports are made
+    absolute by :func:`bpe_conformance.files.writable_path`): one that changes the working directory
+    cannot move it."""
+    value = getattr(args, "database", None)
+    if isinstance(value, str) and value.strip() and "://" not in value:
+        args.database = os.path.abspath(os.path.expanduser(value))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` (default ``sys.argv[1:]``), run the chosen command and return its exit code."""
     try:
@@ -95,6 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as exit_request:  # argparse's own errors (exit 2), --help and --version (exit 0)
             return _exit_status(exit_request.code)
+        _absolute_database(args)
         keep_storage_out_of_cwd()
         with handled_signals():
             return int(args.handler(args))
@@ -105,3 +129,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         signum = getattr(interrupt, "signum", signal.SIGINT)
         _error("interrupted" if signum == signal.SIGINT else f"interrupted by {signal.Signals(signum).name}")
         return 128 + signum
+
+
+def entry() -> None:
+    """The ``bpe-conformance`` command: :func:`main`, then ``os._exit`` with its code once everything is flushed.
+
+    Ending with ``os._exit``: a non-daemon thread an in-process implementation left running cannot hang
+    the harness after its verdict, and nothing run at interpreter exit can change the exit code. The
+    exit handlers (the temporary hypothesis directory's removal) run first.
+    """
+    code = main()
+    with contextlib.suppress(Exception):
+        atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    _EXIT(code)

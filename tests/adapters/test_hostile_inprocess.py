@@ -7,13 +7,26 @@ were converted to plain types for ids and rules, not for text. List subclasses w
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 from hypothesis import settings
 
 from bpe_conformance import reference
 from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.adapters.signals import handled_signals
 from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.running.suite import select
+from tests import ROOT
+from tests.support.inprocess_hostiles import StealsSignalHandlers
+
+HOSTILES = "tests.support.inprocess_hostiles"
 
 
 class EqualsEverything(str):
@@ -61,3 +74,46 @@ def test_decoded_text_reaches_the_check_as_a_plain_str():
 def test_ids_are_read_by_the_list_itself_not_by_its_lying_iterator():
     ids = InProcessSubject(WrongIdsBehindALyingList).encode("ab")
     assert type(ids) is list and ids[0] == 0
+
+
+def _harness(cwd: Path, *words: str, **environment: str) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("HYPOTHESIS")}
+    env.update(PYTHONPATH=str(ROOT), **environment)
+    command = [sys.executable, "-m", "bpe_conformance", "run", "--isolation", "inprocess", *words]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_os_exit_in_process_is_the_implementations_error_not_exit_0(tmp_path: Path):
+    ran = _harness(tmp_path, "--impl", f"{HOSTILES}:CallsOsExit", "--check", "tie-break", "--json", "r.json")
+    assert ran.returncode == 1, ran.stderr
+    report = json.loads((tmp_path / "r.json").read_text(encoding="ascii"))
+    (result,) = report["results"]
+    assert result["outcome"] == "error" and "os._exit(0)" in result["message"]
+
+
+def test_a_leftover_thread_cannot_hang_the_harness_after_its_verdict(tmp_path: Path):
+    started = time.monotonic()
+    ran = _harness(tmp_path, "--impl", f"{HOSTILES}:LeavesAThread", "--check", "rule-ids")
+    assert ran.returncode == 0, ran.stderr
+    assert "PASSED" in ran.stdout
+    assert time.monotonic() - started < 100  # the thread sleeps 600 s
+
+
+def test_a_chdir_in_process_does_not_move_a_relative_report(tmp_path: Path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    words = ["--impl", f"{HOSTILES}:ChangesDirectory", "--check", "rule-ids", "--json", "r.json"]
+    ran = _harness(tmp_path, *words, HOSTILE_CHDIR=str(elsewhere))
+    assert ran.returncode == 0, ran.stderr
+    assert (tmp_path / "r.json").is_file()
+    assert not (elsewhere / "r.json").exists()
+
+
+def test_stolen_signal_handlers_are_put_back_after_the_call():
+    (check,) = select(["tie-break"])
+    with handled_signals():
+        ours = signal.getsignal(signal.SIGTERM)
+        result = run_check(check, InProcessSubject(StealsSignalHandlers), settings(max_examples=5))
+        assert signal.getsignal(signal.SIGTERM) is ours
+        assert signal.getsignal(signal.SIGINT) is ours
+    assert result.outcome is Outcome.PASS

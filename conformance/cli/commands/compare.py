@@ -138,9 +138,9 @@ def _check_paths(args: argparse.Namespace) -> None:
     # An output over an input would destroy it (--shrink c.jsonl replaced the corpus it shrank).
     inputs = [("--corpus", path) for path in args.corpus] + [("--encode", path) for path in args.encode or ()]
     if args.json is not None:
-        writable_path(args.json, "--json", inputs)
+        args.json = writable_path(args.json, "--json", inputs)
     if args.shrink is not None:
-        writable_path(args.shrink, "--shrink", inputs)
+        args.shrink = str(writable_path(args.shrink, "--shrink", inputs))
 
 
 def handle(args: argparse.Namespace) -> int:
