@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from bpe_conformance.files import write_output
 from bpe_conformance.reports.common import (
@@ -33,8 +34,31 @@ _TABLE_HEADER = ("Check", "Level", "Clause", "Outcome", "Examples", "Seconds", "
 
 
 def table_cell(text: str) -> str:
-    """``text`` fit for one cell of a Markdown table: pipes escaped, on one line."""
-    return " ".join(text.replace("|", "\\|").split())
+    """``text`` fit for one cell of a Markdown table: pipes escaped, HTML inert, on one line.
+
+    Markdown passes raw HTML through, so an implementation's ``<script>`` in its name or a message
+    would reach whoever renders the report; as entities it shows as text.
+
+    >>> table_cell("a|b <script>&")
+    'a\\\\|b &lt;script&gt;&amp;'
+    """
+    inert = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return " ".join(inert.replace("|", "\\|").split())
+
+
+def _field(implementation: dict[str, Any], name: str) -> str:
+    """An implementation-controlled field (the handshake's ``language``, say), inert in Markdown."""
+    return table_cell(printable(str(implementation.get(name))))
+
+
+def _spec(implementation: dict[str, Any]) -> str:
+    return _code(str(implementation.get("spec") or "bundled reference"))
+
+
+def _code(text: str) -> str:
+    """``text`` as an inline code span no backtick inside it can close."""
+    marks = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    return f"{marks} {printable(text)} {marks}" if "`" in text else f"`{printable(text)}`"
 
 
 def fence(text: str) -> str:
@@ -86,8 +110,8 @@ def render_markdown(suite: SuiteResult) -> str:
         f"**{verdict_line(suite)}**",
         "",
         f"- Harness: {HARNESS_NAME} {suite.harness_version} (hypothesis {suite.hypothesis_version or 'unknown'})",
-        f"- Implementation: {table_cell(implementation_label(implementation))} ({implementation.get('language')}, "
-        f"profile {implementation.get('profile')}, spec `{implementation.get('spec') or 'bundled reference'}`)",
+        f"- Implementation: {table_cell(implementation_label(implementation))} ({_field(implementation, 'language')}, "
+        f"profile {_field(implementation, 'profile')}, spec {_spec(implementation)})",
         f"- Seed {suite.seed}, effort {suite.effort}, started {suite.started_at or 'unknown'}",
         "",
         _row(_TABLE_HEADER),

@@ -178,10 +178,11 @@ def live_view(console: Console, total: int, quiet: bool = False) -> Iterator[Liv
 def header_lines(implementation: dict[str, Any], config: dict[str, Any], harness: str) -> list[str]:
     """The header as short lines: the harness, the implementation, how the checks run."""
     spec = printable(str(implementation.get("spec") or "bundled reference"))
+    language = printable(str(implementation.get("language")))  # the handshake's: the implementation's own words
     checks = plural(len(config.get("checks", [])), "check")
     return [
         f"{harness} · hypothesis {HYPOTHESIS_VERSION}",
-        f"implementation: {implementation_label(implementation)}, {implementation.get('language')}, {spec}",
+        f"implementation: {implementation_label(implementation)}, {language}, {spec}",
         f"{checks} · {config.get('isolation')} · seed {config.get('seed')} · effort {config.get('effort')}",
     ]
 
