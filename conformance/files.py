@@ -13,6 +13,7 @@ bpe_conformance.errors.HarnessError: --json /nonexistent/x.json: directory '/non
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import stat
 import sys
@@ -23,9 +24,11 @@ from pathlib import Path
 from bpe_conformance.errors import HarnessError
 
 __all__ = [
+    "MAX_JSON_DEPTH",
     "MAX_TEXT_FILE_BYTES",
     "STDOUT",
     "TEMPORARY_PREFIX",
+    "loads_bounded",
     "read_text_file",
     "writable_path",
     "write_atomically",
@@ -33,6 +36,8 @@ __all__ = [
     "write_report",
 ]
 
+# No input file of the harness nests deeper than a matrix document (about 8); far deeper is hostile.
+MAX_JSON_DEPTH = 64
 # A report path that means standard output.
 STDOUT = "-"
 # The name of a file being written beside its destination starts with this (so readers can skip it).
@@ -165,3 +170,51 @@ def write_report(path: str | os.PathLike[str], text: str, option: str, encoding:
         write_output(path, text, encoding)
     except OSError as error:
         raise HarnessError(f"cannot write {option} {os.fspath(path)!r}: {error.strerror or error}") from None
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _nesting(value: object, limit: int) -> bool:
+    """True when ``value`` nests lists and dicts at most ``limit`` deep (iteratively: no recursion)."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, (list, dict)):
+            if depth > limit:
+                return False
+            pending.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return True
+
+
+def loads_bounded(text: str, what: str, max_depth: int = MAX_JSON_DEPTH) -> object:
+    """``json.loads(text)`` for an input file, with its bounds as one-line :class:`HarnessError` naming ``what``.
+
+    Refused: nesting deeper than ``max_depth`` (100 000 ``[`` once ended in a RecursionError), a number
+    too long to convert, and ``NaN``/``Infinity`` (not JSON). Malformed JSON stays a
+    :class:`json.JSONDecodeError`, for the caller to word.
+
+    >>> loads_bounded("[[1]]", "--json-file", max_depth=1)
+    Traceback (most recent call last):
+    ...
+    bpe_conformance.errors.HarnessError: --json-file nests arrays or objects more than 1 deep
+    >>> loads_bounded("[NaN]", "--from")
+    Traceback (most recent call last):
+    ...
+    bpe_conformance.errors.HarnessError: --from: NaN is not a JSON number
+    """
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise HarnessError(f"{what} nests arrays or objects more than {max_depth} deep") from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as error:  # a constant refused, or an integer beyond Python's conversion limit
+        detail = str(error)
+        if "integer string conversion" in detail:
+            detail = "a number has too many digits (more than Python converts)"
+        raise HarnessError(f"{what}: {detail}") from None
+    if not _nesting(value, max_depth):
+        raise HarnessError(f"{what} nests arrays or objects more than {max_depth} deep")
+    return value

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import write_report
+from bpe_conformance.files import loads_bounded, write_report
 
 __all__ = ["JSONL_SUFFIX", "Document", "corpus_files", "disk_bytes", "read_documents", "write_jsonl"]
 
@@ -126,7 +126,7 @@ def _line_text(raw: bytes, where: str) -> str:
     except UnicodeDecodeError as error:
         raise HarnessError(f"{where}: not UTF-8: {_describe_unicode_error(error)}") from None
     try:
-        record = json.loads(line)
+        record = loads_bounded(line, where)
     except json.JSONDecodeError as error:
         raise HarnessError(f"{where}: not JSON: {error}") from None
     if not isinstance(record, dict):

@@ -26,7 +26,7 @@ import hypothesis
 from jsonschema import Draft202012Validator
 
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import read_text_file
+from bpe_conformance.files import loads_bounded, read_text_file
 from bpe_conformance.matrix.run import Failure, RowResult, failure_command
 from bpe_conformance.results.outcomes import CheckResult
 from bpe_conformance.running.suite import catalogue, harness_version
@@ -163,8 +163,8 @@ def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> dict[str,
     """The matrix document in the file ``path``; a HarnessError naming ``what`` and the problem otherwise."""
     text = read_text_file(path, what)
     try:
-        document = json.loads(text)
-    except ValueError as error:
+        document = loads_bounded(text, f"{what} {str(path)!r}")
+    except json.JSONDecodeError as error:
         raise HarnessError(f"{what} {str(path)!r} is not JSON: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise HarnessError(f'{what} {str(path)!r} is not a matrix document (no "format": "{FORMAT}")')

@@ -25,7 +25,7 @@ from typing import Any
 
 from bpe_conformance.cli.arguments import whole_number_at_least
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import read_text_file, writable_path, write_report
+from bpe_conformance.files import loads_bounded, read_text_file, writable_path, write_report
 from bpe_conformance.reference import (
     EncodingTrace,
     TrainingTrace,
@@ -106,7 +106,7 @@ def register(subparsers: Any) -> None:
 
 def _json_documents(path: str) -> list[str]:
     try:
-        documents = json.loads(read_text_file(path, "--json-file"))
+        documents = loads_bounded(read_text_file(path, "--json-file"), f"--json-file {path!r}")
     except json.JSONDecodeError as error:
         raise HarnessError(f"--json-file {path!r} is not valid JSON: {error}") from None
     if not isinstance(documents, list):
