@@ -27,7 +27,7 @@ from jsonschema import Draft202012Validator
 
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import loads_bounded, read_text_file
-from bpe_conformance.matrix.run import Failure, RowResult, failure_command
+from bpe_conformance.matrix.run import Failure, RowResult, failure_command, reproduce_command
 from bpe_conformance.results.outcomes import CheckResult
 from bpe_conformance.running.suite import catalogue, harness_version
 from bpe_conformance.spec.resources import spec_file
@@ -177,4 +177,22 @@ def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> dict[str,
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise HarnessError(f"{what} {str(path)!r} does not match specs/schema/matrix.schema.json: {problems[0]}{more}")
+    _rebuild_commands(document)
     return document
+
+
+def _rebuild_commands(document: dict[str, Any]) -> None:
+    """Every cell's ``reproduce`` rebuilt from the document's fields, never taken from the file.
+
+    A crafted document could otherwise show ``bpe-conformance run x; rm -rf ~`` as the command to copy.
+    """
+    seed = document["seed"]
+    for row in document["implementations"]:
+        for name, cell in row.get("cells", {}).items():
+            if not isinstance(cell, dict):
+                continue
+            if "reproduce" in cell:
+                cell["reproduce"] = reproduce_command(row["spec"], row["profile"], name, seed)
+            strict = cell.get("strict")
+            if isinstance(strict, dict) and "reproduce" in strict:
+                strict["reproduce"] = reproduce_command(row["spec"], "strict", name, seed)

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+from bpe_conformance.cli import main as cli
+from tests import ROOT
 from tests.adapters.test_hostile import ENV, HOSTILE
 
 SCRIPT = HOSTILE / "hostile_language.py"
@@ -34,3 +36,29 @@ def test_a_hostile_language_is_inert_in_the_terminal_markdown_junit_and_json(tmp
     language = json.loads(reports["json"].read_text(encoding="ascii"))["implementation"]["language"]
     assert language.startswith("c\x1b[2J")  # JSON keeps the value itself, escaped by the encoding
     ET.parse(reports["junit"])  # well-formed XML whatever the implementation declared
+
+
+def test_a_matrix_documents_reproduce_command_is_rebuilt_from_its_fields(tmp_path):
+    document = json.loads((ROOT / "docs" / "matrix.json").read_text(encoding="utf-8"))
+    row, cell = next(
+        (row, cell)
+        for row in document["implementations"]
+        for cell in row["cells"].values()
+        if cell["cell"] in ("fail", "dialect")
+    )
+    row["spec"] = "x; rm -rf ~"
+    crafted = "bpe-conformance run x; rm -rf ~"
+    if "reproduce" in cell:
+        cell["reproduce"] = crafted
+    if "strict" in cell:
+        cell["strict"]["reproduce"] = crafted
+    source = tmp_path / "crafted.json"
+    source.write_text(json.dumps(document), encoding="utf-8")
+    outputs = {name: tmp_path / f"out.{name}" for name in ("output", "html", "json")}
+    words = [word for option, path in outputs.items() for word in (f"--{option}", str(path))]
+    assert cli.main(["matrix", "--from", str(source), *words]) == 0
+    for path in outputs.values():
+        text = path.read_text(encoding="utf-8")
+        assert crafted not in text
+        assert "--impl x; rm -rf ~" not in text  # the command shows the spec shell-quoted, or not at all
+    assert "bpe-conformance run --impl 'x; rm -rf ~' --profile" in outputs["output"].read_text(encoding="utf-8")
