@@ -1,13 +1,15 @@
 """Bad input files and settings end in one line naming the fault (exit 2), never a traceback.
 
 Nesting 100 000 deep ended in a RecursionError (``trace --json-file``, a ``compare`` ``.jsonl``,
-``matrix --from``), a 5 000-digit number in a ValueError, ``NaN`` reached the matrix renderer, and
+``matrix --from``, ``vectors check``), a 5 000-digit number in a ValueError, a FIFO among the vector
+files blocked, ``NaN`` reached the matrix renderer, and
 ``COLUMNS=0`` crashed ``run`` and silenced ``trace``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -69,3 +71,20 @@ def test_an_unusable_columns_is_ignored(capsys, monkeypatch, columns: str) -> No
     assert "PASSED" in capsys.readouterr().out
     assert cli.main(["trace", "ab"]) == 0
     assert "1 document, 2 bytes" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("case", ["deep", "long-number", "fifo"])
+def test_vectors_check(tmp_path: Path, capsys, case: str) -> None:
+    vectors = tmp_path / "vectors"
+    vectors.mkdir()
+    if case == "fifo":
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("needs FIFOs")
+        os.mkfifo(vectors / "training.json")
+        fault = "is not a regular file"
+    else:
+        content, fault = HOSTILE_JSON[case]
+        (vectors / "training.json").write_text(content, encoding="utf-8")
+    assert cli.main(["vectors", "check", "--dir", str(vectors), "--profile", "strict"]) == 2
+    line = _one_error_line(capsys)
+    assert "training.json" in line and fault in line
