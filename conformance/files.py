@@ -24,6 +24,7 @@ from pathlib import Path
 from bpe_conformance.errors import HarnessError
 
 __all__ = [
+    "LAUNCH_DIRECTORY",
     "MAX_JSON_DEPTH",
     "MAX_TEXT_FILE_BYTES",
     "STDOUT",
@@ -36,6 +37,17 @@ __all__ = [
     "write_report",
 ]
 
+
+def _launch_directory() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:  # started from a directory since removed
+        return None
+
+
+# The working directory when the harness started, taken before any implementation is loaded: one in
+# process that changes directory cannot move a relative --database (reports: writable_path).
+LAUNCH_DIRECTORY = _launch_directory()
 # No input file of the harness nests deeper than a matrix document (about 8); far deeper is hostile.
 MAX_JSON_DEPTH = 64
 # A report path that means standard output.

@@ -101,15 +101,6 @@ def _error(message: str) -> None:
 _EXIT = os._exit
 
 
-def _absolute_database(args: argparse.Namespace) -> None:
-    """A ``--database`` directory made absolute before any implementation is loaded (reports are made
-    absolute by :func:`bpe_conformance.files.writable_path`): one that changes the working directory
-    cannot move it."""
-    value = getattr(args, "database", None)
-    if isinstance(value, str) and value.strip() and "://" not in value:
-        args.database = os.path.abspath(os.path.expanduser(value))
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` (default ``sys.argv[1:]``), run the chosen command and return its exit code."""
     try:
@@ -118,7 +109,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as exit_request:  # argparse's own errors (exit 2), --help and --version (exit 0)
             return _exit_status(exit_request.code)
-        _absolute_database(args)
         keep_storage_out_of_cwd()
         with handled_signals():
             return int(args.handler(args))

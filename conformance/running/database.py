@@ -44,7 +44,7 @@ from typing import Any
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import TEMPORARY_PREFIX, write_atomically
+from bpe_conformance.files import LAUNCH_DIRECTORY, TEMPORARY_PREFIX, write_atomically
 
 __all__ = [
     "DEFAULT_REDIS_PORT",
@@ -279,6 +279,8 @@ def _parse(text: str) -> DatabaseLocation:
         raise _Unusable("empty; give a directory or redis://HOST:PORT[/DB]")
     if "://" not in text:
         path = Path(text).expanduser()
+        if not path.is_absolute() and LAUNCH_DIRECTORY is not None:  # where the user meant it, whatever chdir since
+            path = Path(LAUNCH_DIRECTORY) / path
         if path.exists() and not path.is_dir():
             raise _Unusable("exists and is not a directory")
         return DatabaseLocation("directory", text, path=str(path))

@@ -99,14 +99,14 @@ def test_a_leftover_thread_cannot_hang_the_harness_after_its_verdict(tmp_path: P
     assert time.monotonic() - started < 100  # the thread sleeps 600 s
 
 
-def test_a_chdir_in_process_does_not_move_a_relative_report(tmp_path: Path):
+def test_a_chdir_in_process_does_not_move_a_relative_report_or_database(tmp_path: Path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    words = ["--impl", f"{HOSTILES}:ChangesDirectory", "--check", "rule-ids", "--json", "r.json"]
+    words = ["--impl", f"{HOSTILES}:ChangesDirectory", "--check", "rule-ids", "--json", "r.json", "--database", "db"]
     ran = _harness(tmp_path, *words, HOSTILE_CHDIR=str(elsewhere))
     assert ran.returncode == 0, ran.stderr
-    assert (tmp_path / "r.json").is_file()
-    assert not (elsewhere / "r.json").exists()
+    assert (tmp_path / "r.json").is_file() and (tmp_path / "db").is_dir()
+    assert not (elsewhere / "r.json").exists() and not (elsewhere / "db").exists()
 
 
 def test_stolen_signal_handlers_are_put_back_after_the_call():

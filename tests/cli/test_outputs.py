@@ -114,3 +114,20 @@ def test_a_signal_while_the_reports_are_written_waits_for_them() -> None:
         written.append("the verdict")
     assert written == ["every report", "the verdict"]
     assert raised.value.signum == signal.SIGTERM
+
+
+def test_compare_and_identify_json_dash_write_only_json_to_stdout(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(json.dumps({"text": "abab acac"}) + "\n", encoding="utf-8")
+    words = ["compare", "--impl", "reference", "--corpus", str(corpus), "--merges", "3", "--json", "-", "--quiet"]
+    assert cli.main(words) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["agree"] is True
+    assert captured.err.strip()  # the verdict line, on stderr
+    words = ["identify", "--impl", "bpe_conformance.reference:Tokenizer", "--isolation", "inprocess", "--json", "-"]
+    assert cli.main(words) == 0
+    captured = capsys.readouterr()
+    assert isinstance(json.loads(captured.out), dict)
+    assert "implementation" in captured.err
+    assert not (tmp_path / "-").exists()
