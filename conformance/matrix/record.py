@@ -37,6 +37,7 @@ __all__ = [
     "FORMAT_VERSION",
     "MAX_TEXT_CHARS",
     "SCHEMA_PATH",
+    "content_problems",
     "dumps_matrix",
     "matrix_document",
     "read_matrix",
@@ -177,8 +178,29 @@ def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> dict[str,
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise HarnessError(f"{what} {str(path)!r} does not match specs/schema/matrix.schema.json: {problems[0]}{more}")
+    problems = content_problems(document)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise HarnessError(f"{what} {str(path)!r} is not a consistent matrix document: {problems[0]}{more}")
     _rebuild_commands(document)
     return document
+
+
+def content_problems(document: dict[str, Any]) -> list[str]:
+    """What the schema cannot say about a (schema-valid) document: every row has one cell per check, no other.
+
+    The renderers index every row's cells by every check: a crafted document missing one ended in a
+    KeyError.
+    """
+    names = [check["name"] for check in document["checks"]]
+    problems = [f"check {name!r} is listed twice" for name in sorted({n for n in names if names.count(n) > 1})]
+    for row in document["implementations"]:
+        cells = set(row["cells"])
+        problems += [f"row {row['label']!r} has no cell for check {name!r}" for name in names if name not in cells]
+        problems += [
+            f"row {row['label']!r} has a cell for unknown check {name!r}" for name in sorted(cells - set(names))
+        ]
+    return problems
 
 
 def _rebuild_commands(document: dict[str, Any]) -> None:

@@ -3,7 +3,8 @@
 Nesting 100 000 deep ended in a RecursionError (``trace --json-file``, a ``compare`` ``.jsonl``,
 ``matrix --from``, ``vectors check``), a 5 000-digit number in a ValueError, a FIFO among the vector
 files blocked, ``NaN`` reached the matrix renderer, and
-``COLUMNS=0`` crashed ``run`` and silenced ``trace``.
+``COLUMNS=0`` crashed ``run`` and silenced ``trace``, and a schema-valid matrix document missing a cell
+crashed the renderer.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bpe_conformance.cli import main as cli
+from tests import ROOT
 
 DEEP = "[" * 100_000 + "]" * 100_000
 HOSTILE_JSON = {
@@ -88,3 +90,22 @@ def test_vectors_check(tmp_path: Path, capsys, case: str) -> None:
     assert cli.main(["vectors", "check", "--dir", str(vectors), "--profile", "strict"]) == 2
     line = _one_error_line(capsys)
     assert "training.json" in line and fault in line
+
+
+@pytest.mark.parametrize(
+    ("change", "fault"),
+    [("drop-cell", "has no cell for check"), ("add-cell", "has a cell for unknown check")],
+)
+def test_a_schema_valid_but_inconsistent_matrix_document(tmp_path: Path, capsys, change: str, fault: str) -> None:
+    document = json.loads((ROOT / "docs" / "matrix.json").read_text(encoding="utf-8"))
+    cells = document["implementations"][0]["cells"]
+    if change == "drop-cell":
+        del cells[next(iter(cells))]
+    else:
+        cells["no-such-check"] = dict(next(iter(cells.values())))
+    source = tmp_path / "m.json"
+    source.write_text(json.dumps(document), encoding="utf-8")
+    outputs = [word for name in ("output", "html", "json") for word in (f"--{name}", str(tmp_path / f"out.{name}"))]
+    assert cli.main(["matrix", "--from", str(source), *outputs]) == 2
+    assert fault in _one_error_line(capsys)
+    assert not list(tmp_path.glob("out.*"))
