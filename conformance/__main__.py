@@ -1,6 +1,6 @@
-"""``python -m bpe_conformance``: the same as the ``bpe-conformance`` command."""
+"""``python -m bpe_conformance``: the same as the ``bpe-conformance`` command (it ends with ``os._exit``)."""
 
-from bpe_conformance.cli.main import main
+from bpe_conformance.cli.main import entry
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    entry()

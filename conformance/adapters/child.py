@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import enum
 import os
@@ -27,7 +28,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO
 
-from bpe_conformance.adapters.process_tree import REAP_SECONDS, TAG_VARIABLE, become_subreaper, kill_tree, new_tag
+from bpe_conformance.adapters.process_tree import (
+    REAP_SECONDS,
+    TAG_VARIABLE,
+    become_subreaper,
+    die_with_parent,
+    kill_tree,
+    new_tag,
+)
 
 __all__ = [
     "EXIT_GRACE_SECONDS",
@@ -68,6 +76,10 @@ POLL_SECONDS = 0.05
 EXIT_GRACE_SECONDS = 0.5
 STOP_SECONDS = 1.0
 _SHOWN_BYTES = 160
+# The parent-death signal fires when the forking *thread* ends: a process spawned from a short-lived
+# thread (compare trains in one) would be killed with it, a crash blamed on the implementation. Such
+# spawns go through this one thread, which lives as long as the harness.
+_SPAWNER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="bpe-conformance-spawner")
 _TAIL_LINES = 12
 _TAIL_CHARS = 1500
 
@@ -210,15 +222,22 @@ def spawn(
     """Start ``argv`` in a new session, tagged for :func:`kill_tree`, with reader threads for stdout and stderr."""
     become_subreaper()
     tag = new_tag()
-    popen = subprocess.Popen(
-        list(argv),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env={**(os.environ if env is None else env), TAG_VARIABLE: tag},
-        start_new_session=True,
-    )
+    environment = {**(os.environ if env is None else env), TAG_VARIABLE: tag}
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=environment,
+            start_new_session=True,
+            preexec_fn=die_with_parent(),
+        )
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    popen = start() if main_thread else _SPAWNER.submit(start).result()
     assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
     os.set_blocking(popen.stdin.fileno(), False)
     lines: queue.Queue[tuple[LineKind, bytes]] = queue.Queue(maxsize=_QUEUED_LINES)

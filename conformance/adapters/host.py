@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -46,9 +48,10 @@ from bpe_conformance.adapters.subject import ImplementationInfo
 from bpe_conformance.errors import HarnessError, exception_ancestors
 from bpe_conformance.inputs.unrepresentable import restore
 
-__all__ = ["Session", "main", "open_session", "respond", "serve", "take_protocol_streams"]
+__all__ = ["Session", "guard_process_group", "main", "open_session", "respond", "serve", "take_protocol_streams"]
 
 _CONTRACT_OPERATIONS = ("train", "load", "encode", "decode")
+_WATCH_SECONDS = 0.2
 
 
 @dataclass
@@ -172,6 +175,33 @@ def take_protocol_streams() -> tuple[BinaryIO, BinaryIO]:
     return protocol_in, protocol_out
 
 
+def guard_process_group() -> bool:
+    """Fork a watchdog that SIGKILLs this host's process group once the host is gone; True if forked.
+
+    The harness starts the host as the leader of a group of its own, with a parent-death signal: a
+    ``kill -9`` of the harness kills the host even mid-``train``, but not what the implementation
+    started. The watchdog (forked before the implementation is imported, so from one thread, and
+    holding none of the protocol's pipes) sees its parent change and kills the group, so nothing the
+    implementation started in its group outlives the harness either. Not when the host leads no group
+    of its own (started by hand from a shell): that group is the user's.
+    """
+    if not hasattr(os, "fork") or os.getpgrp() != os.getpid():
+        return False
+    host = os.getpid()
+    if os.fork() != 0:
+        return True
+    try:  # the watchdog: nothing of the host's but the group
+        empty = os.open(os.devnull, os.O_RDWR)
+        for descriptor in (0, 1, 2):
+            os.dup2(empty, descriptor)
+        os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024)
+        while os.getppid() == host:
+            time.sleep(_WATCH_SECONDS)
+        os.killpg(0, signal.SIGKILL)
+    finally:
+        os._exit(0)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m bpe_conformance.adapters.host``."""
     parser = argparse.ArgumentParser(
@@ -182,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         "spec", help="MODULE:ATTR, a class or zero-argument callable (e.g. bpe_conformance.reference:Tokenizer)"
     )
     args = parser.parse_args(argv)
+    guard_process_group()
     protocol_in, protocol_out = take_protocol_streams()
     return serve(open_session(args.spec), protocol_in, protocol_out)
 

@@ -27,6 +27,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 __all__ = [
@@ -34,6 +35,8 @@ __all__ = [
     "TAG_VARIABLE",
     "become_subreaper",
     "descendants",
+    "die_with_parent",
+    "group_children",
     "kill_orphans",
     "kill_tree",
     "new_tag",
@@ -42,6 +45,7 @@ __all__ = [
 
 TAG_VARIABLE = "BPE_CONFORMANCE_SUBJECT"
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_PDEATHSIG = 1
 _QUIET_ROUNDS = 3
 _ROUND_PAUSE = 0.01
 # How long a SIGKILLed process may take to be gone before the harness stops waiting for it: SIGKILL cannot
@@ -62,6 +66,30 @@ def become_subreaper() -> bool:
                 libc = ctypes.CDLL(None, use_errno=True)
                 _subreaper["done"] = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     return _subreaper["done"]
+
+
+def die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` that has the kernel SIGKILL the child when its parent dies (Linux); None elsewhere.
+
+    So a ``kill -9`` of the harness cannot leave a busy implementation running, re-parented to init.
+    The kernel's "parent" is the *thread* that forked: :func:`bpe_conformance.adapters.child.spawn`
+    forks from the main thread or from one thread that lives as long as the harness. The child checks
+    its parent after arming, in case the harness died between the fork and the ``prctl``.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent, kill = os.getpid(), int(signal.SIGKILL)
+
+    def arm() -> None:
+        prctl(_PR_SET_PDEATHSIG, kill, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return arm
 
 
 def new_tag() -> str:
@@ -95,6 +123,20 @@ def _has_tag(pid: int, tag: str, variable: str = TAG_VARIABLE) -> bool:
     except OSError:
         return False
     return f"{variable}={tag}".encode() in environment.split(b"\0")
+
+
+def _process_group(pid: int) -> int | None:
+    """The process group of ``pid`` (readable for a zombie too, unlike its environment)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[2])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def group_children(group: int) -> set[int]:
+    """Children of this process (orphans re-parented to it, zombies included) that are in process group ``group``."""
+    return {pid for pid in _children(os.getpid()) if _process_group(pid) == group}
 
 
 def tagged_children(tag: str, variable: str = TAG_VARIABLE) -> set[int]:
@@ -144,7 +186,8 @@ def kill_tree(pid: int, tag: str) -> None:
     quiet = 0
     deadline = time.monotonic() + REAP_SECONDS
     while time.monotonic() < deadline:
-        found = descendants(pid) | tagged_children(tag)
+        # The group's members killed by killpg that were orphaned to us: a zombie's tag is unreadable.
+        found = descendants(pid) | tagged_children(tag) | group_children(pid)
         for other in set(found):
             found |= descendants(other)
         found.discard(pid)

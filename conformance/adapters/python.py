@@ -12,10 +12,14 @@ bpe_conformance.errors.ImplementationRaised: encode raised TypeError: text must 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from bpe_conformance.adapters.signals import stops_the_run
+from bpe_conformance.adapters.signals import HANDLED_SIGNALS, stops_the_run
 from bpe_conformance.adapters.subject import (
     CAPABILITIES,
     ImplementationInfo,
@@ -71,15 +75,55 @@ def _text(error: BaseException) -> str:
         return f"<unprintable {type(error).__name__}>"
 
 
+class ExitCalled(BaseException):
+    """An in-process implementation called ``os._exit``: refused, so the harness is not ended without a verdict.
+
+    A ``BaseException``, so the implementation's own ``except Exception`` cannot swallow it.
+    """
+
+    def __init__(self, status: object = 0) -> None:
+        super().__init__(f"os._exit({status!r}) called in the harness's process")
+
+
+def _refuse_exit(status: object = 0) -> None:
+    raise ExitCalled(status)
+
+
+# Taken at import, before any implementation: the guard always puts this one back, even when calls in two
+# threads (compare trains in one) end out of order.
+_REAL_EXIT = os._exit
+
+
+@contextlib.contextmanager
+def _harness_guarded() -> Iterator[None]:
+    """While the implementation runs: ``os._exit`` raises; afterwards the harness's signal handlers are restored.
+
+    An implementation in this process could end it with ``os._exit(0)`` (exit 0, no verdict, no report)
+    or replace the handlers that turn SIGTERM into a clean stop. What it can still do (patch the
+    harness's modules, call the C ``_exit``) the README says: only process isolation guards against it.
+    """
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    handlers = {signum: signal.getsignal(signum) for signum in HANDLED_SIGNALS} if in_main_thread else {}
+    os._exit = _refuse_exit  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        os._exit = _REAL_EXIT
+        for signum, handler in handlers.items():
+            if signal.getsignal(signum) is not handler and handler is not None:
+                signal.signal(signum, handler)
+
+
 def _call(operation: str, method: Callable[..., Any], *args: Any) -> Any:
     """``method(*args)``; whatever it raises is the implementation's answer, judged by the check.
 
-    That includes ``SystemExit``, ``GeneratorExit``, a pyo3 ``PanicException`` and a ``KeyboardInterrupt``
-    no signal caused: none of them may end the run without a verdict. Only the user's own
-    interruption (:func:`bpe_conformance.adapters.signals.stops_the_run`) goes on up.
+    That includes ``SystemExit``, ``GeneratorExit``, a pyo3 ``PanicException``, a refused ``os._exit``
+    and a ``KeyboardInterrupt`` no signal caused: none of them may end the run without a verdict. Only
+    the user's own interruption (:func:`bpe_conformance.adapters.signals.stops_the_run`) goes on up.
     """
     try:
-        return method(*args)
+        with _harness_guarded():
+            return method(*args)
     except Exception as error:  # any exception is the implementation's answer, judged by the check
         raise ImplementationRaised(
             operation, type(error).__name__, _text(error), exception_ancestors(type(error))

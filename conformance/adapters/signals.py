@@ -23,7 +23,14 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-__all__ = ["HANDLED_SIGNALS", "HarnessSignal", "handled_signals", "received_signal", "stops_the_run"]
+__all__ = [
+    "HANDLED_SIGNALS",
+    "HarnessSignal",
+    "deferred_signals",
+    "handled_signals",
+    "received_signal",
+    "stops_the_run",
+]
 
 HANDLED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -78,6 +85,28 @@ def handled_signals() -> Iterator[None]:
             signal.signal(signum, handler)
         if not _state["installed"]:
             _state["received"] = None
+
+
+@contextlib.contextmanager
+def deferred_signals() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP while the block runs; the first one held is raised after it.
+
+    For the end of a run: the reports and the verdict are written whole even when a signal arrives
+    in the middle (one used to abandon the remaining reports and the verdict).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = {signum: signal.signal(signum, lambda signum, frame: held.append(signum)) for signum in HANDLED_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if held and _state["received"] is None:
+        _state["received"] = held[0]
+        raise HarnessSignal(held[0])
 
 
 def stops_the_run(error: BaseException) -> bool:

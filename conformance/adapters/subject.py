@@ -74,14 +74,31 @@ def _describe(value: object) -> str:
     return f"{type(value).__name__} ({text[:60]}{'...' if len(text) > 60 else ''})"
 
 
+def _plain_items(value: list[Any] | tuple[Any, ...]) -> list[Any]:
+    """The items of a list or tuple, read by the built-in type's own iterator.
+
+    An in-process implementation may return a subclass whose ``__iter__``, ``__len__`` or ``__eq__``
+    lies; the judging must see the values actually stored, as plain built-in values.
+    """
+    return list(list.__iter__(value) if isinstance(value, list) else tuple.__iter__(value))
+
+
 def as_ids(operation: str, value: Any) -> list[int]:
-    """``value`` as a list of ints, or :class:`MalformedResult` saying what it was instead."""
+    """``value`` as a list of plain ints, or :class:`MalformedResult` saying what it was instead.
+
+    >>> class Liar(int):
+    ...     def __eq__(self, other): return True
+    ...     __hash__ = int.__hash__
+    >>> [type(item) for item in as_ids("encode", [Liar(5)])]
+    [<class 'int'>]
+    """
     if not isinstance(value, (list, tuple)):
         raise MalformedResult(operation, f"{_describe(value)}, not a list of int")
-    for position, item in enumerate(value):
+    items = _plain_items(value)
+    for position, item in enumerate(items):
         if not _is_int(item):
             raise MalformedResult(operation, f"a list whose item {position} is {_describe(item)}, not int")
-    return [int(item) for item in value]
+    return [int.__int__(item) for item in items]
 
 
 def as_rules(operation: str, value: Any) -> list[tuple[int, int]]:
@@ -89,18 +106,26 @@ def as_rules(operation: str, value: Any) -> list[tuple[int, int]]:
     if not isinstance(value, (list, tuple)):
         raise MalformedResult(operation, f"{_describe(value)}, not a list of (int, int) pairs")
     rules = []
-    for rank, rule in enumerate(value):
-        if not isinstance(rule, (list, tuple)) or len(rule) != 2 or not all(_is_int(part) for part in rule):
+    for rank, rule in enumerate(_plain_items(value)):
+        parts = _plain_items(rule) if isinstance(rule, (list, tuple)) else None
+        if parts is None or len(parts) != 2 or not all(_is_int(part) for part in parts):
             raise MalformedResult(operation, f"a list whose rule {rank} is {_describe(rule)}, not an (int, int) pair")
-        rules.append((int(rule[0]), int(rule[1])))
+        rules.append((int.__int__(parts[0]), int.__int__(parts[1])))
     return rules
 
 
 def as_text(operation: str, value: Any) -> str:
-    """``value`` as a str, or :class:`MalformedResult`."""
+    """``value`` as a plain str (a subclass is copied: its ``__eq__`` cannot pass a check), or :class:`MalformedResult`.
+
+    >>> class EqualsEverything(str):
+    ...     def __eq__(self, other): return True
+    ...     __hash__ = str.__hash__
+    >>> as_text("decode", EqualsEverything("garbage")) == "abc"
+    False
+    """
     if not isinstance(value, str):
         raise MalformedResult(operation, f"{_describe(value)}, not a str")
-    return value
+    return str.__str__(value)
 
 
 class Subject(ABC):

@@ -13,6 +13,8 @@ bpe-conformance ...
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import importlib
 import os
 import pkgutil
@@ -28,7 +30,14 @@ from bpe_conformance.errors import HarnessError
 from bpe_conformance.running.suite import HARNESS_NAME, harness_version
 from bpe_conformance.settings import keep_storage_out_of_cwd
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "command_modules", "main"]
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "EXIT_USAGE",
+    "build_parser",
+    "command_modules",
+    "entry",
+    "main",
+]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -98,6 +107,10 @@ def _silence_stdout() -> None:
     os.close(devnull)
 
 
+# Taken at import, before any implementation is loaded (one in process could replace os._exit).
+_EXIT = os._exit
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` (default ``sys.argv[1:]``), run the chosen command and return its exit code."""
     try:
@@ -121,3 +134,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         signum = getattr(interrupt, "signum", signal.SIGINT)
         _error("interrupted" if signum == signal.SIGINT else f"interrupted by {signal.Signals(signum).name}")
         return 128 + signum
+
+
+def entry() -> None:
+    """The ``bpe-conformance`` command: :func:`main`, then ``os._exit`` with its code once everything is flushed.
+
+    Ending with ``os._exit``: a non-daemon thread an in-process implementation left running cannot hang
+    the harness after its verdict, and nothing run at interpreter exit can change the exit code. The
+    exit handlers (the temporary hypothesis directory's removal) run first.
+    """
+    code = main()
+    with contextlib.suppress(Exception):
+        atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    _EXIT(code)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bpe_conformance.errors import HarnessError
+from bpe_conformance.files import loads_bounded, write_report
 
 __all__ = ["JSONL_SUFFIX", "Document", "corpus_files", "disk_bytes", "read_documents", "write_jsonl"]
 
@@ -125,7 +126,7 @@ def _line_text(raw: bytes, where: str) -> str:
     except UnicodeDecodeError as error:
         raise HarnessError(f"{where}: not UTF-8: {_describe_unicode_error(error)}") from None
     try:
-        record = json.loads(line)
+        record = loads_bounded(line, where)
     except json.JSONDecodeError as error:
         raise HarnessError(f"{where}: not JSON: {error}") from None
     if not isinstance(record, dict):
@@ -172,9 +173,5 @@ def read_documents(paths: Iterable[str], what: str = "--corpus") -> Iterator[Doc
 
 def write_jsonl(documents: Iterable[str], path: str | os.PathLike[str]) -> None:
     """Write ``documents`` as a ``.jsonl`` corpus (one ``{"text": ...}`` per line) that reads back the same."""
-    try:
-        with open(path, "w", encoding="utf-8", newline="\n") as stream:
-            for document in documents:
-                stream.write(json.dumps({"text": document}, ensure_ascii=False) + "\n")
-    except OSError as error:
-        raise HarnessError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
+    text = "".join(json.dumps({"text": document}, ensure_ascii=False) + "\n" for document in documents)
+    write_report(path, text, "--shrink")  # atomically: an earlier file stays whole if this fails

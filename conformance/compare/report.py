@@ -16,6 +16,7 @@ from bpe_conformance.compare.comparison import DEFAULT_TIMEOUT, Comparison, Enco
 from bpe_conformance.compare.shrink import ShrinkResult
 from bpe_conformance.compare.state import Divergence
 from bpe_conformance.errors import HarnessError
+from bpe_conformance.files import write_output
 from bpe_conformance.running.suite import HARNESS_NAME, harness_version
 from bpe_conformance.spec.resources import spec_file
 
@@ -163,7 +164,7 @@ def write_report(report: dict[str, Any], path: str | Path) -> None:
     """Write a :func:`build_report` as indented, ASCII-only JSON; HarnessError when the file cannot be written."""
     text = json.dumps(report, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
     try:
-        Path(path).write_text(text, encoding="ascii")
+        write_output(path, text, encoding="ascii")
     except OSError as error:
         raise HarnessError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
 

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bpe_conformance.files import write_output
 from bpe_conformance.fuzzing.display import reproduce_line
 from bpe_conformance.fuzzing.records import CampaignResult
 from bpe_conformance.reports.common import JSON_MESSAGE_CHARS, capped_for_json, cut, to_json_safe
@@ -108,4 +109,4 @@ def dumps_summary(result: CampaignResult) -> str:
 
 def write_summary(result: CampaignResult, path: str | Path) -> None:
     """Write :func:`dumps_summary` to ``path``."""
-    Path(path).write_text(dumps_summary(result), encoding="ascii")
+    write_output(path, dumps_summary(result), encoding="ascii")

@@ -26,8 +26,8 @@ import hypothesis
 from jsonschema import Draft202012Validator
 
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import read_text_file
-from bpe_conformance.matrix.run import Failure, RowResult, failure_command
+from bpe_conformance.files import loads_bounded, read_text_file
+from bpe_conformance.matrix.run import Failure, RowResult, failure_command, reproduce_command
 from bpe_conformance.results.outcomes import CheckResult
 from bpe_conformance.running.suite import catalogue, harness_version
 from bpe_conformance.spec.resources import spec_file
@@ -37,6 +37,7 @@ __all__ = [
     "FORMAT_VERSION",
     "MAX_TEXT_CHARS",
     "SCHEMA_PATH",
+    "content_problems",
     "dumps_matrix",
     "matrix_document",
     "read_matrix",
@@ -163,8 +164,8 @@ def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> dict[str,
     """The matrix document in the file ``path``; a HarnessError naming ``what`` and the problem otherwise."""
     text = read_text_file(path, what)
     try:
-        document = json.loads(text)
-    except ValueError as error:
+        document = loads_bounded(text, f"{what} {str(path)!r}")
+    except json.JSONDecodeError as error:
         raise HarnessError(f"{what} {str(path)!r} is not JSON: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise HarnessError(f'{what} {str(path)!r} is not a matrix document (no "format": "{FORMAT}")')
@@ -177,4 +178,43 @@ def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> dict[str,
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise HarnessError(f"{what} {str(path)!r} does not match specs/schema/matrix.schema.json: {problems[0]}{more}")
+    problems = content_problems(document)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise HarnessError(f"{what} {str(path)!r} is not a consistent matrix document: {problems[0]}{more}")
+    _rebuild_commands(document)
     return document
+
+
+def content_problems(document: dict[str, Any]) -> list[str]:
+    """What the schema cannot say about a (schema-valid) document: every row has one cell per check, no other.
+
+    The renderers index every row's cells by every check: a crafted document missing one ended in a
+    KeyError.
+    """
+    names = [check["name"] for check in document["checks"]]
+    problems = [f"check {name!r} is listed twice" for name in sorted({n for n in names if names.count(n) > 1})]
+    for row in document["implementations"]:
+        cells = set(row["cells"])
+        problems += [f"row {row['label']!r} has no cell for check {name!r}" for name in names if name not in cells]
+        problems += [
+            f"row {row['label']!r} has a cell for unknown check {name!r}" for name in sorted(cells - set(names))
+        ]
+    return problems
+
+
+def _rebuild_commands(document: dict[str, Any]) -> None:
+    """Every cell's ``reproduce`` rebuilt from the document's fields, never taken from the file.
+
+    A crafted document could otherwise show ``bpe-conformance run x; rm -rf ~`` as the command to copy.
+    """
+    seed = document["seed"]
+    for row in document["implementations"]:
+        for name, cell in row.get("cells", {}).items():
+            if not isinstance(cell, dict):
+                continue
+            if "reproduce" in cell:
+                cell["reproduce"] = reproduce_command(row["spec"], row["profile"], name, seed)
+            strict = cell.get("strict")
+            if isinstance(strict, dict) and "reproduce" in strict:
+                strict["reproduce"] = reproduce_command(row["spec"], "strict", name, seed)

@@ -16,6 +16,7 @@ from the results.
 from __future__ import annotations
 
 import importlib.util
+import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,7 @@ __all__ = [
     "RowResult",
     "cell",
     "failure_command",
+    "reproduce_command",
     "run_matrix",
     "run_row",
 ]
@@ -114,8 +116,17 @@ def failure_command(failure: Failure, seed: int) -> str:
     >>> print(failure_command(Failure("x", "cmd:node a.mjs", "strict", "tie-break", "", "", "", None), 3))
     bpe-conformance run --impl 'cmd:node a.mjs' --profile strict --check tie-break --seed 3
     """
-    spec = f"'{failure.spec}'" if " " in failure.spec else failure.spec
-    return f"bpe-conformance run --impl {spec} --profile {failure.profile} --check {failure.check} --seed {seed}"
+    return reproduce_command(failure.spec, failure.profile, failure.check, seed)
+
+
+def reproduce_command(spec: str, profile: str, check: str, seed: int) -> str:
+    """``bpe-conformance run`` for one cell, every field shell-quoted (a matrix document may be crafted).
+
+    >>> print(reproduce_command("x; rm -rf ~", "strict", "tie-break", 0))
+    bpe-conformance run --impl 'x; rm -rf ~' --profile strict --check tie-break --seed 0
+    """
+    words = ["--impl", spec, "--profile", profile, "--check", check, "--seed", str(int(seed))]
+    return "bpe-conformance run " + " ".join(shlex.quote(word) for word in words)
 
 
 def _describe_capabilities(instance: Any) -> frozenset[str]:

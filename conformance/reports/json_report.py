@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bpe_conformance.files import write_output
 from bpe_conformance.reports.common import (
     JSON_MESSAGE_CHARS,
     capped_for_json,
@@ -116,4 +117,4 @@ def dumps_report(suite: SuiteResult) -> str:
 
 def write_json_report(suite: SuiteResult, path: str | Path) -> None:
     """Write :func:`dumps_report` to ``path``."""
-    Path(path).write_text(dumps_report(suite), encoding="ascii")
+    write_output(path, dumps_report(suite), encoding="ascii")

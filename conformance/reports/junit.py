@@ -14,6 +14,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from bpe_conformance.files import write_output
 from bpe_conformance.reports.common import counterexample_lines, reproduce_command
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.suite import HARNESS_NAME
@@ -115,4 +116,4 @@ def junit_text(suite: SuiteResult) -> str:
 
 def write_junit(suite: SuiteResult, path: str | Path) -> None:
     """Write the JUnit XML report to ``path`` (UTF-8)."""
-    Path(path).write_text(junit_text(suite), encoding="utf-8")
+    write_output(path, junit_text(suite))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bpe_conformance.files import write_output
 from bpe_conformance.reports.common import (
     SHOWN_MESSAGE_CHARS,
     clause_examples,
@@ -23,6 +24,7 @@ from bpe_conformance.reports.common import (
     shown_message,
     verdict_line,
 )
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, SuiteResult
 from bpe_conformance.running.suite import HARNESS_NAME
 
@@ -32,8 +34,31 @@ _TABLE_HEADER = ("Check", "Level", "Clause", "Outcome", "Examples", "Seconds", "
 
 
 def table_cell(text: str) -> str:
-    """``text`` fit for one cell of a Markdown table: pipes escaped, on one line."""
-    return " ".join(text.replace("|", "\\|").split())
+    """``text`` fit for one cell of a Markdown table: pipes escaped, HTML inert, on one line.
+
+    Markdown passes raw HTML through, so an implementation's ``<script>`` in its name or a message
+    would reach whoever renders the report; as entities it shows as text.
+
+    >>> table_cell("a|b <script>&")
+    'a\\\\|b &lt;script&gt;&amp;'
+    """
+    inert = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return " ".join(inert.replace("|", "\\|").split())
+
+
+def _field(implementation: ImplementationRecord, name: str) -> str:
+    """An implementation-controlled field (the handshake's ``language``, say), inert in Markdown."""
+    return table_cell(printable(str(getattr(implementation, name))))
+
+
+def _spec(implementation: ImplementationRecord) -> str:
+    return _code(str(implementation.spec or "bundled reference"))
+
+
+def _code(text: str) -> str:
+    """``text`` as an inline code span no backtick inside it can close."""
+    marks = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    return f"{marks} {printable(text)} {marks}" if "`" in text else f"`{printable(text)}`"
 
 
 def fence(text: str) -> str:
@@ -95,8 +120,8 @@ def render_markdown(suite: SuiteResult) -> str:
         f"**{verdict_line(suite)}**",
         "",
         f"- Harness: {HARNESS_NAME} {suite.harness_version} (hypothesis {suite.hypothesis_version or 'unknown'})",
-        f"- Implementation: {table_cell(implementation_label(implementation))} ({implementation.language}, "
-        f"profile {implementation.profile}, spec `{implementation.spec or 'bundled reference'}`)",
+        f"- Implementation: {table_cell(implementation_label(implementation))} ({_field(implementation, 'language')}, "
+        f"profile {_field(implementation, 'profile')}, spec {_spec(implementation)})",
         f"- Seed {suite.seed}, effort {suite.effort}, started {suite.started_at or 'unknown'}",
         *_vocabulary_lines(suite),
         "",
@@ -123,4 +148,4 @@ def render_markdown(suite: SuiteResult) -> str:
 
 def write_markdown(suite: SuiteResult, path: str | Path) -> None:
     """Write :func:`render_markdown` to ``path`` (UTF-8)."""
-    Path(path).write_text(render_markdown(suite), encoding="utf-8")
+    write_output(path, render_markdown(suite))

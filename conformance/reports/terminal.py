@@ -86,8 +86,23 @@ _EXAMPLES_NOTE = (
 )
 
 
+# Narrower than this, wrapped lines (a reproduce command, an indented detail) cannot be laid out.
+MIN_COLUMNS = 20
+
+
+def _columns_unusable() -> bool:
+    """True when ``$COLUMNS`` is set but is no width (``0``, negative, too narrow, not a number)."""
+    value = os.environ.get("COLUMNS")
+    return value is not None and not (value.strip().isdigit() and int(value) >= MIN_COLUMNS)
+
+
 def make_console(stream: IO[str] | None = None, width: int | None = None) -> Console:
-    """A console without markup or highlighting; :data:`PLAIN_WIDTH` columns when not a terminal."""
+    """A console without markup or highlighting; :data:`PLAIN_WIDTH` columns when not a terminal.
+
+    An unusable ``$COLUMNS`` (``COLUMNS=0`` once ended a run in a traceback) counts as none.
+    """
+    if width is None and _columns_unusable():
+        width = PLAIN_WIDTH
     console = Console(file=stream, markup=False, highlight=False, emoji=False, width=width)
     if width is None and not console.is_terminal and "COLUMNS" not in os.environ:
         console = Console(file=stream, markup=False, highlight=False, emoji=False, width=PLAIN_WIDTH)
@@ -182,10 +197,11 @@ def live_view(console: Console, total: int, quiet: bool = False) -> Iterator[Liv
 def header_lines(implementation: ImplementationRecord, config: dict[str, Any], harness: str) -> list[str]:
     """The header as short lines: the harness, the implementation, how the checks run."""
     spec = printable(str(implementation.spec or "bundled reference"))
+    language = printable(implementation.language)  # the handshake's: the implementation's own words
     checks = plural(len(config.get("checks", [])), "check")
     return [
         f"{harness} · hypothesis {HYPOTHESIS_VERSION}",
-        f"implementation: {implementation_label(implementation)}, {implementation.language}, {spec}",
+        f"implementation: {implementation_label(implementation)}, {language}, {spec}",
         f"{checks} · {config.get('isolation')} · seed {config.get('seed')} · effort {config.get('effort')}",
     ]
 

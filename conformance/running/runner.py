@@ -175,6 +175,13 @@ def classify(check: Check, error: BaseException, attempt: Attempt, started: floa
     )
 
 
+def _unsaved(failure: str, check: Check, attempt: Attempt) -> str:
+    """``failure`` with the check and the example it was judging when its database write failed."""
+    violation = attempt.last_violation
+    failing = f"; the last failure: {violation} with inputs {violation.inputs!r}" if violation is not None else ""
+    return f"{failure}; check {check.name}, example not saved: {attempt.last_input!r}{failing}"
+
+
 def run_check(
     check: Check, subject: Subject, base: settings, seed: int = 0, database: ExampleDatabase | None = None
 ) -> CheckResult:
@@ -222,8 +229,11 @@ def _search_or_cases(
     except CallAborted as aborted:
         subject.reset()
         return classify(check, aborted, attempt, started)
-    except DatabaseUnavailable:
-        raise  # the harness's own storage failed: no verdict on the implementation
+    except DatabaseUnavailable as failure:
+        # The harness's own storage failed: no verdict on the implementation, but what the check was
+        # looking at when the write failed (hypothesis writes right after a failing example) is printed
+        # in full, so a failure found is never lost with its database entry.
+        raise DatabaseUnavailable(_unsaved(str(failure), check, attempt)) from failure
     except Exception as error:
         return classify(check, error, attempt, started)
     return _result(check, Outcome.PASS, f"{attempt.examples} examples", attempt, started)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
+from bpe_conformance import files
 from bpe_conformance.cli import main as cli
 from bpe_conformance.reference import dumps, train
 
@@ -277,9 +278,9 @@ def test_bad_json_documents_are_named(
 def test_an_unwritable_html_path_is_one_line_after_the_trace(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def refuse(self: Path, *args: object, **kwargs: object) -> int:
+    def refuse(path: object, data: bytes) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "write_text", refuse)
+    monkeypatch.setattr(files, "write_atomically", refuse)
     line = error(capsys, "ab", "--html", str(tmp_path / "page.html"))
     assert line == f"bpe-conformance: error: cannot write --html {str(tmp_path / 'page.html')!r}: Permission denied"

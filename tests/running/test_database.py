@@ -6,15 +6,27 @@ one-line error (exit 2), not turn into an ``error`` outcome blamed on the implem
 
 from __future__ import annotations
 
+import errno
+import os
+import re
 from pathlib import Path
 
 import pytest
+import redis
 from hypothesis import settings
 from hypothesis.database import InMemoryExampleDatabase
 
 from bpe_conformance import reference
 from bpe_conformance.adapters.python import InProcessSubject
-from bpe_conformance.running.database import DatabaseUnavailable, GuardedDatabase, open_database
+from bpe_conformance.errors import HarnessError
+from bpe_conformance.running import database as database_module
+from bpe_conformance.running.database import (
+    DatabaseUnavailable,
+    GuardedDatabase,
+    VerifiedDirectoryDatabase,
+    open_database,
+    parse_location,
+)
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.running.suite import select
 from bpe_conformance.zoo import TiesToLargestPair
@@ -48,3 +60,123 @@ def test_a_working_database_replays_what_it_saved(tmp_path: Path) -> None:
         run_check(tie_break, InProcessSubject(reference.Tokenizer), settings(max_examples=5), 0, database).outcome.value
         == "pass"
     )
+
+
+def test_a_failed_write_names_the_check_and_prints_the_example_it_could_not_save():
+    database = GuardedDatabase(BrokenDatabase(), "fuzz-db")
+    (tie_break,) = select(["tie-break"])
+    with pytest.raises(DatabaseUnavailable) as raised:
+        run_check(tie_break, InProcessSubject(TiesToLargestPair), settings(max_examples=60), 0, database)
+    message = str(raised.value)
+    assert "check tie-break, example not saved: " in message
+    assert "BPE-TRAIN-TIE" in message and "with inputs {" in message
+
+
+def test_the_directory_database_verifies_and_rewrites_an_entry_that_did_not_land(tmp_path):
+    directory = VerifiedDirectoryDatabase(tmp_path)
+    directory.save(b"key", b"value")
+    entry = directory._value_path(b"key", b"value")
+    entry.write_bytes(b"")  # what hypothesis's own database left behind on a full disk
+    directory.save(b"key", b"value")
+    assert entry.read_bytes() == b"value"
+    assert list(directory.fetch(b"key")) == [b"value"]
+    assert not [name for name in os.listdir(entry.parent) if name.startswith(".")]
+
+
+def test_a_write_that_fails_is_a_harness_error_not_silence(tmp_path, monkeypatch):
+    def disk_full(path, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(database_module, "write_atomically", disk_full)
+    database = open_database(str(tmp_path / "db"))
+    assert database is not None
+    with pytest.raises(DatabaseUnavailable, match="No space left on device"):
+        database.save(b"key", b"value")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_fetch_skips_a_fifo_and_a_link_to_an_endless_device_without_blocking(tmp_path):
+    directory = VerifiedDirectoryDatabase(tmp_path)
+    directory.save(b"key", b"value")
+    key_path = directory._key_path(b"key")
+    os.mkfifo(key_path / "fifo")
+    (key_path / "zero").symlink_to("/dev/zero")
+    assert list(directory.fetch(b"key")) == [b"value"]
+
+
+class FakePipeline:
+    def __init__(self, store: dict[bytes, set[bytes]], log: list[tuple[str, bytes]]) -> None:
+        self.store, self.log, self.queued = store, log, []
+
+    def sadd(self, name, value):
+        def add() -> int:
+            members = self.store.setdefault(name, set())
+            added = value not in members
+            members.add(value)
+            return int(added)
+
+        self.queued.append(add)
+
+    def smembers(self, name):
+        self.queued.append(lambda: set(self.store.get(name, set())))
+
+    def expire(self, name, time):
+        self.log.append(("expire", name))
+        self.queued.append(lambda: 1)
+
+    def persist(self, name):
+        self.log.append(("persist", name))
+        self.queued.append(lambda: 1)
+
+    def execute(self):
+        results = [operation() for operation in self.queued]
+        self.queued = []
+        return results
+
+
+class FakeRedis(redis.Redis):
+    """Enough of a redis client for hypothesis's RedisExampleDatabase: sets, expiry calls recorded."""
+
+    def __init__(self, drops_writes: bool = False) -> None:  # no connection: nothing of redis.Redis runs
+        self.store: dict[bytes, set[bytes]] = {}
+        self.log: list[tuple[str, bytes]] = []
+        self.drops_writes = drops_writes
+
+    def pipeline(self):
+        return FakePipeline({} if self.drops_writes else self.store, self.log)
+
+    def sismember(self, name, value):
+        return value in self.store.get(name, set())
+
+    def publish(self, channel, message):
+        return 0
+
+
+def test_redis_entries_are_kept_without_expiry_unless_asked():
+    client = FakeRedis()
+    forever = database_module._persistent_redis(client, None)
+    forever.save(b"key", b"value")
+    assert list(forever.fetch(b"key")) == [b"value"]
+    assert {action for action, _ in client.log} == {"persist"}
+    expiring = FakeRedis()
+    database_module._persistent_redis(expiring, 3600).save(b"key", b"value")
+    assert {action for action, _ in expiring.log} == {"expire"}
+
+
+def test_a_redis_write_that_does_not_read_back_raises():
+    database = database_module._persistent_redis(FakeRedis(drops_writes=True), None)
+    with pytest.raises(OSError, match="not in the set"):
+        database.save(b"key", b"value")
+
+
+@pytest.mark.parametrize(
+    ("url", "fault"),
+    [
+        ("redis://[::1", "malformed URL"),
+        ("redis://cache?expire=0", "expire must be a number of seconds"),
+        ("redis://cache?ttl=5", "the only query a redis URL takes is ?expire=SECONDS"),
+    ],
+)
+def test_bad_redis_urls_are_one_line_errors(url, fault):
+    with pytest.raises(HarnessError, match=re.escape(fault)):
+        parse_location(url)

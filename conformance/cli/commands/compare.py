@@ -9,6 +9,7 @@ id. The implementation runs in its own process (a hang is a timeout, a crash a c
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from rich.text import Text
@@ -28,7 +29,7 @@ from bpe_conformance.compare.progress import LiveDisplay, Observer
 from bpe_conformance.compare.report import build_report, exit_code, report_lines, verdict_line, write_report
 from bpe_conformance.dialects.context import known_profile
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import writable_path
+from bpe_conformance.files import STDOUT, writable_path
 from bpe_conformance.reports.terminal import make_console, wrap_command, wrap_detail
 from bpe_conformance.running.suite import judged_subject
 
@@ -82,7 +83,9 @@ def register(subparsers: Any) -> None:
         metavar="PATH",
         help="texts to encode with both after training (repeatable); then every corpus document is trained on",
     )
-    parser.add_argument("--json", metavar="PATH", help="write the JSON report (specs/schema/compare.schema.json)")
+    parser.add_argument(
+        "--json", metavar="PATH", help="write the JSON report (specs/schema/compare.schema.json); - for stdout"
+    )
     parser.add_argument(
         "--timeout",
         type=positive_seconds,
@@ -135,10 +138,12 @@ def _check_paths(args: argparse.Namespace) -> None:
         corpus_files(path, "--corpus")
     for path in args.encode or ():
         corpus_files(path, "--encode")
+    # An output over an input would destroy it (--shrink c.jsonl replaced the corpus it shrank).
+    inputs = [("--corpus", path) for path in args.corpus] + [("--encode", path) for path in args.encode or ()]
     if args.json is not None:
-        writable_path(args.json, "--json")
+        args.json = writable_path(args.json, "--json", inputs, stdout_allowed=True)
     if args.shrink is not None:
-        writable_path(args.shrink, "--shrink")
+        args.shrink = str(writable_path(args.shrink, "--shrink", inputs))
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -148,7 +153,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.profile is not None:
         _known_or_usage(args.profile)
     _check_paths(args)
-    console = make_console()
+    console = make_console(sys.stderr if str(args.json) == STDOUT else None)  # --json -: stdout is the JSON's
     observer: Observer = LiveDisplay(console) if console.is_terminal and not args.quiet else Observer()
     try:
         # Everything read (and every --encode text checked) first: a bad file must not cost a training run.

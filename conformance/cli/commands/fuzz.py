@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
+from bpe_conformance.adapters.signals import deferred_signals
 from bpe_conformance.checks.base import Check
 from bpe_conformance.cli.arguments import add_timeout_argument, whole_number_at_least
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import writable_path
+from bpe_conformance.files import STDOUT, writable_path
 from bpe_conformance.fuzzing.campaign import Campaign
 from bpe_conformance.fuzzing.display import campaign_header, campaign_view, render_campaign_summary
 from bpe_conformance.fuzzing.durations import parse_duration
@@ -115,7 +117,9 @@ def register(subparsers: Any) -> None:
         metavar="PATTERN",
         help="fuzz only checks whose name or clause id matches (fnmatch-style; repeatable)",
     )
-    parser.add_argument("--json", metavar="PATH", help="write the JSON summary (specs/schema/fuzz.schema.json)")
+    parser.add_argument(
+        "--json", metavar="PATH", help="write the JSON summary (specs/schema/fuzz.schema.json); - for stdout"
+    )
     parser.add_argument(
         "--max-failures",
         type=whole_number_at_least(1),
@@ -210,9 +214,9 @@ def _make_cache_directory(directory: Path) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Run the campaign, show it, write the summary asked for."""
-    summary_path = writable_path(args.json, "--json") if args.json is not None else None
+    summary_path = writable_path(args.json, "--json", stdout_allowed=True) if args.json is not None else None
     config, checks, implementation, plan = campaign_config(args)
-    console = make_console()
+    console = make_console(sys.stderr if args.json == STDOUT else None)  # --json -: stdout is the JSON's
     if not args.quiet:
         for line in campaign_header(implementation, config, plan.harness):
             console.print(line, style="bold", markup=False, highlight=False)
@@ -223,12 +227,16 @@ def handle(args: argparse.Namespace) -> int:
             result = campaign.run()
         except CampaignInterrupted as stopped:
             interrupted, result = stopped, stopped.result
-    if summary_path is not None:
-        try:
-            write_summary(result, summary_path)
-        except OSError as error:
-            raise HarnessError(f"cannot write {str(summary_path)!r}: {error.strerror or error}") from None
-    render_campaign_summary(console, result, quiet=args.quiet)
+    unwritten = None
+    with deferred_signals():  # a signal now still gets the summary file and the verdict
+        if summary_path is not None:
+            try:
+                write_summary(result, summary_path)
+            except OSError as error:
+                unwritten = f"cannot write {str(summary_path)!r}: {error.strerror or error}"
+        render_campaign_summary(console, result, quiet=args.quiet)
+    if unwritten is not None:  # after the verdict, so a full disk costs neither it nor the findings shown
+        raise HarnessError(unwritten)
     if interrupted is not None:
         raise interrupted
     return result.exit_code

@@ -30,7 +30,7 @@ from bpe_conformance.adapters import ISOLATIONS
 from bpe_conformance.cli.arguments import add_timeout_argument
 from bpe_conformance.dialects.identify import format_report, identify_spec
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import writable_path
+from bpe_conformance.files import STDOUT, writable_path, write_output
 
 __all__ = [
     "EXIT_IDENTIFIED",
@@ -59,7 +59,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         metavar="SPEC",
         help="the implementation: module:attr (e.g. mypkg:Tok), cmd:<command line>, reference or reference-literal",
     )
-    parser.add_argument("--json", metavar="PATH", help="also write the full report as JSON to PATH")
+    parser.add_argument("--json", metavar="PATH", help="also write the full report as JSON to PATH (- for stdout)")
     parser.add_argument(
         "--isolation",
         choices=ISOLATIONS,
@@ -73,7 +73,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 def _json_path(value: str | None) -> Path | None:
     # Checked before probing: a typo in the path must not cost the whole identification.
-    return None if value is None else writable_path(value, "--json")
+    return None if value is None else writable_path(value, "--json", stdout_allowed=True)
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -91,11 +91,13 @@ def handle(args: argparse.Namespace) -> int:
     except HarnessError as error:
         print(f"bpe-conformance identify: cannot load {args.impl!r}: {error}", file=sys.stderr)
         return EXIT_USAGE
-    print(format_report(report))
+    print(
+        format_report(report), file=sys.stderr if args.json == STDOUT else sys.stdout
+    )  # --json -: stdout is the JSON's
     if json_path is not None:
         document = json.dumps(report.to_dict(), indent=2, ensure_ascii=True, default=repr)
         try:
-            json_path.write_text(document + "\n", encoding="utf-8")
+            write_output(json_path, document + "\n")
         except OSError as error:
             reason = error.strerror or error
             print(f"bpe-conformance identify: cannot write {str(json_path)!r}: {reason}", file=sys.stderr)

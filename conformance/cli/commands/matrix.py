@@ -19,7 +19,7 @@ from typing import Any
 
 from bpe_conformance.cli.arguments import whole_number_at_least
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import writable_path
+from bpe_conformance.files import writable_path, write_report
 from bpe_conformance.matrix.diff import diff_matrices, format_diff
 from bpe_conformance.matrix.page import render_page
 from bpe_conformance.matrix.record import dumps_matrix, matrix_document, read_matrix
@@ -86,7 +86,8 @@ def _destinations(args: argparse.Namespace) -> dict[str, str]:
 
 def handle(args: argparse.Namespace) -> int:
     """Run the matrix with the ``dev`` effort (or read ``--from``), write the three files, print ``--diff``."""
-    outputs = [(writable_path(path, f"--{option}"), option) for option, path in _destinations(args).items()]
+    inputs = [(option, path) for option, path in (("--from", args.source), ("--diff", args.diff)) if path]
+    outputs = [(writable_path(path, f"--{option}", inputs), option) for option, path in _destinations(args).items()]
     old = read_matrix(args.diff, "--diff") if args.diff else None
     if args.source:
         document = read_matrix(args.source, "--from")
@@ -95,7 +96,7 @@ def handle(args: argparse.Namespace) -> int:
         document = matrix_document(results, missing, args.seed, "dev")
     renderers = {"output": render_markdown, "html": render_page, "json": dumps_matrix}
     for path, option in outputs:
-        path.write_text(renderers[option](document), encoding="utf-8")
+        write_report(path, renderers[option](document), f"--{option}")
     rows, missing = document["implementations"], document["not_installed"]
     written = f"wrote {', '.join(str(path) for path, _ in outputs)}: " if outputs else ""
     print(f"{written}{len(rows)} implementations, {len(missing)} not installed")

@@ -15,9 +15,10 @@ from typing import Any
 
 from rich.console import Console
 
+from bpe_conformance.adapters.signals import deferred_signals
 from bpe_conformance.cli.arguments import add_timeout_argument, whole_number_at_least
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import writable_path
+from bpe_conformance.files import STDOUT, writable_path
 from bpe_conformance.reference.profiles import PROFILES
 from bpe_conformance.reports.check_list import check_list_json, check_list_lines
 from bpe_conformance.reports.json_report import write_json_report
@@ -102,7 +103,9 @@ def register(subparsers: Any) -> None:
         help="judge a vocabulary-bound encoder in production configuration (profiles gpt2, cl100k, o200k): a "
         ".tiktoken rank file, a tokenizer.json, or ENCODER.json,VOCAB.bpe; runs the production checks",
     )
-    parser.add_argument("--json", metavar="PATH", help="write the JSON report (specs/schema/report.schema.json)")
+    parser.add_argument(
+        "--json", metavar="PATH", help="write the JSON report (specs/schema/report.schema.json); - for stdout"
+    )
     parser.add_argument("--junit", metavar="PATH", help="write a JUnit XML report")
     parser.add_argument("--markdown", metavar="PATH", help="write a Markdown report")
     parser.add_argument("--quiet", action="store_true", help="print only the final verdict line")
@@ -135,9 +138,10 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 
 
 def _report_paths(args: argparse.Namespace) -> list[tuple[Path, Any]]:
-    # Checked before the run: a typo in a report path must not cost a whole run.
+    # Checked before the run: a typo in a report path must not cost a whole run, nor overwrite an input.
+    inputs = [("--skip-file", args.skip_file)] if args.skip_file else []
     return [
-        (writable_path(getattr(args, option), f"--{option}"), writer)
+        (writable_path(getattr(args, option), f"--{option}", inputs, stdout_allowed=option == "json"), writer)
         for option, writer in _REPORT_WRITERS
         if getattr(args, option) is not None
     ]
@@ -183,7 +187,7 @@ def handle(args: argparse.Namespace) -> int:
         return _list_checks(args, plan)
     reports = _report_paths(args)
     skip_file = writable_path(args.write_skip_file, "--write-skip-file") if args.write_skip_file else None
-    console = make_console()
+    console = make_console(sys.stderr if args.json == STDOUT else None)  # --json -: stdout is the JSON's
     interrupted: RunInterrupted | None = None
     with plan.open() as opened:
         if not args.quiet:
@@ -193,20 +197,26 @@ def handle(args: argparse.Namespace) -> int:
                 run = opened.run(view)
         except RunInterrupted as stopped:  # SIGINT, SIGTERM or SIGHUP: report what finished
             interrupted, run = stopped, stopped.suite
-    _write_reports(run, reports)
-    render_summary(console, run, quiet=args.quiet)
+    with deferred_signals():  # a signal now still gets every report and the verdict
+        unwritten = _write_reports(run, reports)
+        render_summary(console, run, quiet=args.quiet)
+    if unwritten:  # after the verdict: a report that failed (a full disk) costs neither the others nor it
+        raise HarnessError("; ".join(unwritten))
     _tell_the_rest(plan, run, skip_file)
     if interrupted is not None:
         raise interrupted
     return run.exit_code
 
 
-def _write_reports(run: SuiteResult, reports: list[tuple[Path, Any]]) -> None:
+def _write_reports(run: SuiteResult, reports: list[tuple[Path, Any]]) -> list[str]:
+    """Write every report (each atomically); why each one that failed was not written."""
+    unwritten = []
     for path, writer in reports:
         try:
             writer(run, path)
         except OSError as error:
-            raise HarnessError(f"cannot write report {str(path)!r}: {error.strerror or error}") from None
+            unwritten.append(f"cannot write report {str(path)!r}: {error.strerror or error}")
+    return unwritten
 
 
 def _tell_the_rest(plan: RunPlan, run: SuiteResult, skip_file: Path | None) -> None:

@@ -66,8 +66,10 @@ def handle_production(args: argparse.Namespace) -> int:
             run = run_production_suite(config, subject, setup, checks, view.on_start, view.on_result)
     finally:
         subject.close()
-    _write_reports(run, reports)
+    unwritten = _write_reports(run, reports)
     render_summary(console, run, quiet=args.quiet)
+    if unwritten:  # after the verdict, as run does
+        raise HarnessError("; ".join(unwritten))
     if args.quiet:
         console.print(setup.describe())
     if run.nothing_checked:

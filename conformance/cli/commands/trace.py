@@ -25,7 +25,7 @@ from typing import Any
 
 from bpe_conformance.cli.arguments import whole_number_at_least
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import read_text_file, writable_path
+from bpe_conformance.files import loads_bounded, read_text_file, writable_path, write_report
 from bpe_conformance.reference import (
     digest,
     loads,
@@ -106,7 +106,7 @@ def register(subparsers: Any) -> None:
 
 def _json_documents(path: str) -> list[str]:
     try:
-        documents = json.loads(read_text_file(path, "--json-file"))
+        documents = loads_bounded(read_text_file(path, "--json-file"), f"--json-file {path!r}")
     except json.JSONDecodeError as error:
         raise HarnessError(f"--json-file {path!r} is not valid JSON: {error}") from None
     if not isinstance(documents, list):
@@ -162,16 +162,19 @@ def _encodings(args: argparse.Namespace, rules: list[tuple[int, int]]) -> Encodi
 
 
 def _write_page(path: Path, page: str) -> None:
-    try:
-        path.write_text(page, encoding="utf-8")
-    except OSError as error:
-        raise HarnessError(f"cannot write --html {str(path)!r}: {error.strerror or error}") from None
+    write_report(path, page, "--html")
+
+
+def _inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files this trace reads, which no output may overwrite."""
+    given = [("--file", args.file), ("--json-file", args.json_file), ("--rules", args.rules)]
+    return [(option, path) for option, path in given if path is not None]
 
 
 def handle(args: argparse.Namespace) -> int:
     """Train the reference (or read --rules), show every round and why training stopped, then each encoding."""
     _check_combinations(args)
-    html_path = writable_path(args.html, "--html") if args.html is not None else None
+    html_path = writable_path(args.html, "--html", _inputs(args)) if args.html is not None else None
     console = make_console(width=args.width)
     width = console.width
     trace: TrainingTrace | None = None

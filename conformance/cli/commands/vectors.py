@@ -16,11 +16,22 @@ package is installed from a wheel (nothing is ever written inside the installed 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import os
 from pathlib import Path
 
 from bpe_conformance.errors import HarnessError
+from bpe_conformance.files import loads_bounded, read_text_file
 from bpe_conformance.spec.resources import checkout_root
-from bpe_conformance.vectors.files import VECTOR_PROFILES, VECTORS_DIR, read_vector_files, validate_vectors
+from bpe_conformance.vectors.files import (
+    VECTOR_PROFILES,
+    VECTORS_DIR,
+    profile_directory,
+    profile_files,
+    read_vector_files,
+    validate_vectors,
+)
 from bpe_conformance.vectors.output import check_up_to_date, write_vectors
 
 __all__ = ["handle", "register"]
@@ -64,9 +75,23 @@ def _generate(directory: Path, profiles: list[str]) -> int:
     return 0
 
 
+def _readable_bounded(directory: Path, profiles: list[str]) -> None:
+    """Each vector file present is a regular file of bounded size, nesting and numbers: else one line, exit 2.
+
+    Before anything reads them: a FIFO would block, ``/dev/zero`` never end, deep nesting overflow.
+    """
+    for profile in profiles:
+        for name in profile_files(profile):
+            path = profile_directory(profile, directory) / name
+            if os.path.lexists(path):
+                with contextlib.suppress(json.JSONDecodeError):  # malformed: the check below reports it
+                    loads_bounded(read_text_file(path, "vector file"), f"vector file {str(path)!r}")
+
+
 def _check(directory: Path, profiles: list[str]) -> int:
     if not directory.is_dir():
         raise HarnessError(f"--dir {directory}: is not a directory")
+    _readable_bounded(directory, profiles)
     problems = []
     for profile in profiles:
         try:

@@ -32,7 +32,7 @@ from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.cli.arguments import whole_number_at_least
 from bpe_conformance.diagnosis import describe
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.files import writable_path
+from bpe_conformance.files import writable_path, write_report
 from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reports.common import plural, render_value, to_json_safe
 from bpe_conformance.reports.markdown import fence
@@ -362,10 +362,7 @@ def _gallery(args: argparse.Namespace) -> int:
             return 1
         print(f"{path} is up to date")
         return 0
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise HarnessError(f"cannot write --output {str(path)!r}: {error.strerror or error}") from None
+    write_report(path, text, "--output")
     print(f"wrote {path}")
     return 0
 
@@ -396,10 +393,7 @@ def _check(args: argparse.Namespace) -> int:
     counts = tally(proofs)
     if args.json is not None:
         records: list[dict[str, Any]] = [to_json_safe(as_record(proof)) for proof in proofs]
-        try:
-            args.json.write_text(json.dumps(records, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
-        except OSError as error:
-            raise HarnessError(f"cannot write --json {str(args.json)!r}: {error.strerror or error}") from None
+        write_report(args.json, json.dumps(records, indent=2, ensure_ascii=True) + "\n", "--json")
     scope = "relevant checks" if args.quick else "every check"
     print(f"{headline(counts)} ({scope}, effort {args.effort}, seed {args.seed})")
     for name in counts.unproven:
