@@ -202,7 +202,7 @@ def handle(args: argparse.Namespace) -> int:
         render_summary(console, run, quiet=args.quiet)
     if unwritten:  # after the verdict: a report that failed (a full disk) costs neither the others nor it
         raise HarnessError("; ".join(unwritten))
-    _tell_the_rest(plan, run, skip_file)
+    _tell_the_rest(plan, run, skip_file, args.write_skip_file)
     if interrupted is not None:
         raise interrupted
     return run.exit_code
@@ -219,13 +219,14 @@ def _write_reports(run: SuiteResult, reports: list[tuple[Path, Any]]) -> list[st
     return unwritten
 
 
-def _tell_the_rest(plan: RunPlan, run: SuiteResult, skip_file: Path | None) -> None:
+def _tell_the_rest(plan: RunPlan, run: SuiteResult, skip_file: Path | None, skip_file_as_given: str | None) -> None:
     """What the summary does not say: checks fail-fast left, the skip file written, nothing checked."""
     if run.not_run:
         print(f"{HARNESS_NAME}: --fail-fast: stopped at the first failure; {len(run.not_run)} checks not run")
     if skip_file is not None:
         count = plan.write_skip_file(run, skip_file)
-        print(f"{HARNESS_NAME}: wrote {skip_file} ({count} checks that did not pass)")
+        # Named as the user gave it (the path itself is made absolute before an implementation can chdir).
+        print(f"{HARNESS_NAME}: wrote {skip_file_as_given} ({count} checks that did not pass)")
     if run.nothing_checked:
         reasons = sorted({result.message for result in run.results})
         print(
