@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -25,8 +26,8 @@ from bpe_conformance.diagnosis import (
     Judgement,
     Retrain,
     describe,
-    first_divergence,
     judge_rounds,
+    localise_training,
     replace_overlapping,
     replace_right_to_left,
 )
@@ -54,7 +55,7 @@ __all__ = [
     "training_examples",
     "training_violation",
     "verify_encodings",
-    "verify_owned_rounds",
+    "verify_training_rounds",
 ]
 
 Pair = tuple[int, int]
@@ -85,15 +86,30 @@ def training_violation(
     profile: Profile = STRICT,
     retrain: Retrain | None = None,
 ) -> Violation:
-    """A violation for ``judgement``; the counterexample also carries the first divergence from the reference."""
-    divergence = first_divergence(documents, max_merges, actual, profile, retrain)
-    message = f"train(documents, {max_merges}) {describe(judgement.as_dict())}"
-    if divergence is not None and divergence["round"] != judgement.round:
-        message += f" (the rules first differ from the specification's at round {divergence['round']})"
+    """A violation for ``judgement``, the first divergence, under the clause localisation gives it.
+
+    With ``retrain`` (the implementation's own ``train``) the stage is localised by experiments
+    (:func:`bpe_conformance.diagnosis.localise_training`): the violation names that stage's clause, or,
+    when the experiments cannot decide, the symptom's clause and says it is unlocalised. The
+    counterexample's divergence carries the localisation and the experiments that decided it.
+    """
+    divergence = judgement.as_dict()
+    localisation = None if retrain is None else localise_training(documents, max_merges, judgement, profile, retrain)
+    clause = judgement.kind.clause if localisation is None else localisation.clause
+    if localisation is not None:
+        divergence.update(
+            clause=clause,
+            localised=localisation.localised,
+            stage=None if localisation.stage is None else localisation.stage.value,
+            localisation=localisation.as_dict(),
+        )
+    message = f"train(documents, {max_merges}) {describe(divergence)}"
+    if localisation is not None and not localisation.localised:
+        message = f"{localisation.label}: {message}"
     if profile is not STRICT:
         message += f" (judged under profile {profile.name})"
     return Violation(
-        judgement.clause,
+        clause,
         message,
         inputs={"documents": list(documents), "max_merges": max_merges},
         expected=_expected_json(documents, max_merges, profile),
@@ -110,27 +126,45 @@ def train_or_none(subject: Subject, documents: list[str], max_merges: int) -> Ru
         return None
 
 
+# Answers to follow-up and localisation questions, per subject, kept across examples and checks: the
+# same questions come back for every counterexample, and asking a subprocess again costs a round trip.
+_SHARED_ANSWERS: weakref.WeakKeyDictionary[Subject, dict[tuple[tuple[str, ...], int], Rules | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _shared_answers(subject: Subject) -> dict[tuple[tuple[str, ...], int], Rules | None]:
+    try:
+        return _SHARED_ANSWERS.setdefault(subject, {})
+    except TypeError:  # a subject that cannot be weakly referenced keeps no answers across calls
+        return {}
+
+
 def subject_retrainer(subject: Subject) -> tuple[Retrain, dict[tuple[tuple[str, ...], int], Rules | None]]:
     """The subject's ``train`` for the diagnosis's follow-up inputs, answers kept; a failed call answers None.
 
-    The dict holds the answers: when it is not empty, the subject was trained on other documents.
+    The dict holds the answers this call trained for: when it is not empty, the subject was trained on
+    other documents. Answers already given to the same subject are reused without training again.
     """
     answers: dict[tuple[tuple[str, ...], int], Rules | None] = {}
+    shared = _shared_answers(subject)
 
     def retrain(documents: list[str], max_merges: int) -> Rules | None:
         key = (tuple(documents), max_merges)
-        if key not in answers:
-            answers[key] = train_or_none(subject, documents, max_merges)
+        if key in shared:
+            return shared[key]
+        answers[key] = shared[key] = train_or_none(subject, documents, max_merges)
         return answers[key]
 
     return retrain, answers
 
 
-def verify_owned_rounds(subject: Subject, example: dict[str, Any], owns: Callable[[Judgement], bool]) -> Rules | None:
-    """Train; raise a violation for the first round this check owns that breaks the subject's profile.
+def verify_training_rounds(subject: Subject, example: dict[str, Any]) -> Rules | None:
+    """Train; raise a violation for the first round that breaks the subject's profile, whatever its kind.
 
-    Rounds are judged in the state the implementation's own earlier rules leave, so a check only
-    reports the bug class it is about and a dialect that differs in one clause fails one check.
+    Rounds are judged in the state the implementation's own earlier rules leave. The violation's clause
+    is the localised stage's (:func:`training_violation`), so every training check fails on any
+    divergence its own example provokes, under the same clause: the reports group them as one deviation.
     Returns the rules, or None when the profile itself fails on these documents (and so did the subject).
     """
     documents, max_merges = example["documents"], example["max_merges"]
@@ -139,11 +173,10 @@ def verify_owned_rounds(subject: Subject, example: dict[str, Any], owns: Callabl
     if actual is None:
         return None
     retrain, answers = subject_retrainer(subject)
-    owned = next(
-        (judgement for judgement in judge_rounds(documents, max_merges, actual, profile, retrain) if owns(judgement)),
-        None,
-    )
-    violation = None if owned is None else training_violation(owned, documents, max_merges, actual, profile, retrain)
+    judgement = next(judge_rounds(documents, max_merges, actual, profile, retrain), None)
+    violation = None
+    if judgement is not None:
+        violation = training_violation(judgement, documents, max_merges, actual, profile, retrain)
     if answers:
         train_or_none(subject, list(documents), max_merges)  # back to the model these documents make
     if violation is not None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
-from bpe_conformance.checks.common import verify_encodings, verify_owned_rounds
+from bpe_conformance.checks.common import verify_encodings, verify_training_rounds
 from bpe_conformance.dialects.context import (
     not_applicable,
     profile_pieces_of,
@@ -86,7 +86,7 @@ def verify_no_pretokenization(subject: Subject, example: dict[str, Any]) -> None
     if pre_tokenization_inapplicable(subject_profile(subject)) is not None:
         return
     documents = list(example["documents"])
-    rules = verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-ENCODE-RAW")
+    rules = verify_training_rounds(subject, example)
     if rules is None or not rules_are_valid(rules, subject_profile(subject)):
         return
     joined = [" ".join(documents), ", ".join(documents), "\n".join(documents)]
