@@ -27,6 +27,7 @@ from bpe_conformance.diagnosis import (
     Retrain,
     describe,
     judge_rounds,
+    localise_encoding,
     localise_training,
     replace_overlapping,
     replace_right_to_left,
@@ -97,12 +98,8 @@ def training_violation(
     localisation = None if retrain is None else localise_training(documents, max_merges, judgement, profile, retrain)
     clause = judgement.kind.clause if localisation is None else localisation.clause
     if localisation is not None:
-        divergence.update(
-            clause=clause,
-            localised=localisation.localised,
-            stage=None if localisation.stage is None else localisation.stage.value,
-            localisation=localisation.as_dict(),
-        )
+        stage = None if localisation.stage is None else localisation.stage.value
+        divergence.update(clause=clause, localised=localisation.localised, stage=stage)
     message = f"train(documents, {max_merges}) {describe(divergence)}"
     if localisation is not None and not localisation.localised:
         message = f"{localisation.label}: {message}"
@@ -115,6 +112,7 @@ def training_violation(
         expected=_expected_json(documents, max_merges, profile),
         actual=rules_json(actual),
         divergence=divergence,
+        localisation=None if localisation is None else localisation.as_dict(),
     )
 
 
@@ -390,13 +388,12 @@ def subject_encoder(subject: Subject, loaded: Rules) -> Encoder:
     return encode
 
 
-def verify_encodings(
-    subject: Subject, texts: list[str], rules: Rules, *, context: str, owns: tuple[str, ...] | None = None
-) -> None:
+def verify_encodings(subject: Subject, texts: list[str], rules: Rules, *, context: str) -> None:
     """Each text's ids must be exactly the canonical encoding under ``rules`` (BPE-ENCODE-ORDER).
 
     Canonical means under the subject's profile: its encode algorithm (rank order or piece rank) and
-    its numbering. With ``owns``, only wrong encodings attributed to one of those clauses are reported.
+    its numbering. Wrong ids are reported under the clause of the stage localisation finds
+    (:func:`bpe_conformance.diagnosis.localise_encoding`), or, when it cannot decide, as unlocalised.
     """
     profile = subject_profile(subject)
     wrong = []
@@ -406,16 +403,25 @@ def verify_encodings(
             wrong.append((text, actual))
     if not wrong:
         return
-    clause = encoding_clause(wrong, rules, profile, subject_encoder(subject, rules))
-    if owns is not None and clause not in owns:
-        return
+    localisation = None
+    if profile.boundary_ids and any(token in BOUNDARY_IDS for _, ids in wrong for token in ids):
+        clause = "BPE-ENCODE-BOUNDARY"
+    elif not rules:
+        clause = "BPE-ALPHA-BYTES"
+    else:
+        encoder = subject_encoder(subject, rules)
+        localisation = localise_encoding(wrong, rules, profile, encoder)
+        encoder("", rules)  # back to the rules the check loaded
+        clause = localisation.clause
     text, actual = wrong[0]
+    label = "" if localisation is None or localisation.localised else f"{localisation.label}: "
     raise Violation(
         clause,
-        f"encode({text!r}) {context} gave ids that are not the canonical encoding under the model's rules"
+        f"{label}encode({text!r}) {context} gave ids that are not the canonical encoding under the model's rules"
         + (f" ({len(wrong)} of {len(texts)} texts were wrong)" if len(texts) > 1 else "")
         + ("" if profile is STRICT else f" (profile {profile.name}: {profile.encode_algorithm})"),
         inputs={"rules": rules_json(rules), "text": text},
         expected=profile_encode(text, rules, profile),
         actual=actual,
+        localisation=None if localisation is None else localisation.as_dict(),
     )

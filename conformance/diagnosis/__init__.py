@@ -67,7 +67,8 @@ from bpe_conformance.diagnosis.divergence import (
     judge_round,
     judge_rounds,
 )
-from bpe_conformance.diagnosis.localisation import localise_training
+from bpe_conformance.diagnosis.encoding_localisation import localise_encoding
+from bpe_conformance.diagnosis.localisation import TRAINING_STAGES, localise_training
 from bpe_conformance.diagnosis.models import (
     GPT2_PATTERN,
     MODELS,
@@ -94,6 +95,7 @@ __all__ = [
     "TIED_UNTESTED",
     "TIE_OTHER_WAY",
     "TOO_MANY",
+    "TRAINING_STAGES",
     "DivergenceKind",
     "Experiment",
     "Explanation",
@@ -107,6 +109,7 @@ __all__ = [
     "follow_up_inputs",
     "judge_round",
     "judge_rounds",
+    "localise_encoding",
     "localise_training",
     "model_cause",
     "model_rules",

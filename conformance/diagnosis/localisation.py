@@ -48,15 +48,15 @@ from bpe_conformance.diagnosis.stages import Experiment, Localisation, Stage
 from bpe_conformance.diagnosis.training_probes import CLASS_CHANGES, LONG, REPEATS, RUNS, Probe, training_probes
 from bpe_conformance.inputs.predicates import character_class
 from bpe_conformance.reference import count_pairs, replace_pair
-from bpe_conformance.reference.dialects import train_profile, training_sequences
+from bpe_conformance.reference.dialects import profile_pieces, train_profile, training_sequences
 from bpe_conformance.reference.profiles import Profile
 
-__all__ = ["Ask", "localise_training", "tie_free_variants"]
+__all__ = ["TRAINING_STAGES", "Ask", "localise_training", "tie_free_variants"]
 
 Ask = Callable[[list[str], int], "list[Pair] | None"]
 
 # Stages in the order they are asked; the tie comes last, from the counterexample itself.
-_ORDER = (
+_ORDER: tuple[Stage, ...] = (
     Stage.GREEDY,
     Stage.DOCUMENTS,
     Stage.PRE_TOKENIZATION,
@@ -66,6 +66,10 @@ _ORDER = (
     Stage.REPLACEMENT_SCAN,
     Stage.STOP,
 )
+
+
+# Every stage a training divergence may be localised to.
+TRAINING_STAGES = (*_ORDER, Stage.TIE)
 
 
 def _has_run(documents: list[str], rounds: int, profile: Profile) -> bool:
@@ -172,8 +176,18 @@ def _pair_counts(sequences: list[list[int]], pair: Pair | None) -> int:
     return 0 if pair is None else count_pairs(sequences).get(pair, 0)
 
 
+def _piece_text(rules: list[Pair], pair: Pair, profile: Profile) -> str | None:
+    """The text the pair spells after ``rules`` (the earlier rounds' rules), or None when it is no text."""
+    pieces = profile_pieces(rules, profile)
+    try:
+        return (pieces[pair[0]] + pieces[pair[1]]).decode()
+    except (IndexError, UnicodeDecodeError):
+        return None
+
+
 def tie_free_variants(documents: list[str], judgement: Judgement, profile: Profile) -> Iterator[tuple[str, list[str]]]:
-    """The counterexample with its tie removed: the expected pair's documents repeated, or the other's dropped.
+    """The counterexample with its tie removed: the expected pair's documents repeated, its text added, or the
+    documents with more of the chosen pair dropped.
 
     Each variant has one pair alone at the top count in every round up to the divergent one, so no tie
     order can change its rules there.
@@ -196,6 +210,12 @@ def tie_free_variants(documents: list[str], judgement: Judgement, profile: Profi
     for copies in (1, 2, 3):
         question = f"a document with more of the expected pair given {copies} more time(s)"
         candidates += [(question, [*documents, *[document] * copies]) for document in favouring[:2]]
+    piece = _piece_text(earlier, judgement.expected, profile)
+    if piece is not None:
+        candidates += [
+            (f"the expected pair's own text added as {copies} more document(s)", [*documents, *[piece] * copies])
+            for copies in (1, 2, 3)
+        ]
     kept = [document for document in documents if document not in against]
     if kept and against:
         candidates.append(("the documents with more of the chosen pair dropped", kept))
