@@ -80,6 +80,17 @@ class SeamCounted(_Trainer):
         return [list("".join(documents).encode())]
 
 
+class SeamPairsCounted(_Trainer):
+    """Documents stay apart, but the pair of one document's last id and the next one's first is counted too."""
+
+    clause = "BPE-TRAIN-DOCS"
+
+    def count(self, sequences):
+        counts = super().count(sequences)
+        counts.update((left[-1], right[0]) for left, right in itertools.pairwise(sequences) if left and right)
+        return counts
+
+
 class JoinedWithNewlines(_Trainer):
     """Documents are joined with a line feed before counting, as a file of lines would be."""
 
@@ -339,6 +350,7 @@ def _encode_bytes(data: bytes, rules: list[Pair]) -> list[int]:
 
 TRAINING_BUGS: tuple[type, ...] = (
     SeamCounted,
+    SeamPairsCounted,
     JoinedWithNewlines,
     RepeatedDocumentsDropped,
     CrlfRewritten,

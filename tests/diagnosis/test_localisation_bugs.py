@@ -1,0 +1,82 @@
+"""Each single-bug implementation of tests/support/localisation_bugs.py is rejected under its own clause.
+
+Every bug fails the check of its own class (the check whose clause is the bug's), under the bug's clause,
+localised by experiments; and no check names any other clause as localised (a false clause). The class
+checks used to keep silent for the first five (issue 25): a seam counted, a rewritten document, a stale
+incremental count, a run that loses matches, a chunked encoder (each passed its class check on 97b9bdc).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bpe_conformance.adapters.python import InProcessSubject
+from bpe_conformance.checks import ALL_CHECKS
+from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.running.runner import run_check
+from bpe_conformance.settings import PROFILES
+from tests.support import localisation_bugs as bugs
+
+CHECKS = {check.name: check for check in ALL_CHECKS}
+# The check of each clause's class: the one whose example is built to provoke that class of bug.
+CLASS_CHECK = {
+    "BPE-TRAIN-DOCS": "no-cross-document-pairs",
+    "BPE-TRAIN-INPUT": "documents-as-given",
+    "BPE-TRAIN-COUNT": "overlapping-counts",
+    "BPE-TRAIN-RECOUNT": "recount-each-round",
+    "BPE-MERGE-SCAN": "merge-scan",
+    "BPE-TRAIN-STOP": "stop-rule",
+    "BPE-TRAIN-TIE": "tie-break",
+    "BPE-TRAIN-GREEDY": "greedy-selection",
+    "BPE-ENCODE-RAW": "no-pre-tokenization",
+    "BPE-ENCODE-ORDER": "encode-loaded-rules",
+}
+# Modest effort: the machine is shared, and each bug shows within the dev profile's examples.
+EFFORT = PROFILES["dev"]
+
+
+def _run(check_name: str, implementation: type):
+    return run_check(CHECKS[check_name], InProcessSubject(implementation), EFFORT)
+
+
+@pytest.mark.parametrize(
+    ("implementation", "check_name"),
+    [
+        (bugs.SeamPairsCounted, "no-cross-document-pairs"),
+        (bugs.CrlfRewritten, "documents-as-given"),
+        (bugs.StaleIncrementalCounts, "recount-each-round"),
+        (bugs.RunsLoseMatches, "merge-scan"),
+        (bugs.ChunkedEncoder, "no-pre-tokenization"),
+    ],
+    ids=lambda value: getattr(value, "__name__", value),
+)
+def test_a_class_check_fails_when_a_bug_of_its_class_is_present(implementation, check_name) -> None:
+    result = _run(check_name, implementation)
+    assert (result.outcome, result.clause) == (Outcome.FAIL, implementation.clause), result.message
+    localisation = result.counterexample["localisation"]
+    assert localisation["localised"] and localisation["clause"] == implementation.clause
+    asked = localisation["experiments"]
+    assert any(experiment["agrees"] is False and not experiment["control"] for experiment in asked)
+
+
+@pytest.mark.parametrize("implementation", bugs.LOCALISATION_BUGS, ids=lambda implementation: implementation.__name__)
+def test_each_bug_is_rejected_under_its_own_clause(implementation) -> None:
+    result = _run(CLASS_CHECK[implementation.clause], implementation)
+    assert (result.outcome, result.clause) == (Outcome.FAIL, implementation.clause), result.message
+    localisation = (result.counterexample or {}).get("localisation")
+    assert localisation is None or localisation["localised"], result.message
+
+
+@pytest.mark.parametrize(
+    "implementation",
+    [bugs.SeamCounted, bugs.Lowercased, bugs.RunsCountedOnce, bugs.TiesToFirstSeen, bugs.FirstPairAboveMinimum],
+    ids=lambda implementation: implementation.__name__,
+)
+def test_no_training_check_localises_a_bug_to_another_clause(implementation) -> None:
+    """Other training checks may fail on the same bug (then under the same clause) or leave it unlocalised."""
+    for name in ("greedy-selection", "tie-break", "stop-rule", "documents-as-given", "overlapping-counts"):
+        result = _run(name, implementation)
+        if result.outcome is not Outcome.FAIL or "localisation" not in (result.counterexample or {}):
+            continue
+        localisation = result.counterexample["localisation"]
+        assert not localisation["localised"] or localisation["clause"] == implementation.clause, (name, result.message)
