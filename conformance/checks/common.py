@@ -32,7 +32,13 @@ from bpe_conformance.diagnosis import (
     replace_overlapping,
     replace_right_to_left,
 )
-from bpe_conformance.dialects.context import expected_rules, profile_encode, subject_profile, train_subject
+from bpe_conformance.dialects.context import (
+    expected_rules,
+    profile_encode,
+    rules_are_valid,
+    subject_profile,
+    train_subject,
+)
 from bpe_conformance.errors import INPUT_ERROR_FAMILIES, ImplementationRaised, MalformedResult, Violation
 from bpe_conformance.inputs.predicates import character_class
 from bpe_conformance.inputs.strategies import max_merges_values
@@ -163,13 +169,16 @@ def verify_training_rounds(subject: Subject, example: dict[str, Any]) -> Rules |
     Rounds are judged in the state the implementation's own earlier rules leave. The violation's clause
     is the localised stage's (:func:`training_violation`), so every training check fails on any
     divergence its own example provokes, under the same clause: the reports group them as one deviation.
-    Returns the rules, or None when the profile itself fails on these documents (and so did the subject).
+    Returns the rules (malformed ones unjudged: rule-references reports them), or None when the profile
+    itself fails on these documents (and so did the subject).
     """
     documents, max_merges = example["documents"], example["max_merges"]
     profile = subject_profile(subject)
     actual = train_subject(subject, list(documents), max_merges)
     if actual is None:
         return None
+    if not rules_are_valid(actual, profile):
+        return actual  # rules naming ids no rule made: rule-references' finding, with no round to judge
     retrain, answers = subject_retrainer(subject)
     judgement = next(judge_rounds(documents, max_merges, actual, profile, retrain), None)
     violation = None
