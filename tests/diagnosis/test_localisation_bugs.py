@@ -8,11 +8,16 @@ incremental count, a run that loses matches, a chunked encoder (each passed its 
 
 from __future__ import annotations
 
+import json
+
+import jsonschema
 import pytest
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
-from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.diagnosis import DivergenceKind
+from bpe_conformance.reports.json_report import SCHEMA_PATH, build_report
+from bpe_conformance.results.outcomes import Outcome, SuiteResult
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.settings import PROFILES
 from tests.support import localisation_bugs as bugs
@@ -80,3 +85,21 @@ def test_no_training_check_localises_a_bug_to_another_clause(implementation) -> 
             continue
         localisation = result.counterexample["localisation"]
         assert not localisation["localised"] or localisation["clause"] == implementation.clause, (name, result.message)
+
+
+def test_the_json_report_carries_the_localisation_and_the_experiments_that_decided_it() -> None:
+    """The report says localised, the stage and every question asked, so a user can ask them again."""
+    results = [_run("documents-as-given", bugs.CrlfRewritten), _run("merge-scan", bugs.RunsLoseMatches)]
+    report = build_report(SuiteResult({"name": "bugs"}, results, 0, "dev", 1.0, "test"))
+    schema = json.loads(SCHEMA_PATH.read_text())
+    result_schema = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/result"})
+    for record in report["results"]:
+        result_schema.validate(record)
+    training, encoding = (record["counterexample"] for record in report["results"])
+    assert training["divergence"]["localised"] is True and training["divergence"]["stage"] == "input"
+    assert training["divergence"]["kind"] in {kind.value for kind in DivergenceKind}
+    assert (encoding["localisation"]["localised"], encoding["localisation"]["stage"]) == (True, "replacement-scan")
+    for experiment in training["localisation"]["experiments"]:
+        inputs = experiment["inputs"]
+        answer = bugs.CrlfRewritten().train(inputs["documents"], inputs["max_merges"])
+        assert [list(rule) for rule in answer] == experiment["answer"], experiment["question"]
