@@ -40,6 +40,7 @@ import dataclasses
 import itertools
 import unicodedata
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from bpe_conformance.diagnosis.confirmation import as_rules, rounds_before_a_tie
 from bpe_conformance.diagnosis.divergence import STOP_KINDS, DivergenceKind, Judgement
@@ -166,10 +167,18 @@ def _probe_experiments(probe: Probe, profile: Profile, ask: Ask) -> tuple[Experi
     return asked, dataclasses.replace(control, control=True)
 
 
-def _departs(asked: Experiment, control: Experiment | None, probe: Probe) -> bool:
+def _departs(asked: Experiment, control: Experiment | None, probe: Probe, profile: Profile) -> bool:
     if asked.agrees is not False:
         return False
+    if probe.stage is Stage.PRE_TOKENIZATION and not _only_pairs_of(probe.documents, asked.answer, profile):
+        return False  # cutting text only loses pairs: a pair the documents lack comes from rewritten input
     return probe.control is None or (control is not None and control.agrees is True)
+
+
+def _only_pairs_of(documents: tuple[str, ...], answer: Any, profile: Profile) -> bool:
+    """Whether the answer's first rule is a pair of bytes the documents have side by side."""
+    present = count_pairs(training_sequences(list(documents), profile))
+    return bool(answer) and tuple(answer[0]) in present
 
 
 def _pair_counts(sequences: list[list[int]], pair: Pair | None) -> int:
@@ -252,7 +261,7 @@ def localise_training(
                 continue
             asked, control = _probe_experiments(probe, profile, ask)
             experiments += [asked] if control is None else [asked, control]
-            if _departs(asked, control, probe):
+            if _departs(asked, control, probe, profile):
                 return Localisation(True, stage, stage.clause, symptom, tuple(experiments))
     if judgement.kind is DivergenceKind.TIE_OTHER_WAY:
         ties = _tie_experiments(list(documents), judgement, profile, ask)

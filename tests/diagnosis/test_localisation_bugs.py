@@ -103,3 +103,12 @@ def test_the_json_report_carries_the_localisation_and_the_experiments_that_decid
         inputs = experiment["inputs"]
         answer = bugs.CrlfRewritten().train(inputs["documents"], inputs["max_merges"])
         assert [list(rule) for rule in answer] == experiment["answer"], experiment["question"]
+
+
+def test_a_failing_vector_is_localised_like_a_property_check() -> None:
+    """A known-answer vector a bug gets wrong names the localised clause and carries the first divergence."""
+    result = run_check(CHECKS["vectors-training"], InProcessSubject(bugs.LastWindowMissed), EFFORT)
+    assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-TRAIN-COUNT"), result.message
+    example = result.counterexample
+    assert example["localisation"]["stage"] == "counting" and example["divergence"]["localised"]
+    assert result.message.startswith("vector ") and "round " in result.message
