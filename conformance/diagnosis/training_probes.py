@@ -239,6 +239,12 @@ def _counting_probes() -> list[Probe]:
         Probe(Stage.COUNTING, "overlapping windows in runs of 3", ("baaacaaadaaaf" + "xmnymnzmnvt",), 1, feature=RUNS),
         Probe(
             Stage.COUNTING,
+            "a pair 5 times in one document against one in 3 documents",
+            ("zabyabxabwabvabu", "kmnd", "jmnf", "hmng"),
+            1,
+        ),
+        Probe(
+            Stage.COUNTING,
             "a pair only in the last window of 5 documents",
             (*(lead + "mn" for lead in _LEADS[:5]), "axyexyixyo"),
             1,
