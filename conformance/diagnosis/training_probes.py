@@ -308,6 +308,9 @@ def _greedy_probes() -> list[Probe]:
         Probe(
             Stage.GREEDY, "the most frequent pair wins over one seen 3 times first", ("cdxcdycdwabzabvabuabtabs",), 1
         ),
+        Probe(
+            Stage.GREEDY, "the most frequent pair wins over the largest pair, seen twice", ("zyqzyrabsabtabuabv",), 1
+        ),
     ]
 
 
