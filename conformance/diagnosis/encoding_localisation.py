@@ -70,9 +70,18 @@ def _scan_experiments(profile: Profile, encode: Encoder) -> list[Experiment]:
 
 
 def _rematch_experiments(profile: Profile, encode: Encoder) -> list[Experiment]:
-    """Rules (a, a), (b, b), (aa, b) on "aabb": (aa, b) must wait until (b, b) had its turn, and then finds no b."""
+    """A made token rematched in its own round, asked only of an encoder that keeps rank order otherwise.
+
+    The control, rules (b, c) then (a, b) on "abc", needs nothing but rank order: an encoder that fails it
+    (a single pass, a longest match) breaks the order itself, and that is the rule-order stage's to say.
+    The question, rules (a, a), (b, b), (aa, b) on "aabb": (aa, b) must wait until (b, b) had its turn.
+    """
     made = profile.first_rule_id
-    experiments = []
+    in_order = "rules (b, c), (a, b) on 'abc': rank order alone"
+    control = _experiment(Stage.NO_REMATCH, in_order, "abc", [(98, 99), (97, 98)], profile, encode, control=True)
+    if control.agrees is not True:
+        return [control]
+    experiments = [control]
     for text, rules in (("aabb", [(97, 97), (98, 98), (made, 98)]), ("abcd", [(97, 98), (99, 100), (made, 99)])):
         question = f"rules {rules} on {text!r}: a made token waits for the rules ranked before the one that pairs it"
         experiments.append(_experiment(Stage.NO_REMATCH, question, text, rules, profile, encode))
@@ -145,7 +154,7 @@ def localise_encoding(
         return Localisation(True, Stage.REPLACEMENT_SCAN, Stage.REPLACEMENT_SCAN.clause, _SYMPTOM, tuple(experiments))
     rematch = _rematch_experiments(profile, encode)
     experiments += rematch
-    if rematch[-1].agrees is False:
+    if rematch[-1].agrees is False and not rematch[-1].control:
         return Localisation(True, Stage.NO_REMATCH, Stage.NO_REMATCH.clause, _SYMPTOM, tuple(experiments))
     text, ids = wrong[0]
     original = Experiment(

@@ -176,9 +176,9 @@ def _departs(asked: Experiment, control: Experiment | None, probe: Probe, profil
 
 
 def _only_pairs_of(documents: tuple[str, ...], answer: Any, profile: Profile) -> bool:
-    """Whether the answer's first rule is a pair of bytes the documents have side by side."""
+    """Whether the answer's first rule, if any, is a pair of bytes the documents have side by side."""
     present = count_pairs(training_sequences(list(documents), profile))
-    return bool(answer) and tuple(answer[0]) in present
+    return not answer or tuple(answer[0]) in present
 
 
 def _pair_counts(sequences: list[list[int]], pair: Pair | None) -> int:
