@@ -14,7 +14,6 @@ from hypothesis.errors import NoSuchExample
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks.common import (
-    _ENCODING_MODELS,
     PROBE_RULES,
     cross_examine_encodings,
     encoding_clause,
@@ -25,6 +24,7 @@ from bpe_conformance.checks.common import (
     training_examples,
     verify_encodings,
 )
+from bpe_conformance.checks.encoding_models import _ENCODING_MODELS
 from bpe_conformance.dialects.context import profile_encode
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.reference import LiteralTokenizer
