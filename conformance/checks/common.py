@@ -242,18 +242,24 @@ def expect_rejection(call: Callable[[], Any], *, clause: str, what: str, inputs:
     )
 
 
-def subject_encoder(subject: Subject, loaded: Rules) -> Encoder:
+def subject_encoder(subject: Subject, loaded: Rules, *, fresh: bool = False) -> Encoder:
     """The subject's ``encode`` for follow-ups; under other rules than ``loaded`` it loads them first.
 
+    With ``fresh`` (localisation's questions), an implementation that can load is reset before it loads
+    each rule list, the first included, so that what it kept from earlier calls (a cache of encodings,
+    say) answers no question: a stateful bug is left unlocalised rather than blamed on a stage.
     A failed call, or rules it cannot load, answer None (which no model predicts).
     """
-    current = [list(loaded)]
+    can_load = subject.supports("load")
+    current: list[Rules | None] = [None if fresh and can_load else list(loaded)]
 
     def encode(text: str, rules: Rules) -> list[int] | None:
         try:
             if list(rules) != current[0]:
-                if not subject.supports("load"):
+                if not can_load:
                     return None
+                if fresh:
+                    subject.reset()
                 subject.load(list(rules))
                 current[0] = list(rules)
             return subject.encode(text)
@@ -284,7 +290,7 @@ def verify_encodings(subject: Subject, texts: list[str], rules: Rules, *, contex
     elif not rules:
         clause = "BPE-ALPHA-BYTES"
     else:
-        encoder = subject_encoder(subject, rules)
+        encoder = subject_encoder(subject, rules, fresh=True)
         localisation = localise_encoding(wrong, rules, profile, encoder)
         encoder("", rules)  # back to the rules the check loaded
         clause = localisation.clause

@@ -16,6 +16,7 @@ went wrong under the profile.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from bpe_conformance.adapters.subject import Subject
@@ -39,6 +40,8 @@ from bpe_conformance.vectors.files import CLAUSE_IDS, NOT_IN_VECTORS, load_vecto
 from bpe_conformance.vectors.replay import Mismatch, replay_vector
 
 __all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "vectors_inapplicable", "verify_vector"]
+
+Rules = list[tuple[int, int]]
 
 # Serialization is not part of the plug-in contract a subject offers, so those replays are skipped.
 _NEVER_REPORTED = NOT_IN_VECTORS | {"BPE-SER-JSON", "BPE-SER-DIGEST", "BPE-SER-LOAD"}
@@ -210,7 +213,8 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
         # The subject holds other rules now (the replay loaded several); the encoder loads the vector's first.
         encode = subject_encoder(subject, []) if subject.supports("load") else None
         retrain = subject_retrainer(subject)[0] if subject.supports("train") else None
-        localised = _localised(vector, mismatch, retrain, encode, profile)
+        fresh = functools.partial(subject_encoder, subject, fresh=True) if subject.supports("load") else None
+        localised = _localised(vector, mismatch, retrain, fresh, profile)
         clause = mismatch_clause(vector, mismatch, retrain, encode, profile) if localised is None else localised[0]
         raise Violation(
             clause,
@@ -225,7 +229,11 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
 
 
 def _localised(
-    vector: dict[str, Any], mismatch: Mismatch, retrain: Retrain | None, encode: Encoder | None, profile: Profile
+    vector: dict[str, Any],
+    mismatch: Mismatch,
+    retrain: Retrain | None,
+    fresh: Callable[[Rules], Encoder] | None,
+    profile: Profile,
 ) -> tuple[str, str, dict[str, Any] | None, dict[str, Any]] | None:
     """A wrong answer to a vector localised like a property check's: (clause, message tail, divergence, record).
 
@@ -245,11 +253,11 @@ def _localised(
         divergence["stage"] = None if training.stage is None else training.stage.value
         tail = f": {describe(divergence)}" + ("" if training.localised else f" ({training.label})")
         return training.clause, tail, divergence, training.as_dict()
-    if mismatch.operation == "encode" and _is_ids(mismatch.actual) and encode is not None:
+    if mismatch.operation == "encode" and _is_ids(mismatch.actual) and fresh is not None:
         rules = [(rule[0], rule[1]) for rule in vector["rules"]]
         if not rules or (profile.boundary_ids and any(token in BOUNDARY_IDS for token in mismatch.actual)):
             return None
-        encoding = localise_encoding([(mismatch.input["text"], mismatch.actual)], rules, profile, encode)
+        encoding = localise_encoding([(mismatch.input["text"], mismatch.actual)], rules, profile, fresh(rules))
         tail = "" if encoding.localised else f" ({encoding.label})"
         return encoding.clause, tail, None, encoding.as_dict()
     return None
