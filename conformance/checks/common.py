@@ -128,7 +128,8 @@ def train_or_none(subject: Subject, documents: list[str], max_merges: int) -> Ru
 
 # Answers to follow-up and localisation questions, per subject, kept across examples and checks: the
 # same questions come back for every counterexample, and asking a subprocess again costs a round trip.
-_SHARED_ANSWERS: weakref.WeakKeyDictionary[Subject, dict[tuple[tuple[str, ...], int], Rules | None]] = (
+# Kept apart by whether the subject was reset before each question.
+_SHARED_ANSWERS: weakref.WeakKeyDictionary[Subject, dict[bool, dict[tuple[tuple[str, ...], int], Rules | None]]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -137,26 +138,33 @@ _SHARED_ANSWERS: weakref.WeakKeyDictionary[Subject, dict[tuple[tuple[str, ...], 
 _SHARED_CHARS = 4096
 
 
-def _shared_answers(subject: Subject) -> dict[tuple[tuple[str, ...], int], Rules | None]:
+def _shared_answers(subject: Subject, fresh: bool) -> dict[tuple[tuple[str, ...], int], Rules | None]:
     try:
-        return _SHARED_ANSWERS.setdefault(subject, {})
+        kept = _SHARED_ANSWERS.setdefault(subject, {})
     except TypeError:  # a subject that cannot be weakly referenced keeps no answers across calls
         return {}
+    return kept.setdefault(fresh, {})
 
 
-def subject_retrainer(subject: Subject) -> tuple[Retrain, dict[tuple[tuple[str, ...], int], Rules | None]]:
+def subject_retrainer(
+    subject: Subject, *, fresh: bool = False
+) -> tuple[Retrain, dict[tuple[tuple[str, ...], int], Rules | None]]:
     """The subject's ``train`` for the diagnosis's follow-up inputs, answers kept; a failed call answers None.
 
     The dict holds the answers this call trained for: when it is not empty, the subject was trained on
-    other documents. Answers already given to the same subject are reused without training again.
+    other documents. Answers already given to the same subject are reused without training again. With
+    ``fresh`` (localisation's questions) the subject is reset before each training, so that nothing it
+    kept from earlier calls answers a question.
     """
     answers: dict[tuple[tuple[str, ...], int], Rules | None] = {}
-    shared = _shared_answers(subject)
+    shared = _shared_answers(subject, fresh)
 
     def retrain(documents: list[str], max_merges: int) -> Rules | None:
         key = (tuple(documents), max_merges)
         if key in shared:
             return shared[key]
+        if fresh:
+            subject.reset()
         answers[key] = train_or_none(subject, documents, max_merges)
         if sum(len(document) for document in documents) <= _SHARED_CHARS:
             shared[key] = answers[key]
@@ -185,7 +193,9 @@ def verify_training_rounds(subject: Subject, example: dict[str, Any]) -> Rules |
     judgement = next(judge_rounds(documents, max_merges, actual, profile, retrain), None)
     violation = None
     if judgement is not None:
-        violation = training_violation(judgement, documents, max_merges, actual, profile, retrain)
+        ask, asked = subject_retrainer(subject, fresh=True)
+        violation = training_violation(judgement, documents, max_merges, actual, profile, ask)
+        answers.update(asked)
     if answers:
         train_or_none(subject, list(documents), max_merges)  # back to the model these documents make
     if violation is not None:

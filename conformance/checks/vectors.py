@@ -214,7 +214,8 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
         encode = subject_encoder(subject, []) if subject.supports("load") else None
         retrain = subject_retrainer(subject)[0] if subject.supports("train") else None
         fresh = functools.partial(subject_encoder, subject, fresh=True) if subject.supports("load") else None
-        localised = _localised(vector, mismatch, retrain, fresh, profile)
+        ask = subject_retrainer(subject, fresh=True)[0] if subject.supports("train") else None
+        localised = _localised(vector, mismatch, ask, fresh, profile)
         clause = mismatch_clause(vector, mismatch, retrain, encode, profile) if localised is None else localised[0]
         raise Violation(
             clause,
