@@ -12,7 +12,7 @@ import itertools
 import re
 from collections import Counter
 
-from bpe_conformance.reference import FIRST_RULE_ID, LiteralTokenizer, check_documents, check_max_merges
+from bpe_conformance.reference import FIRST_RULE_ID, LiteralTokenizer, check_documents, check_max_merges, check_text
 from bpe_conformance.reference import encode as reference_encode
 
 __all__ = ["ENCODING_BUGS", "LOCALISATION_BUGS", "TRAINING_BUGS"]
@@ -288,7 +288,7 @@ class ChunkedEncoder(_Encoder):
     clause = "BPE-ENCODE-RAW"
 
     def encode(self, text):
-        data = text.encode()
+        data = check_text(text)
         return [
             token for start in range(0, len(data), 32) for token in _encode_bytes(data[start : start + 32], self.rules)
         ]
@@ -300,7 +300,7 @@ class RunsLoseMatches(_Encoder):
     clause = "BPE-MERGE-SCAN"
 
     def encode(self, text):
-        sequence = list(text.encode())
+        sequence = list(check_text(text))
         for rank, pair in enumerate(self.rules):
             out, index = [], 0
             while index < len(sequence):
@@ -321,6 +321,7 @@ class SplitsAtPunctuation(_Encoder):
     clause = "BPE-ENCODE-RAW"
 
     def encode(self, text):
+        check_text(text)
         return [
             token for part in re.split(r"(?=[,.;:!?])", text) if part for token in reference_encode(part, self.rules)
         ]
@@ -332,7 +333,7 @@ class StopsAtIdleRule(_Encoder):
     clause = "BPE-ENCODE-ORDER"
 
     def encode(self, text):
-        sequence = list(text.encode())
+        sequence = list(check_text(text))
         for rank, pair in enumerate(self.rules):
             replaced = _replace(sequence, pair, FIRST_RULE_ID + rank)
             if replaced == sequence:
