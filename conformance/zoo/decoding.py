@@ -289,8 +289,9 @@ class VocabSizedByRequest(ZooMember):
 
     def build_pieces(self, rules: Rules) -> dict[int, bytes]:
         pieces = super().build_pieces(rules)
-        for token_id in range(FIRST_RULE_ID + len(rules), self.vocabulary_size()):
-            pieces[token_id] = b""
+        # The unused slots are made at once, as an embedding matrix sized by the request would be: a budget
+        # past 2**31 then fails fast (MemoryError under the proof's bound) instead of filling slot by slot.
+        pieces.update(dict.fromkeys(range(FIRST_RULE_ID + len(rules), self.vocabulary_size()), b""))
         return pieces
 
 
