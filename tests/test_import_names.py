@@ -94,7 +94,7 @@ def _assert_working(venv: Path, cwd: Path, installed: set[str]) -> None:
 
 @pytest.mark.parametrize("ours_first", [True, False], ids=["wheel-first", "stand-ins-first"])
 @pytest.mark.parametrize("removed", ["reference", "conformance", "bpe-conformance"])
-def test_the_wheel_and_the_stand_ins_break_neither_in_any_order(wheels, tmp_path, ours_first, removed) -> None:
+def test_the_wheel_and_the_stand_ins_break_neither_in_any_order(wheels, tmp_path: Path, ours_first, removed) -> None:
     order = ["bpe-conformance", *STAND_INS] if ours_first else [*STAND_INS, "bpe-conformance"]
     venv = fresh_venv(tmp_path / "venv", wheels[order[0]])
     for name in order[1:]:

@@ -31,7 +31,7 @@ INPROCESS = ("--bpe-isolation", "inprocess")
 
 
 @pytest.fixture
-def project(pytester, monkeypatch):
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch):
     """An implementer's project whose suite is the demo checks and the replay."""
     pytester.makepyfile(impls=IMPLEMENTATIONS, test_own="def test_own():\n    assert True\n")
     pytester.syspathinsert()

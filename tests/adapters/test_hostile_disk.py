@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -26,7 +27,7 @@ ZOO_MEMBER = "bpe_conformance.zoo:TiesToLargestPair"
 
 
 @pytest.fixture
-def full_disk(tmp_path):
+def full_disk(tmp_path: Path):
     with full_tmpfs(tmp_path / "full") as mount_point:
         yield mount_point
 
@@ -44,7 +45,9 @@ def _harness(cwd, *words: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_run_on_a_full_disk_names_the_database_failure_and_prints_the_unsaved_example(tmp_path, full_disk):
+def test_run_on_a_full_disk_names_the_database_failure_and_prints_the_unsaved_example(
+    tmp_path: Path, full_disk
+) -> None:
     database = full_disk / "db"
     words = ["--impl", ZOO_MEMBER, "--isolation", "inprocess", "--check", "tie-break", "--database", str(database)]
     ran = _harness(tmp_path, "run", *words)
@@ -56,7 +59,7 @@ def test_run_on_a_full_disk_names_the_database_failure_and_prints_the_unsaved_ex
     assert not [path for path in database.rglob("*") if path.is_file() and path.stat().st_size == 0]
 
 
-def test_fuzz_on_a_full_disk_stops_and_says_so_with_the_example(tmp_path, full_disk):
+def test_fuzz_on_a_full_disk_stops_and_says_so_with_the_example(tmp_path: Path, full_disk) -> None:
     database = full_disk / "db"
     fuzzed = _harness(
         tmp_path,
@@ -83,10 +86,10 @@ def test_fuzz_on_a_full_disk_stops_and_says_so_with_the_example(tmp_path, full_d
     assert not [path for path in database.rglob("*") if path.is_file() and path.stat().st_size == 0]
 
 
-def test_reports_on_a_full_disk_keep_the_earlier_ones_whole_and_the_verdict_is_shown(tmp_path):
+def test_reports_on_a_full_disk_keep_the_earlier_ones_whole_and_the_verdict_is_shown(tmp_path: Path) -> None:
     earlier = {"json": '{"earlier": "report"}\n', "junit": "<earlier/>\n", "markdown": "# earlier\n"}
 
-    def write_earlier(directory):
+    def write_earlier(directory) -> None:
         for option, text in earlier.items():
             (directory / f"report.{option}").write_text(text, encoding="utf-8")
 
@@ -95,7 +98,7 @@ def test_reports_on_a_full_disk_keep_the_earlier_ones_whole_and_the_verdict_is_s
         _reports_on_a_full_disk(tmp_path, full_disk, paths, earlier)
 
 
-def _reports_on_a_full_disk(tmp_path, full_disk, paths, earlier):
+def _reports_on_a_full_disk(tmp_path: Path, full_disk, paths, earlier) -> None:
     words = ["--impl", "reference", "--isolation", "inprocess", "--check", "rule-ids"]
     ran = _harness(tmp_path, "run", *words, *(word for option in paths for word in (f"--{option}", paths[option])))
     assert ran.returncode == 2
@@ -107,7 +110,7 @@ def _reports_on_a_full_disk(tmp_path, full_disk, paths, earlier):
     )
 
 
-def test_a_read_only_report_directory_is_refused_before_the_run(tmp_path):
+def test_a_read_only_report_directory_is_refused_before_the_run(tmp_path: Path) -> None:
     read_only = tmp_path / "ro"
     with full_tmpfs(read_only, options="ro"):
         words = ["--impl", "reference", "--isolation", "inprocess", "--json", str(read_only / "r.json")]

@@ -62,7 +62,7 @@ def test_a_working_database_replays_what_it_saved(tmp_path: Path) -> None:
     )
 
 
-def test_a_failed_write_names_the_check_and_prints_the_example_it_could_not_save():
+def test_a_failed_write_names_the_check_and_prints_the_example_it_could_not_save() -> None:
     database = GuardedDatabase(BrokenDatabase(), "fuzz-db")
     (tie_break,) = select(["tie-break"])
     with pytest.raises(DatabaseUnavailable) as raised:
@@ -72,7 +72,7 @@ def test_a_failed_write_names_the_check_and_prints_the_example_it_could_not_save
     assert "BPE-TRAIN-TIE" in message and "with inputs {" in message
 
 
-def test_the_directory_database_verifies_and_rewrites_an_entry_that_did_not_land(tmp_path):
+def test_the_directory_database_verifies_and_rewrites_an_entry_that_did_not_land(tmp_path: Path) -> None:
     directory = VerifiedDirectoryDatabase(tmp_path)
     directory.save(b"key", b"value")
     entry = directory._value_path(b"key", b"value")
@@ -83,7 +83,7 @@ def test_the_directory_database_verifies_and_rewrites_an_entry_that_did_not_land
     assert not [name for name in os.listdir(entry.parent) if name.startswith(".")]
 
 
-def test_a_write_that_fails_is_a_harness_error_not_silence(tmp_path, monkeypatch):
+def test_a_write_that_fails_is_a_harness_error_not_silence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def disk_full(path, data):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
@@ -95,7 +95,7 @@ def test_a_write_that_fails_is_a_harness_error_not_silence(tmp_path, monkeypatch
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-def test_fetch_skips_a_fifo_and_a_link_to_an_endless_device_without_blocking(tmp_path):
+def test_fetch_skips_a_fifo_and_a_link_to_an_endless_device_without_blocking(tmp_path: Path) -> None:
     directory = VerifiedDirectoryDatabase(tmp_path)
     directory.save(b"key", b"value")
     key_path = directory._key_path(b"key")
@@ -108,7 +108,7 @@ class FakePipeline:
     def __init__(self, store: dict[bytes, set[bytes]], log: list[tuple[str, bytes]]) -> None:
         self.store, self.log, self.queued = store, log, []
 
-    def sadd(self, name, value):
+    def sadd(self, name, value) -> None:
         def add() -> int:
             members = self.store.setdefault(name, set())
             added = value not in members
@@ -117,14 +117,14 @@ class FakePipeline:
 
         self.queued.append(add)
 
-    def smembers(self, name):
+    def smembers(self, name) -> None:
         self.queued.append(lambda: set(self.store.get(name, set())))
 
-    def expire(self, name, time):
+    def expire(self, name, time) -> None:
         self.log.append(("expire", name))
         self.queued.append(lambda: 1)
 
-    def persist(self, name):
+    def persist(self, name) -> None:
         self.log.append(("persist", name))
         self.queued.append(lambda: 1)
 
@@ -145,14 +145,14 @@ class FakeRedis(redis.Redis):
     def pipeline(self):
         return FakePipeline({} if self.drops_writes else self.store, self.log)
 
-    def sismember(self, name, value):
+    def sismember(self, name, value) -> bool:
         return value in self.store.get(name, set())
 
-    def publish(self, channel, message):
+    def publish(self, channel, message) -> int:
         return 0
 
 
-def test_redis_entries_are_kept_without_expiry_unless_asked():
+def test_redis_entries_are_kept_without_expiry_unless_asked() -> None:
     client = FakeRedis()
     forever = database_module._persistent_redis(client, None)
     forever.save(b"key", b"value")
@@ -163,7 +163,7 @@ def test_redis_entries_are_kept_without_expiry_unless_asked():
     assert {action for action, _ in expiring.log} == {"expire"}
 
 
-def test_a_redis_write_that_does_not_read_back_raises():
+def test_a_redis_write_that_does_not_read_back_raises() -> None:
     database = database_module._persistent_redis(FakeRedis(drops_writes=True), None)
     with pytest.raises(OSError, match="not in the set"):
         database.save(b"key", b"value")
@@ -177,6 +177,6 @@ def test_a_redis_write_that_does_not_read_back_raises():
         ("redis://cache?ttl=5", "the only query a redis URL takes is ?expire=SECONDS"),
     ],
 )
-def test_bad_redis_urls_are_one_line_errors(url, fault):
+def test_bad_redis_urls_are_one_line_errors(url, fault) -> None:
     with pytest.raises(HarnessError, match=re.escape(fault)):
         parse_location(url)

@@ -41,7 +41,7 @@ def test_the_plugin_prefix_names_its_own_options() -> None:
         RunPlan.build(RunConfig(database="ftp://h/x"), option_prefix="--bpe-")
 
 
-def test_the_subject_is_judged_once_under_the_plan_profile(monkeypatch) -> None:
+def test_the_subject_is_judged_once_under_the_plan_profile(monkeypatch: pytest.MonkeyPatch) -> None:
     judged = []
     judge = suite.judged_subject
     monkeypatch.setattr(
