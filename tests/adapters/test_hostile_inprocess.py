@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from hypothesis import settings
@@ -39,14 +40,14 @@ class EqualsEverything(str):
     __hash__ = str.__hash__
 
 
-class IteratesAsSomethingElse(list):
-    def __iter__(self):
+class IteratesAsSomethingElse(list[int]):
+    def __iter__(self) -> Iterator[int]:
         return iter([97, 98])
 
     def __eq__(self, other: object) -> bool:
         return True
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 class GarbageDecodeThatClaimsEquality(reference.Tokenizer):

@@ -87,7 +87,7 @@ def _kill_harness_and_watch(words: list[str], tmp_path: Path) -> tuple[list[int]
 @pytest.mark.parametrize(
     "command", ["run", *(pytest.param(name, marks=pytest.mark.slow) for name in ("compare", "identify", "fuzz"))]
 )
-def test_kill_9_of_the_harness_leaves_no_hosted_implementation_nor_its_child(tmp_path: Path, command) -> None:
+def test_kill_9_of_the_harness_leaves_no_hosted_implementation_nor_its_child(tmp_path: Path, command: str) -> None:
     pids, alive = _kill_harness_and_watch(_words(command, tmp_path), tmp_path)
     assert len(pids) == 2
     assert alive == []
