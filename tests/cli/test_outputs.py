@@ -73,7 +73,7 @@ def test_a_directory_that_takes_no_new_file_is_found_before_the_work(
     def read_only(*args: object, **kwargs: object) -> tuple[int, str]:
         raise OSError(errno.EROFS, os.strerror(errno.EROFS))
 
-    monkeypatch.setattr(files.tempfile, "mkstemp", read_only)
+    monkeypatch.setattr("bpe_conformance.files.tempfile.mkstemp", read_only)
     with pytest.raises(HarnessError, match=r"cannot write in .*Read-only file system"):
         files.writable_path(tmp_path / "r.json", "--json")
 
@@ -87,7 +87,7 @@ def test_a_failed_write_leaves_the_earlier_report_whole_and_no_temporary_file(
     def disk_full(descriptor: int) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(files.os, "fsync", disk_full)
+    monkeypatch.setattr("bpe_conformance.files.os.fsync", disk_full)
     with pytest.raises(HarnessError, match=r"cannot write --json .*No space left on device"):
         files.write_report(report, '{"later": true}\n', "--json")
     assert report.read_text(encoding="ascii") == '{"earlier": true}\n'
