@@ -32,7 +32,9 @@ def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
         (["zoo", "check", "--effort", "lots"], "--effort"),
     ],
 )
-def test_argparse_errors_are_one_line_and_point_to_help(argv, named, capsys: pytest.CaptureFixture[str]) -> None:
+def test_argparse_errors_are_one_line_and_point_to_help(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(argv) == 2
     line = _one_line_error(capsys)
     assert named in line and "--help" in line
@@ -47,7 +49,7 @@ def test_argparse_errors_are_one_line_and_point_to_help(argv, named, capsys: pyt
         ["zoo", "check", "--seed", "-1"],
     ],
 )
-def test_a_negative_seed_is_refused(argv, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_negative_seed_is_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     line = _one_line_error(capsys)
     assert "--seed" in line and "non-negative" in line and "-1" in line
@@ -66,7 +68,7 @@ def test_a_negative_timeout_names_the_timeout(capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.parametrize("command", [["run", "--check", "tie-break"], ["fuzz", "--duration", "1s"]])
 def test_database_under_a_missing_directory_is_refused_and_nothing_is_made(
-    command, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     database = tmp_path / "missing" / "deeper" / "db"
     assert main([*command, "--database", str(database)]) == 2

@@ -60,7 +60,7 @@ def test_declared_skips_are_on_the_badge(tmp_path: Path, capsys: pytest.CaptureF
     [(None, "cannot read report"), ("{not json", "is not JSON"), ('{"results": []}', "is not a run --json report")],
 )
 def test_what_is_not_a_report_is_one_line_and_exit_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], content, said
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, said: str
 ) -> None:
     path = tmp_path / "report.json"
     if content is not None:

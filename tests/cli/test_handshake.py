@@ -70,7 +70,7 @@ def test_a_failed_handshake_shows_the_wire_and_exits_2(capsys: pytest.CaptureFix
         ("cmd:", "the command line is empty"),
     ],
 )
-def test_usage_errors_are_one_line(spec, said, capsys: pytest.CaptureFixture[str]) -> None:
+def test_usage_errors_are_one_line(spec: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["handshake", "--impl", spec]) == 2
     err = capsys.readouterr().err
     assert said in err and len(err.strip().splitlines()) == 1

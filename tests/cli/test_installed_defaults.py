@@ -37,7 +37,7 @@ def test_the_checkout_is_found_from_the_package() -> None:
 
 
 @pytest.mark.parametrize("shortcut", ["reference", "reference-literal"])
-def test_identify_takes_the_shortcuts_run_takes(shortcut, capsys: pytest.CaptureFixture[str]) -> None:
+def test_identify_takes_the_shortcuts_run_takes(shortcut: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["identify", "--impl", shortcut, "--isolation", "inprocess"]) == 0
     assert "identified as: strict" in capsys.readouterr().out
 
@@ -65,7 +65,7 @@ def test_a_closed_pipe_ends_the_command_without_a_traceback() -> None:
     assert "Traceback" not in completed.stderr and "BrokenPipeError" not in completed.stderr
 
 
-def test_zoo_gallery_needs_output_when_installed(installed_layout, capsys: pytest.CaptureFixture[str]) -> None:
+def test_zoo_gallery_needs_output_when_installed(installed_layout: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["zoo", "gallery"]) == 2
     err = capsys.readouterr().err
     assert "--output" in err and len(err.splitlines()) == 1
@@ -87,7 +87,7 @@ def test_zoo_gallery_refuses_a_directory_that_does_not_exist_before_proving(
 
 
 def test_vectors_generate_needs_dir_when_installed_and_check_reads_the_shipped_files(
-    installed_layout, capsys: pytest.CaptureFixture[str]
+    installed_layout: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["vectors", "generate"]) == 2
     assert "--dir" in capsys.readouterr().err
@@ -96,7 +96,7 @@ def test_vectors_generate_needs_dir_when_installed_and_check_reads_the_shipped_f
 
 
 def test_matrix_writes_only_the_files_named_when_installed(
-    installed_layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    installed_layout: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(matrix_command, "run_matrix", lambda seed, effort, say: ([], []))
     assert main(["matrix"]) == 2
