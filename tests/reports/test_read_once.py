@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -25,7 +26,7 @@ class ExitsInTrain(Tokenizer):
 
     name = "exits-in-train"
 
-    def train(self, documents, max_merges) -> None:
+    def train(self, documents: list[str], max_merges: int) -> NoReturn:
         os._exit(3)
 
 
