@@ -84,6 +84,7 @@ class Violation(AssertionError):
         expected: Any,
         actual: Any,
         divergence: dict[str, Any] | None = None,
+        localisation: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(f"[{clause}] {message}")
         self.clause = clause
@@ -92,12 +93,15 @@ class Violation(AssertionError):
         self.expected = expected
         self.actual = actual
         self.divergence = divergence
+        self.localisation = localisation
 
     def counterexample(self) -> dict[str, Any]:
         """The JSON-ready counterexample of the report schema."""
         example: dict[str, Any] = {"inputs": self.inputs, "expected": self.expected, "actual": self.actual}
         if self.divergence is not None:
             example["divergence"] = self.divergence
+        if self.localisation is not None:
+            example["localisation"] = self.localisation
         return example
 
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
-from bpe_conformance.checks.common import verify_encodings, verify_owned_rounds
+from bpe_conformance.checks.common import verify_encodings, verify_training_rounds
+from bpe_conformance.checks.training import stage_clauses_besides
 from bpe_conformance.dialects.context import (
     not_applicable,
     profile_pieces_of,
@@ -86,11 +87,11 @@ def verify_no_pretokenization(subject: Subject, example: dict[str, Any]) -> None
     if pre_tokenization_inapplicable(subject_profile(subject)) is not None:
         return
     documents = list(example["documents"])
-    rules = verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-ENCODE-RAW")
+    rules = verify_training_rounds(subject, example)
     if rules is None or not rules_are_valid(rules, subject_profile(subject)):
         return
     joined = [" ".join(documents), ", ".join(documents), "\n".join(documents)]
-    verify_encodings(subject, [*documents, *joined], rules, context="after training", owns=("BPE-ENCODE-RAW",))
+    verify_encodings(subject, [*documents, *joined], rules, context="after training")
 
 
 def _snapshot(subject: Subject, texts: list[str]) -> list[list[int]]:
@@ -169,6 +170,7 @@ ENCODING_CHECKS = [
             {"documents": pretokenization_corpora(max_documents=3, max_length=24), "max_merges": st.integers(4, 24)}
         ),
         requires=frozenset({"train", "encode"}),
+        also=(*stage_clauses_besides("BPE-ENCODE-RAW"), "BPE-ENCODE-ORDER"),
     ),
     Check(
         name="encode-pure",

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
-from bpe_conformance.checks.common import verify_encodings, verify_owned_rounds
+from bpe_conformance.checks.common import verify_encodings, verify_training_rounds
+from bpe_conformance.checks.training import stage_clauses_besides
 from bpe_conformance.dialects.context import rules_are_valid, subject_profile
 from bpe_conformance.inputs.strategies import run_corpora
 
@@ -34,12 +35,12 @@ def _run_texts(documents: list[str]) -> list[str]:
 def verify_merge_scan(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-MERGE-SCAN: ``[a, a, a]`` becomes ``[n, a]``, visible in the rules learned and the ids of runs."""
     documents = list(example["documents"])
-    rules = verify_owned_rounds(subject, example, lambda judgement: judgement.clause in _SCAN_CLAUSES)
+    rules = verify_training_rounds(subject, example)
     if rules is None or not subject.supports("encode"):
         return
     if not rules_are_valid(rules, subject_profile(subject)):
         return  # rule-references reports malformed rules
-    verify_encodings(subject, _run_texts(documents), rules, context="after training on runs", owns=_SCAN_CLAUSES)
+    verify_encodings(subject, _run_texts(documents), rules, context="after training on runs")
 
 
 REPLACEMENT_CHECKS = [
@@ -52,6 +53,6 @@ REPLACEMENT_CHECKS = [
         strategy=lambda: st.fixed_dictionaries(
             {"documents": run_corpora(max_documents=3, max_run=16), "max_merges": st.integers(3, 24)}
         ),
-        also=("BPE-MERGE-NOREMATCH",),
+        also=("BPE-MERGE-NOREMATCH", *stage_clauses_besides("BPE-MERGE-SCAN"), "BPE-ENCODE-ORDER"),
     ),
 ]

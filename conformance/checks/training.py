@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
-from bpe_conformance.checks.common import rules_json, training_examples, verify_owned_rounds
-from bpe_conformance.diagnosis import NOT_MAXIMAL, Judgement
+from bpe_conformance.checks.common import rules_json, training_examples, verify_training_rounds
+from bpe_conformance.diagnosis import TRAINING_STAGES
 from bpe_conformance.dialects.context import (
     not_applicable,
     profile_pieces_of,
@@ -41,9 +41,15 @@ from bpe_conformance.inputs.strategies import (
 from bpe_conformance.reference import BOUNDARY_IDS, BYTE_COUNT
 from bpe_conformance.reference.profiles import Profile
 
-__all__ = ["TRAINING_CHECKS", "cross_document_inapplicable"]
+__all__ = ["TRAINING_CHECKS", "TRAINING_STAGE_CLAUSES", "cross_document_inapplicable", "stage_clauses_besides"]
 
-_MODEL_CLAUSES = ("BPE-TRAIN-DOCS", "BPE-TRAIN-COUNT", "BPE-TRAIN-RECOUNT", "BPE-MERGE-SCAN", "BPE-ENCODE-RAW")
+# Every training check reports the first divergence of its example under the localised stage's clause.
+TRAINING_STAGE_CLAUSES = tuple(dict.fromkeys(stage.clause for stage in TRAINING_STAGES))
+
+
+def stage_clauses_besides(*own: str) -> tuple[str, ...]:
+    """The training stages' clauses a check may also report, besides its own."""
+    return tuple(clause for clause in TRAINING_STAGE_CLAUSES if clause not in own)
 
 
 def _inputs(example: dict[str, Any]) -> dict[str, Any]:
@@ -140,10 +146,6 @@ def verify_rule_ids(subject: Subject, example: dict[str, Any]) -> None:
             )
 
 
-def _owns_not_maximal(judgement: Judgement) -> bool:
-    return judgement.kind == NOT_MAXIMAL
-
-
 def cross_document_inapplicable(profile: Profile) -> str | None:
     """Why BPE-TRAIN-DOCS does not apply under ``profile`` (it joins documents), or None when it does."""
     if profile.documents == "separate":
@@ -155,27 +157,27 @@ def verify_no_cross_document_pairs(subject: Subject, example: dict[str, Any]) ->
     """BPE-TRAIN-DOCS: no rule is explained by counting pairs across document boundaries."""
     if cross_document_inapplicable(subject_profile(subject)) is not None:
         return
-    verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-DOCS")
+    verify_training_rounds(subject, example)
 
 
 def verify_overlapping_counts(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-TRAIN-COUNT: no rule (or early stop) is explained by counting overlapping windows once."""
-    verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-COUNT")
+    verify_training_rounds(subject, example)
 
 
 def verify_greedy_selection(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-TRAIN-GREEDY: replaying the implementation's own rules, each had the highest count of its round."""
-    verify_owned_rounds(subject, example, _owns_not_maximal)
+    verify_training_rounds(subject, example)
 
 
 def verify_tie_break(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-TRAIN-TIE: among pairs sharing the highest count, the smallest (a, b) as integers was chosen."""
-    verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-TIE")
+    verify_training_rounds(subject, example)
 
 
 def verify_recount(subject: Subject, example: dict[str, Any]) -> None:
     """BPE-TRAIN-RECOUNT: no rule is explained by counts left over from an earlier round."""
-    verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-RECOUNT")
+    verify_training_rounds(subject, example)
 
 
 def verify_stop_rule(subject: Subject, example: dict[str, Any]) -> None:
@@ -184,7 +186,7 @@ def verify_stop_rule(subject: Subject, example: dict[str, Any]) -> None:
     The minimum count is the profile's (1 for trainers that merge pairs seen once). Raising once no pair
     is left is a violation too, under every profile: a crash is never a dialect.
     """
-    if verify_owned_rounds(subject, example, lambda judgement: judgement.clause == "BPE-TRAIN-STOP") is None:
+    if verify_training_rounds(subject, example) is None:
         raise stop_violation(subject, example["documents"], example["max_merges"])
 
 
@@ -216,13 +218,16 @@ def verify_documents_as_given(subject: Subject, example: dict[str, Any]) -> None
 
     No rule may be explained by documents stripped, normalized to NFC, or deduplicated before counting.
     """
-    verify_owned_rounds(subject, example, lambda judgement: judgement.clause in ("BPE-TRAIN-INPUT", "BPE-TRAIN-DOCS"))
+    verify_training_rounds(subject, example)
 
 
 def _documents_as_given_corpora() -> st.SearchStrategy[list[str]]:
-    # Decomposed accents, surrounding whitespace and repeated documents: what an input "clean-up" changes.
-    core = st.text(alphabet="ab e\u0301\u00e9\u0308", min_size=1, max_size=10)
-    padding = st.sampled_from(["", " ", "  ", "\n", "\t "])
+    # Decomposed accents, surrounding whitespace, line ends, NUL, upper case and repeated documents:
+    # what an input "clean-up" changes.
+    core = st.text(alphabet="ab e\u0301\u00e9\u0308", min_size=1, max_size=10) | st.text(
+        alphabet="abA \t\r\n\x00", min_size=1, max_size=10
+    )
+    padding = st.sampled_from(["", " ", "  ", "\n", "\t ", "\r\n"])
     document = st.builds(lambda left, text, right: left + text + right, padding, core, padding)
     repeated = st.builds(
         lambda thrice, once: thrice * 3 + once,
@@ -293,6 +298,7 @@ TRAINING_CHECKS = [
         verify=verify_no_cross_document_pairs,
         inapplicable=cross_document_inapplicable,
         strategy=lambda: training_examples(boundary_pair_corpora(max_documents=6)),
+        also=stage_clauses_besides("BPE-TRAIN-DOCS"),
     ),
     Check(
         name="overlapping-counts",
@@ -301,6 +307,7 @@ TRAINING_CHECKS = [
         summary="overlapping windows count: a run 'aaa' counts (a, a) twice",
         verify=verify_overlapping_counts,
         strategy=lambda: training_examples(run_corpora(max_documents=3, max_run=16)),
+        also=stage_clauses_besides("BPE-TRAIN-COUNT"),
     ),
     Check(
         name="greedy-selection",
@@ -309,7 +316,7 @@ TRAINING_CHECKS = [
         summary="replaying the implementation's own rules, each had the highest count of its round (ties aside)",
         verify=verify_greedy_selection,
         strategy=lambda: training_examples(_small_corpora()),
-        also=_MODEL_CLAUSES,
+        also=stage_clauses_besides("BPE-TRAIN-GREEDY"),
     ),
     Check(
         name="tie-break",
@@ -318,6 +325,7 @@ TRAINING_CHECKS = [
         summary="ties go to the smallest (a, b) compared as integers, including rule ids against byte ids",
         verify=verify_tie_break,
         strategy=lambda: training_examples(tie_corpora(max_length=24)),
+        also=stage_clauses_besides("BPE-TRAIN-TIE"),
     ),
     Check(
         name="recount-each-round",
@@ -326,6 +334,7 @@ TRAINING_CHECKS = [
         summary="each round counts the sequences as the previous merges left them",
         verify=verify_recount,
         strategy=lambda: training_examples(recount_corpora(max_documents=3, max_length=18)),
+        also=stage_clauses_besides("BPE-TRAIN-RECOUNT"),
     ),
     Check(
         name="stop-rule",
@@ -334,6 +343,7 @@ TRAINING_CHECKS = [
         summary="training stops when the best count is below 2 or max_merges rules exist, and not earlier",
         verify=verify_stop_rule,
         strategy=_stop_examples,
+        also=stage_clauses_besides("BPE-TRAIN-STOP"),
     ),
     Check(
         name="documents-as-given",
@@ -342,7 +352,7 @@ TRAINING_CHECKS = [
         summary="documents are counted as given: not stripped, not normalized, repeats not dropped",
         verify=verify_documents_as_given,
         strategy=lambda: training_examples(_documents_as_given_corpora()),
-        also=("BPE-TRAIN-DOCS",),
+        also=("BPE-TRAIN-DOCS", *stage_clauses_besides("BPE-TRAIN-INPUT", "BPE-TRAIN-DOCS")),
     ),
     Check(
         name="training-sees-only-its-documents",

@@ -16,14 +16,23 @@ went wrong under the profile.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, INTERFACE, Check
 from bpe_conformance.checks.common import PROBE_RULES, Encoder, encoding_clause, subject_encoder, subject_retrainer
-from bpe_conformance.diagnosis import Retrain, first_divergence
+from bpe_conformance.diagnosis import (
+    Retrain,
+    describe,
+    first_divergence,
+    judge_rounds,
+    localise_encoding,
+    localise_training,
+)
 from bpe_conformance.dialects.context import bounded_answer, not_applicable, pairs_run_out, subject_profile
 from bpe_conformance.errors import HarnessError, ImplementationRaised, Violation
+from bpe_conformance.reference import BOUNDARY_IDS
 from bpe_conformance.reference.dialects import renumbered
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.results.advisories import advise
@@ -34,6 +43,7 @@ __all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "vectors_inapplic
 
 # Budgets from 2**31 on are where 32-bit (and wider) integers wrap; none is ever reached by a vector.
 WIDE_BUDGET = 2**31
+Rules = list[tuple[int, int]]
 
 # Serialization is not part of the plug-in contract a subject offers, so those replays are skipped.
 _NEVER_REPORTED = NOT_IN_VECTORS | {"BPE-SER-JSON", "BPE-SER-DIGEST", "BPE-SER-LOAD"}
@@ -216,14 +226,55 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
         # The subject holds other rules now (the replay loaded several); the encoder loads the vector's first.
         encode = subject_encoder(subject, []) if subject.supports("load") else None
         retrain = subject_retrainer(subject)[0] if subject.supports("train") else None
+        fresh = functools.partial(subject_encoder, subject, fresh=True) if subject.supports("load") else None
+        ask = subject_retrainer(subject, fresh=True)[0] if subject.supports("train") else None
+        localised = _localised(vector, mismatch, ask, fresh, profile)
+        clause = mismatch_clause(vector, mismatch, retrain, encode, profile) if localised is None else localised[0]
         raise Violation(
-            mismatch_clause(vector, mismatch, retrain, encode, profile),
+            clause,
             f"vector {vector['id']} of profile {profile.name} ({vector['description']}): "
-            f"{mismatch.operation} gave a different answer",
+            f"{mismatch.operation} gave a different answer" + ("" if localised is None else localised[1]),
             inputs={"vector": vector["id"], "operation": mismatch.operation, "input": mismatch.input},
             expected=mismatch.expected,
             actual=mismatch.actual,
+            divergence=None if localised is None else localised[2],
+            localisation=None if localised is None else localised[3],
         )
+
+
+def _localised(
+    vector: dict[str, Any],
+    mismatch: Mismatch,
+    retrain: Retrain | None,
+    fresh: Callable[[Rules], Encoder] | None,
+    profile: Profile,
+) -> tuple[str, str, dict[str, Any] | None, dict[str, Any]] | None:
+    """A wrong answer to a vector localised like a property check's: (clause, message tail, divergence, record).
+
+    None when the implementation cannot be asked (the clause is then :func:`mismatch_clause`'s) or the
+    mismatch is no training or encoding answer.
+    """
+    if str(vector["id"]).startswith("invalid"):
+        return None
+    if mismatch.operation == "train" and _is_rules(mismatch.actual) and retrain is not None:
+        documents, max_merges = list(vector["documents"]), vector["max_merges"]
+        actual = [(rule[0], rule[1]) for rule in mismatch.actual]
+        judgement = next(judge_rounds(documents, max_merges, actual, profile), None)
+        if judgement is None:
+            return None
+        training = localise_training(documents, max_merges, judgement, profile, retrain)
+        divergence = {**judgement.as_dict(), "clause": training.clause, "localised": training.localised}
+        divergence["stage"] = None if training.stage is None else training.stage.value
+        tail = f": {describe(divergence)}" + ("" if training.localised else f" ({training.label})")
+        return training.clause, tail, divergence, training.as_dict()
+    if mismatch.operation == "encode" and _is_ids(mismatch.actual) and fresh is not None:
+        rules = [(rule[0], rule[1]) for rule in vector["rules"]]
+        if not rules or (profile.boundary_ids and any(token in BOUNDARY_IDS for token in mismatch.actual)):
+            return None
+        encoding = localise_encoding([(mismatch.input["text"], mismatch.actual)], rules, profile, fresh(rules))
+        tail = "" if encoding.localised else f" ({encoding.label})"
+        return encoding.clause, tail, None, encoding.as_dict()
+    return None
 
 
 def _vector_check(

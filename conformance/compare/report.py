@@ -67,7 +67,7 @@ def divergence_record(divergence: Divergence, boundary: bool) -> dict[str, Any]:
         "expected": _side(judgement.expected, judgement.expected_count, divergence, boundary),
         "actual": _side(judgement.actual, judgement.actual_count, divergence, boundary),
         "candidates": [_side(pair, count, divergence, boundary) for pair, count in judgement.top_counts],
-        "diagnosis": judgement.kind,
+        "diagnosis": judgement.kind.description,
         "clause": judgement.clause,
         "cause": judgement.cause,
         "confirmed": judgement.confirmed,

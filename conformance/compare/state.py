@@ -19,7 +19,7 @@ stays within :data:`MODEL_BUDGET`; beyond it the cause line says that no cause w
 >>> first_difference([(97, 98), (97, 99)], [(97, 98), (99, 97)]), first_difference([(1, 2)], [(1, 2)])
 (1, None)
 >>> divergence = judge_first_divergence(["abab", "acac"], 32, [(97, 98), (97, 99)], [(97, 98), (99, 97)], STRICT)
->>> divergence.judgement.round, divergence.judgement.kind, divergence.examined
+>>> divergence.judgement.round, divergence.judgement.kind.description, divergence.examined
 (1, 'pair not maximal', True)
 """
 

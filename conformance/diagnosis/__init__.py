@@ -55,16 +55,20 @@ from bpe_conformance.diagnosis.divergence import (
     NO_MODEL,
     NOT_MAXIMAL,
     SEEN_ONCE,
+    STOP_KINDS,
     STOPPED_EARLY,
     TIE_OTHER_WAY,
     TIED_UNTESTED,
     TOO_MANY,
+    DivergenceKind,
     Judgement,
     describe,
     first_divergence,
     judge_round,
     judge_rounds,
 )
+from bpe_conformance.diagnosis.encoding_localisation import localise_encoding
+from bpe_conformance.diagnosis.localisation import TRAINING_STAGES, localise_training
 from bpe_conformance.diagnosis.models import (
     GPT2_PATTERN,
     MODELS,
@@ -74,6 +78,7 @@ from bpe_conformance.diagnosis.models import (
     replace_right_to_left,
     reproducing_models,
 )
+from bpe_conformance.diagnosis.stages import Experiment, Localisation, Stage
 
 __all__ = [
     "BELOW_MINIMUM",
@@ -86,18 +91,26 @@ __all__ = [
     "NO_MODEL",
     "SEEN_ONCE",
     "STOPPED_EARLY",
+    "STOP_KINDS",
     "TIED_UNTESTED",
     "TIE_OTHER_WAY",
     "TOO_MANY",
+    "TRAINING_STAGES",
+    "DivergenceKind",
+    "Experiment",
     "Explanation",
     "Judgement",
+    "Localisation",
     "Retrain",
+    "Stage",
     "cross_examine",
     "describe",
     "first_divergence",
     "follow_up_inputs",
     "judge_round",
     "judge_rounds",
+    "localise_encoding",
+    "localise_training",
     "model_cause",
     "model_rules",
     "replace_overlapping",

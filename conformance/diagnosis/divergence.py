@@ -5,12 +5,13 @@ reference replacement applied to the same documents). The first round whose rule
 specification makes in that state is the first divergence; its *kind* says what went wrong there,
 and the cause line names a bug model only when :mod:`bpe_conformance.diagnosis.confirmation` proved it.
 
->>> [judgement.kind for judgement in judge_rounds(["aaab", "aab"], 32, [(97, 97), (258, 98)])]
+>>> [judgement.kind.description for judgement in judge_rounds(["aaab", "aab"], 32, [(97, 97), (258, 98)])]
 ['merged a pair seen once']
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -45,9 +46,11 @@ __all__ = [
     "NO_MODEL",
     "SEEN_ONCE",
     "STOPPED_EARLY",
+    "STOP_KINDS",
     "TIED_UNTESTED",
     "TIE_OTHER_WAY",
     "TOO_MANY",
+    "DivergenceKind",
     "Judgement",
     "describe",
     "first_divergence",
@@ -55,13 +58,62 @@ __all__ = [
     "judge_rounds",
 ]
 
-TIE_OTHER_WAY = "tie broken the other way"
-NOT_MAXIMAL = "pair not maximal"
-STOPPED_EARLY = "stopped early"
-SEEN_ONCE = "merged a pair seen once"
-NEVER_SEEN = "merged a pair that does not occur"
-BELOW_MINIMUM = "merged a pair counted fewer times than the profile's minimum"
-TOO_MANY = "made more than max_merges rules"
+
+class DivergenceKind(enum.Enum):
+    """What went wrong in a divergent round; the value is its stable slug, the sentence its description."""
+
+    TIE_OTHER_WAY = "tie-other-way"
+    NOT_MAXIMAL = "not-maximal"
+    STOPPED_EARLY = "stopped-early"
+    SEEN_ONCE = "seen-once"
+    NEVER_SEEN = "never-seen"
+    BELOW_MINIMUM = "below-minimum"
+    TOO_MANY = "too-many"
+
+    @property
+    def description(self) -> str:
+        """The sentence a report prints (the ``diagnosis`` of a divergence)."""
+        return _KIND_DESCRIPTIONS[self]
+
+    @property
+    def clause(self) -> str:
+        """The clause of the symptom: what the round shows, before any localisation."""
+        return _KIND_SYMPTOM_CLAUSES[self]
+
+
+_KIND_DESCRIPTIONS = {
+    DivergenceKind.TIE_OTHER_WAY: "tie broken the other way",
+    DivergenceKind.NOT_MAXIMAL: "pair not maximal",
+    DivergenceKind.STOPPED_EARLY: "stopped early",
+    DivergenceKind.SEEN_ONCE: "merged a pair seen once",
+    DivergenceKind.NEVER_SEEN: "merged a pair that does not occur",
+    DivergenceKind.BELOW_MINIMUM: "merged a pair counted fewer times than the profile's minimum",
+    DivergenceKind.TOO_MANY: "made more than max_merges rules",
+}
+_KIND_SYMPTOM_CLAUSES = {
+    DivergenceKind.TIE_OTHER_WAY: "BPE-TRAIN-TIE",
+    DivergenceKind.NOT_MAXIMAL: "BPE-TRAIN-GREEDY",
+    **{
+        kind: "BPE-TRAIN-STOP"
+        for kind in (
+            DivergenceKind.STOPPED_EARLY,
+            DivergenceKind.SEEN_ONCE,
+            DivergenceKind.NEVER_SEEN,
+            DivergenceKind.BELOW_MINIMUM,
+            DivergenceKind.TOO_MANY,
+        )
+    },
+}
+# The sentences, by the names the rest of the harness and its tests have always used.
+TIE_OTHER_WAY = DivergenceKind.TIE_OTHER_WAY.description
+NOT_MAXIMAL = DivergenceKind.NOT_MAXIMAL.description
+STOPPED_EARLY = DivergenceKind.STOPPED_EARLY.description
+SEEN_ONCE = DivergenceKind.SEEN_ONCE.description
+NEVER_SEEN = DivergenceKind.NEVER_SEEN.description
+BELOW_MINIMUM = DivergenceKind.BELOW_MINIMUM.description
+TOO_MANY = DivergenceKind.TOO_MANY.description
+# The kinds the stop rule decides: a rule too many, too few, or one merged below the minimum count.
+STOP_KINDS = frozenset(kind for kind, clause in _KIND_SYMPTOM_CLAUSES.items() if clause == "BPE-TRAIN-STOP")
 NO_MODEL = "no known bug model explains these rules"
 UNEXPLAINED = {TIE_OTHER_WAY: "ties broken in an order none of the known rules gives"}
 # A pair tied for the top count was chosen, and nothing more is known: a tie order would do that,
@@ -70,15 +122,7 @@ TIED_UNTESTED = (
     "no known bug model explains these rules; a pair tied for the top count was chosen, which an unknown "
     "tie order would do, and so would counts or documents other than the specification's"
 )
-KIND_CLAUSES = {
-    TIE_OTHER_WAY: "BPE-TRAIN-TIE",
-    NOT_MAXIMAL: "BPE-TRAIN-GREEDY",
-    STOPPED_EARLY: "BPE-TRAIN-STOP",
-    SEEN_ONCE: "BPE-TRAIN-STOP",
-    NEVER_SEEN: "BPE-TRAIN-STOP",
-    BELOW_MINIMUM: "BPE-TRAIN-STOP",
-    TOO_MANY: "BPE-TRAIN-STOP",
-}
+KIND_CLAUSES = {kind.description: kind.clause for kind in DivergenceKind}
 
 
 @dataclass(frozen=True)
@@ -91,7 +135,7 @@ class Judgement:
     """
 
     round: int
-    kind: str
+    kind: DivergenceKind
     clause: str
     cause: str
     expected: Pair | None
@@ -107,7 +151,8 @@ class Judgement:
             "round": self.round,
             "expected": _pair_record(self.expected, self.expected_count),
             "actual": _pair_record(self.actual, self.actual_count),
-            "diagnosis": self.kind,
+            "diagnosis": self.kind.description,
+            "kind": self.kind.value,
             "clause": self.clause,
             "cause": self.cause,
             "confirmed": self.confirmed,
@@ -120,7 +165,7 @@ def _pair_record(pair: Pair | None, count: int | None) -> dict[str, Any] | None:
 
 
 def _clause_and_cause(
-    kind: str,
+    kind: DivergenceKind,
     explanation: Explanation | None,
     profile: Profile,
     without_ties: Callable[[], tuple[int, int] | None] = lambda: None,
@@ -131,9 +176,9 @@ def _clause_and_cause(
     their first tie (:func:`tie_free_departures`), or None when the implementation cannot be asked.
     """
     if explanation is None or not explanation.candidates:
-        if kind != TIE_OTHER_WAY:
-            return KIND_CLAUSES[kind], NO_MODEL, False
-        return KIND_CLAUSES[kind], _unexplained_tie(without_ties()), False
+        if kind is not DivergenceKind.TIE_OTHER_WAY:
+            return kind.clause, NO_MODEL, False
+        return kind.clause, _unexplained_tie(without_ties()), False
     clauses = {MODELS[index][0] for index in explanation.candidates}
     causes = [model_cause(index, profile) for index in explanation.candidates]
     if explanation.confirmed:
@@ -143,7 +188,7 @@ def _clause_and_cause(
             f"{explanation.asked} follow-up inputs that put it to the test",
             True,
         )
-    clause = clauses.pop() if len(clauses) == 1 and explanation.asked else KIND_CLAUSES[kind]
+    clause = clauses.pop() if len(clauses) == 1 and explanation.asked else kind.clause
     why = "no follow-up inputs were run" if not explanation.asked else "the follow-up inputs did not tell them apart"
     return clause, f"not confirmed: consistent with a trainer with {' or with '.join(causes)} ({why})", False
 
@@ -164,16 +209,16 @@ def _unexplained_tie(evidence: tuple[int, int] | None) -> str:
     )
 
 
-def _kind(rank: int, max_merges: int, actual_count: int | None, best_count: int, minimum: int) -> str:
+def _kind(rank: int, max_merges: int, actual_count: int | None, best_count: int, minimum: int) -> DivergenceKind:
     if actual_count is None:
-        return STOPPED_EARLY
+        return DivergenceKind.STOPPED_EARLY
     if rank >= max_merges:
-        return TOO_MANY
+        return DivergenceKind.TOO_MANY
     if best_count < minimum:
         if actual_count == 0:
-            return NEVER_SEEN
-        return SEEN_ONCE if actual_count == 1 else BELOW_MINIMUM
-    return TIE_OTHER_WAY if actual_count == best_count else NOT_MAXIMAL
+            return DivergenceKind.NEVER_SEEN
+        return DivergenceKind.SEEN_ONCE if actual_count == 1 else DivergenceKind.BELOW_MINIMUM
+    return DivergenceKind.TIE_OTHER_WAY if actual_count == best_count else DivergenceKind.NOT_MAXIMAL
 
 
 def judge_round(
@@ -229,7 +274,7 @@ def judge_rounds(
     ``retrain(documents, max_merges)`` trains the implementation itself on follow-up inputs: without
     it no bug model is confirmed, so no cause is claimed, and each round keeps the clause of its kind.
 
-    >>> [judgement.kind for judgement in judge_rounds(["aaab", "aab"], 32, [(97, 97), (258, 98)])]
+    >>> [judgement.kind.description for judgement in judge_rounds(["aaab", "aab"], 32, [(97, 97), (258, 98)])]
     ['merged a pair seen once']
     """
     check_documents(documents)

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.reports.grouping import deviations
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
@@ -262,9 +263,9 @@ def failures(suite: SuiteResult) -> list[CheckResult]:
 def root_causes(results: Sequence[CheckResult]) -> dict[str, str]:
     """Check name → the clause at the root of its failure, for failures that are consequences of another.
 
-    A check that failed under a clause other than its own, where another check failed under that clause
-    as its own, reports a consequence of that deviation (a pre-tokenizer fails greedy-selection under
-    BPE-ENCODE-RAW, which no-pre-tokenization fails as itself): one deviation, not two defects.
+    Failures with the same localised root are one deviation (:func:`bpe_conformance.reports.grouping.deviations`):
+    the check that owns the root's clause reports it, every other check that saw it is its consequence
+    (a pre-tokenizer fails greedy-selection under BPE-ENCODE-RAW, which no-pre-tokenization fails as itself).
 
     >>> from bpe_conformance.results.outcomes import Outcome
     >>> def failed(check, clause, own):
@@ -274,14 +275,11 @@ def root_causes(results: Sequence[CheckResult]) -> dict[str, str]:
     ...              failed("order", "BPE-ENCODE-ORDER", "BPE-ENCODE-ORDER")])
     {'greedy': 'BPE-ENCODE-RAW'}
     """
-    failed = [result for result in results if result.outcome is Outcome.FAIL]
-    roots = {result.clause for result in failed if result.clause == result.clauses[0]}
-    consequences = [result for result in failed if result.clause != result.clauses[0] and result.clause in roots]
-    return {result.check: result.clause for result in consequences}
+    return {check: deviation.clause for deviation in deviations(results) for check in deviation.consequences}
 
 
 def root_cause_lines(suite: SuiteResult) -> list[str]:
-    """One line per root clause that other failures are consequences of, naming them.
+    """One line per deviation that several checks saw, naming the checks besides its owner.
 
     >>> from bpe_conformance.results.outcomes import Outcome
     >>> results = [CheckResult("raw", "BPE-ENCODE-RAW", ("BPE-ENCODE-RAW",), "", Outcome.FAIL, "", 1, 0.0),
@@ -289,11 +287,11 @@ def root_cause_lines(suite: SuiteResult) -> list[str]:
     >>> root_cause_lines(SuiteResult({}, results, 0, "dev", 0.0, "0"))
     ['BPE-ENCODE-RAW (raw) also explains: greedy']
     """
-    consequences: dict[str, list[str]] = {}
-    for check, clause in root_causes(suite.results).items():
-        consequences.setdefault(clause, []).append(check)
-    owners = {result.clause: result.check for result in failures(suite) if result.clause == result.clauses[0]}
-    return [f"{clause} ({owners[clause]}) also explains: {', '.join(names)}" for clause, names in consequences.items()]
+    return [
+        f"{deviation.label} ({deviation.owner}) also explains: {', '.join(deviation.consequences)}"
+        for deviation in deviations(suite.results)
+        if deviation.consequences
+    ]
 
 
 def outcome_counts(suite: SuiteResult) -> dict[str, int]:
@@ -361,10 +359,15 @@ def total_advisories(results: list[CheckResult]) -> int:
     return sum(len(result.advisories) for result in results)
 
 
+_NOT_DEVIATIONS = {Outcome.ERROR: "error", Outcome.TIMEOUT: "timeout", Outcome.CRASH: "crash"}
+
+
 def level_verdict(level: str, results: list[CheckResult]) -> str:
     """One level's verdict: ``conforms (passed/ran)``, the count of deviations, or ``not run``.
 
-    Skipped checks count neither way; advisory notes are named after the verdict.
+    Skipped checks count neither way; advisory notes are named after the verdict. An error, a timeout
+    or a crash is counted as what it is, never as a deviation: a slow correct implementation deviates
+    from nothing.
 
     >>> from bpe_conformance.results.outcomes import CheckResult, Outcome
     >>> def result(outcome, advisories=()):
@@ -372,18 +375,25 @@ def level_verdict(level: str, results: list[CheckResult]) -> str:
     >>> level_verdict("interface", [result(Outcome.PASS, ("a note",)), result(Outcome.SKIP)])
     'interface: conforms (1/1, 1 advisory)'
     >>> level_verdict("interface", [result(Outcome.FAIL), result(Outcome.CRASH), result(Outcome.PASS)])
-    'interface: 2 deviations'
+    'interface: 1 deviation, 1 crash'
+    >>> level_verdict("algorithm", [result(Outcome.TIMEOUT), result(Outcome.TIMEOUT)])
+    'algorithm: 2 timeouts'
     >>> level_verdict("algorithm", [])
     'algorithm: not run'
     """
     ran = [result for result in results if result.outcome is not Outcome.SKIP]
     if not ran:
         return f"{level}: {'not run' if not results else 'all skipped'}"
-    deviations = sum(1 for result in ran if not result.outcome.counts_as_success)
+    deviations = sum(1 for result in ran if result.outcome is Outcome.FAIL)
     advisories = total_advisories(ran)
     noted = f", {advisories} {'advisory' if advisories == 1 else 'advisories'}" if advisories else ""
-    if deviations:
-        return f"{level}: {plural(deviations, 'deviation')}{noted}"
+    parts = [plural(deviations, "deviation")] if deviations else []
+    for outcome, noun in _NOT_DEVIATIONS.items():
+        count = sum(1 for result in ran if result.outcome is outcome)
+        if count:
+            parts.append(f"{count} {noun}" if count == 1 else f"{count} {noun}{'es' if noun.endswith('sh') else 's'}")
+    if parts:
+        return f"{level}: {', '.join(parts)}{noted}"
     return f"{level}: conforms ({len(ran)}/{len(ran)}{noted})"
 
 

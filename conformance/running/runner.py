@@ -22,6 +22,7 @@ from hypothesis.errors import Flaky, HypothesisException
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
+from bpe_conformance.checks.setup import set_up_level, set_up_message
 from bpe_conformance.errors import CallAborted, ImplementationRaised, MalformedResult, Violation
 from bpe_conformance.reference.profiles import get_profile
 from bpe_conformance.results.advisories import collecting
@@ -124,6 +125,10 @@ def _result(
 def classify(check: Check, error: BaseException, attempt: Attempt, started: float) -> CheckResult:
     """The outcome for a search that ended by raising ``error``."""
     if isinstance(error, Violation):
+        set_up = set_up_level(check, error.clause)
+        if set_up is not None:  # the check's set-up departed: the set-up's level reports it, not this one
+            message = set_up_message(check, error.clause, set_up, error.message)
+            return _result(check, Outcome.SKIP, message, attempt, started)
         return _result(
             check,
             Outcome.FAIL,

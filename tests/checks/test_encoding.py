@@ -91,13 +91,14 @@ def test_no_pre_tokenization_encodes_the_documents_joined_by_space_comma_and_new
     assert encoded == ["ab", "cd", "ab cd", "ab, cd", "ab\ncd"]
 
 
-def test_no_pre_tokenization_leaves_other_encoding_bugs_to_their_checks() -> None:
-    """One bug, one failing check: rules applied last to first break BPE-ENCODE-ORDER, not BPE-ENCODE-RAW."""
+def test_no_pre_tokenization_reports_other_encoding_bugs_under_their_own_clause() -> None:
+    """One bug, one clause: no-pre-tokenization fails on the wrong ids its example provokes, but rules applied
+    last to first are localised to BPE-ENCODE-ORDER, not BPE-ENCODE-RAW, as encode-trained says too."""
     example = {"documents": ["abcbc", "abcbc"], "max_merges": 2}
-    CHECKS["no-pre-tokenization"].verify(InProcessSubject(broken.EncodesRulesInReverse), example)
-    assert violation_of("encode-trained", broken.EncodesRulesInReverse, {**example, "texts": []}).clause == (
-        "BPE-ENCODE-ORDER"
-    )
+    raw = violation_of("no-pre-tokenization", broken.EncodesRulesInReverse, example)
+    trained = violation_of("encode-trained", broken.EncodesRulesInReverse, {**example, "texts": []})
+    assert raw.clause == trained.clause == "BPE-ENCODE-ORDER"
+    assert raw.localisation["localised"] and raw.localisation["stage"] == "rule-order"
 
 
 def test_loaded_rules_are_checked_on_the_text_its_reverse_and_the_text_twice() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.checks.base import INTERFACE, LEVELS, Check
 from bpe_conformance.cli import main as cli
@@ -19,7 +20,11 @@ from bpe_conformance.reports.junit import write_junit
 from bpe_conformance.reports.markdown import render_markdown
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, RunRecord, SuiteResult
-from bpe_conformance.running.suite import at_level
+from bpe_conformance.running.runner import run_checks
+from bpe_conformance.running.suite import at_level, catalogue, exit_code_for
+from bpe_conformance.settings import EFFORTS
+from tests.checks.helpers import CHECKS
+from tests.support.localisation_bugs import OneRuleForZeroBudget
 
 INTERFACE_CHECKS = {
     "max-merges-validation",
@@ -74,7 +79,14 @@ def test_level_verdicts_state_both_levels_apart() -> None:
 
 def test_a_level_whose_checks_were_all_skipped_does_not_conform_by_default() -> None:
     assert level_verdict("algorithm", [_result("a", Outcome.SKIP, "algorithm")]) == "algorithm: all skipped"
-    assert level_verdict("algorithm", [_result("a", Outcome.TIMEOUT, "algorithm")]) == "algorithm: 1 deviation"
+    assert level_verdict("algorithm", [_result("a", Outcome.TIMEOUT, "algorithm")]) == "algorithm: 1 timeout"
+
+
+def test_a_timeout_or_a_crash_is_counted_as_what_it_is_not_as_a_deviation() -> None:
+    results = [_result("a", Outcome.TIMEOUT, "algorithm"), _result("b", Outcome.CRASH, "algorithm")]
+    assert level_verdict("algorithm", results) == "algorithm: 1 timeout, 1 crash"
+    results.append(_result("c", Outcome.FAIL, "algorithm"))
+    assert level_verdict("algorithm", results) == "algorithm: 1 deviation, 1 timeout, 1 crash"
 
 
 def test_every_report_carries_each_results_level_and_advisories(tmp_path: Path) -> None:
@@ -105,3 +117,20 @@ def test_run_level_selects_the_checks_and_records_the_level(tmp_path: Path, caps
 def test_a_level_that_leaves_no_check_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["run", "--level", "interface", "--check", "tie-break"]) == 2
     assert "--level interface" in capsys.readouterr().err
+
+
+def test_an_interface_run_is_not_failed_by_a_training_bug() -> None:
+    """BPE-TRAIN-STOP: one rule made for max_merges 0 departs in the interface checks' set-up training only.
+
+    Those checks report ``set-up failed`` with the set-up's clause and level and are skipped: the interface
+    level is not charged, and a run of the interface level exits 0.
+    """
+    results = run_checks(at_level(catalogue(), "interface"), InProcessSubject(OneRuleForZeroBudget), EFFORTS["dev"])
+    set_up = [result for result in results if result.message.startswith("set-up failed: [BPE-TRAIN-STOP]")]
+    assert set_up and all(result.outcome is Outcome.SKIP for result in set_up)
+    assert all("at the algorithm level (interface not charged)" in result.message for result in set_up)
+    assert exit_code_for(results) == 0, [
+        (result.check, result.message) for result in results if result.outcome.value != "pass"
+    ]
+    everything = run_checks([CHECKS["stop-rule"]], InProcessSubject(OneRuleForZeroBudget), EFFORTS["dev"])
+    assert (everything[0].outcome, everything[0].clause) == (Outcome.FAIL, "BPE-TRAIN-STOP")

@@ -188,7 +188,7 @@ def test_rounds_are_judged_by_the_profile_tie_break_minimum_and_numbering() -> N
     # minbpe merges pairs seen once and counts across documents: strict calls both wrong.
     documents, joined = ["a", "b", "a", "b"], [(97, 98), (256, 256)]
     assert first_divergence(documents, 2, joined, MINBPE) is None
-    assert next(j.kind for j in judge_rounds(documents, 2, joined)) == "merged a pair that does not occur"
+    assert next(j.kind.description for j in judge_rounds(documents, 2, joined)) == "merged a pair that does not occur"
 
 
 def test_with_profile_checks_the_name() -> None:

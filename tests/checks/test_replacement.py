@@ -5,8 +5,11 @@ Each test names the clause whose verdict it protects, on small fixed examples.
 
 from __future__ import annotations
 
+import pytest
+
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks.replacement import _run_texts
+from bpe_conformance.errors import Violation
 from bpe_conformance.reference import LiteralTokenizer
 from tests.checks.helpers import CHECKS, violation_of
 from tests.support import broken_for_checks as broken
@@ -35,11 +38,16 @@ def test_merge_scan_encodes_the_documents_and_runs_of_one_to_seven_of_their_firs
     assert _run_texts(["ba", "", "a", "bc"]) == ["ba", "", "a", "bc", *runs]
 
 
-def test_merge_scan_leaves_other_encoding_bugs_to_their_checks() -> None:
-    """One bug, one failing check: rules applied last to first break BPE-ENCODE-ORDER, not BPE-MERGE-SCAN."""
-    CHECKS["merge-scan"].verify(
-        InProcessSubject(broken.EncodesRulesInReverse), {"documents": ["abcbc", "abcbc"], "max_merges": 2}
-    )
+def test_merge_scan_reports_other_encoding_bugs_under_their_own_clause() -> None:
+    """One bug, one clause: rules applied last to first fail merge-scan's example under BPE-ENCODE-ORDER, the
+    clause localisation finds (one rule on runs is replaced right), not BPE-MERGE-SCAN."""
+    with pytest.raises(Violation) as raised:
+        CHECKS["merge-scan"].verify(
+            InProcessSubject(broken.EncodesRulesInReverse), {"documents": ["abcbc", "abcbc"], "max_merges": 2}
+        )
+    assert raised.value.clause == "BPE-ENCODE-ORDER" and raised.value.localisation["stage"] == "rule-order"
+    scans = [e for e in raised.value.localisation["experiments"] if e["stage"] == "replacement-scan"]
+    assert scans and all(experiment["agrees"] for experiment in scans)
 
 
 class TrainsButCannotEncode(LiteralTokenizer):

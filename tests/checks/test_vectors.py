@@ -131,14 +131,15 @@ class _SinglePass(Tokenizer):
 
 
 def test_an_encode_mismatch_is_cross_examined_to_its_clause() -> None:
-    """BPE-MERGE-NOREMATCH: a load vector's wrong encoding is named by asking the implementation follow-ups.
+    """BPE-ENCODE-ORDER: a load vector's wrong encoding is localised by asking the implementation questions.
 
-    On load-71f129c7d2193c19 the wrong ids alone fit several bug models; only follow-ups (under the
-    probe rules too) single out the rematching one.
+    On load-71f129c7d2193c19 the wrong ids alone fit several bug models; the questions show this single
+    pass breaks rank order itself (rules (b, c), (a, b) on "abc"), as the zoo classes its stack encoder,
+    so the clause is rule order's, not the rematch's (a consequence of the same pass).
     """
     with pytest.raises(Violation) as caught:
         verify_vector(InProcessSubject(_SinglePass), _vector("load.json", "load-71f129c7d2193c19"))
-    assert caught.value.clause == "BPE-MERGE-NOREMATCH"
+    assert caught.value.clause == "BPE-ENCODE-ORDER" and caught.value.localisation["stage"] == "rule-order"
     assert caught.value.inputs["operation"] == "encode"
 
 
@@ -475,7 +476,8 @@ class _RematchesUnderMinbpe(_ProfileWithLoad):
 
 
 def test_an_encode_mismatch_is_named_by_the_bug_models_in_the_profiles_own_numbering() -> None:
-    """BPE-MERGE-NOREMATCH under minbpe: the models that name a wrong encoding number rules from 256 there."""
+    """Under minbpe the questions that localise a wrong encoding number rules from 256: the single pass is
+    told by the rule-order question in that numbering (BPE-ENCODE-ORDER), as under strict."""
     subject = InProcessSubject(_RematchesUnderMinbpe)
 
     def rematching_parts(vector: dict[str, Any]) -> bool:
@@ -487,4 +489,5 @@ def test_an_encode_mismatch_is_named_by_the_bug_models_in_the_profiles_own_numbe
     assert parting, "no minbpe load vector tells a rematching encoder apart"
     with pytest.raises(Violation) as caught:
         verify_vector(subject, parting[0])
-    assert caught.value.clause == "BPE-MERGE-NOREMATCH" and caught.value.inputs["operation"] == "encode"
+    assert caught.value.clause == "BPE-ENCODE-ORDER" and caught.value.inputs["operation"] == "encode"
+    assert caught.value.localisation["localised"]

@@ -15,7 +15,7 @@ from bpe_conformance.checks.common import (
     encoding_clause,
     subject_encoder,
     subject_retrainer,
-    verify_owned_rounds,
+    verify_training_rounds,
 )
 from bpe_conformance.diagnosis import (
     MIN_FOLLOW_UPS,
@@ -135,17 +135,35 @@ def test_inputs_where_a_candidate_predicts_the_profiles_rules_refute_it_but_do_n
     [
         (
             None,
-            diagnosis.TIE_OTHER_WAY,
+            diagnosis.DivergenceKind.TIE_OTHER_WAY,
             "BPE-TRAIN-TIE",
             "no known bug model explains these rules; a pair tied for the top count was chosen",
             False,
         ),
-        (None, diagnosis.NOT_MAXIMAL, "BPE-TRAIN-GREEDY", NO_MODEL, False),
-        (Explanation((), 5), diagnosis.NOT_MAXIMAL, "BPE-TRAIN-GREEDY", NO_MODEL, False),
-        (Explanation((6,), 0), diagnosis.NOT_MAXIMAL, "BPE-TRAIN-GREEDY", "not confirmed: consistent with", False),
-        (Explanation((6,), 1), diagnosis.NOT_MAXIMAL, "BPE-TRAIN-COUNT", "not confirmed: consistent with", False),
-        (Explanation((6, 7), 5), diagnosis.NOT_MAXIMAL, "BPE-TRAIN-GREEDY", "not confirmed: consistent with", False),
-        (Explanation((6,), 5), diagnosis.NOT_MAXIMAL, "BPE-TRAIN-COUNT", "the rules are exactly", True),
+        (None, diagnosis.DivergenceKind.NOT_MAXIMAL, "BPE-TRAIN-GREEDY", NO_MODEL, False),
+        (Explanation((), 5), diagnosis.DivergenceKind.NOT_MAXIMAL, "BPE-TRAIN-GREEDY", NO_MODEL, False),
+        (
+            Explanation((6,), 0),
+            diagnosis.DivergenceKind.NOT_MAXIMAL,
+            "BPE-TRAIN-GREEDY",
+            "not confirmed: consistent with",
+            False,
+        ),
+        (
+            Explanation((6,), 1),
+            diagnosis.DivergenceKind.NOT_MAXIMAL,
+            "BPE-TRAIN-COUNT",
+            "not confirmed: consistent with",
+            False,
+        ),
+        (
+            Explanation((6, 7), 5),
+            diagnosis.DivergenceKind.NOT_MAXIMAL,
+            "BPE-TRAIN-GREEDY",
+            "not confirmed: consistent with",
+            False,
+        ),
+        (Explanation((6,), 5), diagnosis.DivergenceKind.NOT_MAXIMAL, "BPE-TRAIN-COUNT", "the rules are exactly", True),
     ],
 )
 def test_what_is_said_for_each_state_of_the_evidence(
@@ -157,14 +175,14 @@ def test_what_is_said_for_each_state_of_the_evidence(
 
 
 def test_the_unconfirmed_line_says_why() -> None:
-    _, unasked, _ = divergence._clause_and_cause(diagnosis.NOT_MAXIMAL, Explanation((6,), 0), STRICT)
-    _, undecided, _ = divergence._clause_and_cause(diagnosis.NOT_MAXIMAL, Explanation((6, 7), 4), STRICT)
+    _, unasked, _ = divergence._clause_and_cause(diagnosis.DivergenceKind.NOT_MAXIMAL, Explanation((6,), 0), STRICT)
+    _, undecided, _ = divergence._clause_and_cause(diagnosis.DivergenceKind.NOT_MAXIMAL, Explanation((6, 7), 4), STRICT)
     assert "no follow-up inputs were run" in unasked and "overlapping windows counted once" in unasked
     assert "did not tell them apart" in undecided and " or with the first round's counts reused" in undecided
 
 
 def test_a_confirmed_cause_says_how_many_follow_ups_tested_it() -> None:
-    _, cause, _ = divergence._clause_and_cause(diagnosis.NOT_MAXIMAL, Explanation((6,), 7), STRICT)
+    _, cause, _ = divergence._clause_and_cause(diagnosis.DivergenceKind.NOT_MAXIMAL, Explanation((6,), 7), STRICT)
     assert "overlapping windows counted once" in cause and "7 follow-up inputs" in cause
 
 
@@ -198,7 +216,7 @@ def test_after_follow_ups_the_subject_holds_the_rules_of_the_checked_documents()
     subject = InProcessSubject(broken.ReplacesOverlapping)
     documents = ["aaaa", "bcbc"]
     with pytest.raises(AssertionError):
-        verify_owned_rounds(subject, {"documents": documents, "max_merges": 8}, lambda judgement: True)
+        verify_training_rounds(subject, {"documents": documents, "max_merges": 8})
     fresh = broken.ReplacesOverlapping()
     fresh.train(documents, 8)
     assert subject.encode("aaaabcbc") == fresh.encode("aaaabcbc")
@@ -281,7 +299,9 @@ def test_rounds_before_a_tie_stop_at_the_first_tied_top_count() -> None:
 def test_an_unexplained_tie_says_only_what_the_inputs_without_ties_show(
     evidence: tuple[int, int] | None, says: str
 ) -> None:
-    clause, cause, confirmed = divergence._clause_and_cause(diagnosis.TIE_OTHER_WAY, None, STRICT, lambda: evidence)
+    clause, cause, confirmed = divergence._clause_and_cause(
+        diagnosis.DivergenceKind.TIE_OTHER_WAY, None, STRICT, lambda: evidence
+    )
     assert (clause, confirmed) == ("BPE-TRAIN-TIE", False) and says in cause, cause
 
 

@@ -89,7 +89,7 @@ def _first_tie_judgement(retrain: object) -> diagnosis.Judgement:
     rules = _hash_order_trainer(documents, max_merges)
     assert rules != train_profile(documents, max_merges, STRICT)
     judgements = list(diagnosis.judge_rounds(documents, max_merges, rules, STRICT, retrain))  # type: ignore[arg-type]
-    assert judgements and judgements[0].kind == diagnosis.TIE_OTHER_WAY
+    assert judgements and judgements[0].kind.description == diagnosis.TIE_OTHER_WAY
     return judgements[0]
 
 
@@ -110,12 +110,15 @@ def test_without_a_way_to_ask_the_implementation_an_unmodeled_tie_stays_untested
 def test_candidates_the_follow_ups_did_not_separate_are_said_to_be_so() -> None:
     """BPE-TRAIN-TIE: two candidates left after follow-ups: the cause names both and why it is unconfirmed."""
     both = diagnosis.Explanation(candidates=(0, 1), asked=3)
-    clause, cause, confirmed = divergence._clause_and_cause(diagnosis.TIE_OTHER_WAY, both, STRICT)
+    clause, cause, confirmed = divergence._clause_and_cause(diagnosis.DivergenceKind.TIE_OTHER_WAY, both, STRICT)
     assert (clause, confirmed) == ("BPE-TRAIN-TIE", False)
     assert "largest pair" in cause and "seen first" in cause
     assert "(the follow-up inputs did not tell them apart)" in cause
     unasked = diagnosis.Explanation(candidates=(0, 1), asked=0)
-    assert "(no follow-up inputs were run)" in divergence._clause_and_cause(diagnosis.TIE_OTHER_WAY, unasked, STRICT)[1]
+    assert (
+        "(no follow-up inputs were run)"
+        in divergence._clause_and_cause(diagnosis.DivergenceKind.TIE_OTHER_WAY, unasked, STRICT)[1]
+    )
 
 
 @given(st.lists(st.lists(st.integers(97, 99), max_size=8), max_size=3))

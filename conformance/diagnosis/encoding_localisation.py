@@ -1,0 +1,186 @@
+"""Which stage of encoding wrong ids come from, decided by questions put to the implementation.
+
+:func:`localise_encoding` asks, in order: the replacement scan (one rule on runs and repeats, where no
+rule order can matter), pre-tokenization (the wrong text and its rules with every byte that is not a
+lower-case letter renamed to an unused letter: the same rules in the same places, so an order or scan
+bug stays wrong and only a character-dependent one becomes right), chunking (a merge across byte 32,
+64 or 4096 of a long text against the same merge two bytes earlier), and rule order (the renamed text,
+short, still wrong once the stages before agree). A made token matched again before the rules ranked
+between have run is asked right after the scan (BPE-MERGE-NOREMATCH). Each stage is blamed only where
+its question departs from the specification while its plain twin agrees; otherwise the wrong ids stay
+unlocalised.
+
+>>> from bpe_conformance.reference.profiles import STRICT
+>>> from bpe_conformance.dialects.context import profile_encode
+>>> def split_at_spaces(text, rules):  # a pre-tokenizer: each word encoded on its own
+...     return [token for word in text.split(" ") for token in profile_encode(word, rules, STRICT)]
+>>> rules = [(97, 32), (258, 98)]
+>>> localisation = localise_encoding([("a b", split_at_spaces("a b", rules))], rules, STRICT, split_at_spaces)
+>>> localisation.localised, localisation.stage.value, localisation.clause
+(True, 'pre-tokenization', 'BPE-ENCODE-RAW')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bpe_conformance.diagnosis.stages import Experiment, Localisation, Stage
+from bpe_conformance.dialects.context import profile_encode
+from bpe_conformance.reference import BYTE_COUNT
+from bpe_conformance.reference.profiles import Profile
+
+__all__ = ["CHUNK_SIZES", "Encoder", "localise_encoding", "renamed"]
+
+Pair = tuple[int, int]
+Rules = list[Pair]
+Encoder = Callable[[str, Rules], "list[int] | None"]
+
+# The chunk sizes an encoder that cuts long texts is most likely to use.
+CHUNK_SIZES = (32, 64, 4096)
+_LETTERS = b"abcdefghijklmnopqrstuvwxyz"
+_SYMPTOM = "ids that are not the canonical encoding"
+
+
+def _experiment(
+    stage: Stage, question: str, text: str, rules: Rules, profile: Profile, encode: Encoder, *, control: bool = False
+) -> Experiment:
+    expected = profile_encode(text, rules, profile)
+    answer = encode(text, rules)
+    return Experiment(
+        stage=stage,
+        question=question,
+        inputs={"text": text, "rules": [[first, second] for first, second in rules]},
+        expected=expected,
+        answer=answer,
+        agrees=None if answer is None else answer == expected,
+        control=control,
+    )
+
+
+def _scan_experiments(profile: Profile, encode: Encoder) -> list[Experiment]:
+    experiments = []
+    for pair, unit in (((97, 97), "a"), ((97, 98), "ab")):
+        for length in range(2, 8):
+            text = unit * length
+            question = f"one rule {pair} on {text!r}: replaced left to right, without overlap"
+            experiments.append(_experiment(Stage.REPLACEMENT_SCAN, question, text, [pair], profile, encode))
+            if experiments[-1].agrees is False:
+                return experiments
+    return experiments
+
+
+def _rematch_experiments(profile: Profile, encode: Encoder) -> list[Experiment]:
+    """A made token rematched in its own round, asked only of an encoder that keeps rank order otherwise.
+
+    The control, rules (b, c) then (a, b) on "abc", needs nothing but rank order: an encoder that fails it
+    (a single pass, a longest match) breaks the order itself, and that is the rule-order stage's to say.
+    The question, rules (a, a), (b, b), (aa, b) on "aabb": (aa, b) must wait until (b, b) had its turn.
+    """
+    made = profile.first_rule_id
+    in_order = "rules (b, c), (a, b) on 'abc': rank order alone"
+    control = _experiment(Stage.NO_REMATCH, in_order, "abc", [(98, 99), (97, 98)], profile, encode, control=True)
+    if control.agrees is not True:
+        return [control]
+    experiments = [control]
+    for text, rules in (("aabb", [(97, 97), (98, 98), (made, 98)]), ("abcd", [(97, 98), (99, 100), (made, 99)])):
+        question = f"rules {rules} on {text!r}: a made token waits for the rules ranked before the one that pairs it"
+        experiments.append(_experiment(Stage.NO_REMATCH, question, text, rules, profile, encode))
+        if experiments[-1].agrees is False:
+            break
+    return experiments
+
+
+def _leaves(rules: Rules) -> set[int]:
+    return {part for pair in rules for part in pair if part < BYTE_COUNT}
+
+
+def renamed(text: str, rules: Rules) -> tuple[str, Rules] | None:
+    """``text`` and ``rules`` with every byte that is not a lower-case letter renamed to an unused one.
+
+    The same pairs stand in the same places, so every rule applies where it applied before; None when
+    there are not enough unused letters.
+
+    >>> renamed("a b", [(97, 32), (258, 98)])
+    ('acb', [(97, 99), (258, 98)])
+    """
+    data = text.encode()
+    used = set(data) | _leaves(rules)
+    strangers = sorted(byte for byte in used if byte not in _LETTERS)
+    free = [letter for letter in _LETTERS if letter not in used]
+    if len(strangers) > len(free):
+        return None
+    mapping: dict[int, int] = dict(zip(strangers, free, strict=False))
+
+    def rename(part: int) -> int:
+        return mapping.get(part, part)
+
+    return bytes(rename(byte) for byte in data).decode("ascii"), [(rename(a), rename(b)) for a, b in rules]
+
+
+def _chunk_experiments(rules: Rules, profile: Profile, encode: Encoder, longest: int) -> list[Experiment]:
+    """A rule of two ASCII bytes across byte ``size`` of a padded text, then the same two bytes earlier."""
+    pair = next((rule for rule in rules if rule[0] < 128 and rule[1] < 128), None)
+    leaves = _leaves(rules)
+    pad = next((byte for byte in b"~^`|_#" if byte not in leaves), None)
+    if pair is None or pad is None:
+        return []
+    piece, padding = bytes(pair).decode("ascii"), chr(pad)
+    experiments = []
+    for size in CHUNK_SIZES:
+        if size >= longest:
+            break
+        across = padding * (size - 1) + piece + padding * 5
+        question = f"a rule's pair across byte {size} of a {len(across)}-byte text"
+        asked = _experiment(Stage.CHUNKING, question, across, rules, profile, encode)
+        experiments.append(asked)
+        if asked.agrees is False:
+            inside = padding * (size - 3) + piece + padding * 7
+            experiments.append(_experiment(Stage.CHUNKING, question, inside, rules, profile, encode, control=True))
+            if experiments[-1].agrees is True:
+                return experiments
+    return experiments
+
+
+def localise_encoding(
+    wrong: list[tuple[str, list[int]]], rules: Rules, profile: Profile, encode: Encoder
+) -> Localisation:
+    """The stage the wrong encodings (``(text, ids)`` pairs, under ``rules``) come from, by asking ``encode``.
+
+    ``encode(text, rules)`` is the implementation's encoding under other rules (loading them first), or
+    None when it cannot answer.
+    """
+    experiments = _scan_experiments(profile, encode)
+    if experiments and experiments[-1].agrees is False:
+        return Localisation(True, Stage.REPLACEMENT_SCAN, Stage.REPLACEMENT_SCAN.clause, _SYMPTOM, tuple(experiments))
+    rematch = _rematch_experiments(profile, encode)
+    experiments += rematch
+    if rematch[-1].agrees is False and not rematch[-1].control:
+        return Localisation(True, Stage.NO_REMATCH, Stage.NO_REMATCH.clause, _SYMPTOM, tuple(experiments))
+    text, ids = wrong[0]
+    original = Experiment(
+        stage=Stage.PRE_TOKENIZATION,
+        question="the wrong text as given",
+        inputs={"text": text, "rules": [[first, second] for first, second in rules]},
+        expected=profile_encode(text, rules, profile),
+        answer=ids,
+        agrees=False,
+    )
+    plain = renamed(text, rules)
+    structural: Experiment | None = None
+    if plain is not None and profile.pre_tokenization is None:
+        question = "the wrong text and its rules with every byte but lower-case letters renamed to a letter"
+        structural = _experiment(Stage.PRE_TOKENIZATION, question, plain[0], plain[1], profile, encode, control=True)
+        experiments += [original, structural]
+        if plain[0] != text and structural.agrees is True:
+            stage = Stage.PRE_TOKENIZATION
+            return Localisation(True, stage, stage.clause, _SYMPTOM, tuple(experiments))
+    longest = max(len(text.encode()) for text, _ in wrong)
+    chunks = _chunk_experiments(rules, profile, encode, longest)
+    if not chunks and plain is not None:  # no rule of two ASCII bytes: the same rules renamed have one
+        chunks = _chunk_experiments(plain[1], profile, encode, longest)
+    experiments += chunks
+    if chunks and chunks[-1].control and chunks[-1].agrees is True:
+        return Localisation(True, Stage.CHUNKING, Stage.CHUNKING.clause, _SYMPTOM, tuple(experiments))
+    if structural is not None and structural.agrees is False and len(text.encode()) <= min(CHUNK_SIZES):
+        return Localisation(True, Stage.RULE_ORDER, Stage.RULE_ORDER.clause, _SYMPTOM, tuple(experiments))
+    return Localisation(False, None, Stage.RULE_ORDER.clause, _SYMPTOM, tuple(experiments))
