@@ -15,7 +15,6 @@ from hypothesis.errors import NoSuchExample
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks.common import (
     PROBE_RULES,
-    EncodingModel,
     cross_examine_encodings,
     encoding_clause,
     expect_rejection,
@@ -25,7 +24,7 @@ from bpe_conformance.checks.common import (
     training_examples,
     verify_encodings,
 )
-from bpe_conformance.checks.encoding_models import _ENCODING_MODELS
+from bpe_conformance.checks.encoding_models import _ENCODING_MODELS, EncodingModel
 from bpe_conformance.dialects.context import profile_encode
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.reference import LiteralTokenizer
