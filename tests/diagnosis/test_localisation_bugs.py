@@ -17,6 +17,7 @@ from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.diagnosis import DivergenceKind
 from bpe_conformance.reports.json_report import SCHEMA_PATH, build_report
+from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.settings import EFFORTS
@@ -94,7 +95,7 @@ def test_no_training_check_localises_a_bug_to_another_clause(implementation: bug
 def test_the_json_report_carries_the_localisation_and_the_experiments_that_decided_it() -> None:
     """The report says localised, the stage and every question asked, so a user can ask them again."""
     results = [_run("documents-as-given", bugs.CrlfRewritten), _run("merge-scan", bugs.RunsLoseMatches)]
-    report = build_report(SuiteResult({"name": "bugs"}, results, 0, "dev", 1.0, "test"))
+    report = build_report(SuiteResult(ImplementationRecord("bugs"), results, 0, "dev", 1.0, "test"))
     schema = json.loads(SCHEMA_PATH.read_text())
     result_schema = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/result"})
     for record in report["results"]:
