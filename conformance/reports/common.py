@@ -39,6 +39,7 @@ __all__ = [
     "implementation_label",
     "level_verdict",
     "level_verdicts",
+    "localisation_lines",
     "lookalike",
     "outcome_counts",
     "plural",
@@ -230,7 +231,9 @@ def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int |
     """
     lines = []
     for label, value in (counterexample or {}).items():
-        if label == "divergence" and isinstance(value, dict):
+        if label == "localisation" and isinstance(value, dict):
+            lines += [_shortened(line, max_chars) for line in localisation_lines(value)]
+        elif label == "divergence" and isinstance(value, dict):
             lines.append("first divergent merge round:")
             for key, item in value.items():
                 if item is None or item == "":
@@ -240,6 +243,35 @@ def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int |
         else:
             lines.append(f"{label}: {_shortened(render_value(value), max_chars)}")
     lines += [_shortened(line, max_chars) for line in escaped_lines(counterexample or {})]
+    return lines
+
+
+def localisation_lines(localisation: dict[str, Any]) -> list[str]:
+    """What the experiments on the counterexample decided, in a few lines: the stage and the question that
+    showed it (the JSON report keeps every experiment with its inputs and answers, to rerun them).
+
+    >>> question = {"stage": "tie", "question": "ties go to the smallest pair", "control": False,
+    ...             "inputs": {"documents": ["abab"]}, "expected": [[97, 98]], "answer": [[98, 97]], "agrees": False}
+    >>> for line in localisation_lines({"localised": True, "stage": "tie", "clause": "BPE-TRAIN-TIE",
+    ...                                 "experiments": [question]}):
+    ...     print(line)
+    localisation: stage tie [BPE-TRAIN-TIE], decided by 1 experiment (the JSON report lists each)
+      ties go to the smallest pair: inputs {"documents": ["abab"]}, expected [[97, 98]], got [[98, 97]]
+    """
+    experiments = [item for item in localisation.get("experiments", []) if isinstance(item, dict)]
+    counted = plural(len(experiments), "experiment")
+    if localisation.get("localised"):
+        head = f"localisation: stage {localisation.get('stage')} [{localisation.get('clause')}], decided by {counted}"
+    else:
+        head = f"localisation: none decided by {counted} ({localisation.get('label', 'unlocalised')})"
+    lines = [f"{head} (the JSON report lists each)"]
+    for item in experiments:
+        if item.get("agrees") is False and not item.get("control"):
+            lines.append(
+                f"  {printable(str(item.get('question')))}: inputs {render_value(item.get('inputs'))}, "
+                f"expected {render_value(item.get('expected'))}, got {render_value(item.get('answer'))}"
+            )
+            break
     return lines
 
 

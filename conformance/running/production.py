@@ -8,6 +8,7 @@ vocabulary's file, size and SHA-256 (``config.vocabulary``).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import fnmatch
 import time
@@ -20,9 +21,17 @@ from bpe_conformance.dialects.production import ProductionSetup, bind_vocabulary
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.pretokenization import SPLIT_PROFILES, PatternError
 from bpe_conformance.reference.vocabulary import VocabularyError, read_vocabulary
-from bpe_conformance.results.outcomes import CheckResult, RunRecord, SuiteResult, VocabularyRecord
+from bpe_conformance.results.outcomes import CheckResult, SuiteResult, VocabularyRecord
 from bpe_conformance.running.runner import run_checks
-from bpe_conformance.running.suite import RunConfig, at_level, effort_settings, harness_version, implementation_record
+from bpe_conformance.running.skipfile import SkipPlan
+from bpe_conformance.running.suite import (
+    RunConfig,
+    at_level,
+    config_record,
+    effort_settings,
+    harness_version,
+    implementation_record,
+)
 from bpe_conformance.settings import HYPOTHESIS_VERSION
 
 __all__ = ["production_checks", "production_setup_for", "run_production_suite", "vocabulary_record"]
@@ -108,17 +117,10 @@ def run_production_suite(
         seconds=round(time.monotonic() - started, 3),
         harness_version=harness_version(),
         started_at=started_at,
-        config=RunRecord(
-            impl=config.impl,
-            seed=config.seed,
-            effort=config.effort,
-            timeout=config.timeout,
-            isolation=config.isolation_used,
-            patterns=tuple(config.patterns),
-            level=config.level,
-            checks=tuple(check.name for check in checks),
-            profile=setup.profile.name,
-            vocabulary=vocabulary_record(setup),
+        # As any run records its configuration (no skip file: none names these checks yet), with the
+        # vocabulary's profile and the vocabulary itself.
+        config=dataclasses.replace(
+            config_record(config, checks, SkipPlan()), profile=setup.profile.name, vocabulary=vocabulary_record(setup)
         ),
         hypothesis_version=HYPOTHESIS_VERSION,
     )
