@@ -209,7 +209,8 @@ def escaped_lines(counterexample: dict[str, Any]) -> list[str]:
     >>> escaped_lines({"expected": ["é"], "actual": ["é"]})
     []
     """
-    values = {label: value for label, value in counterexample.items() if label != "divergence"}
+    # The divergence and the localisation are shown by their own lines; their inputs are the same texts.
+    values = {label: value for label, value in counterexample.items() if label not in {"divergence", "localisation"}}
     strings = list(dict.fromkeys(text for value in values.values() for text in _strings_in(value)))
     if not any(lookalike(text) for text in strings):
         return []

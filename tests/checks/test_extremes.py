@@ -6,7 +6,7 @@ leaves a bug of another clause to that clause's check rather than blaming it on 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import Phase, settings
@@ -145,3 +145,27 @@ def test_a_factory_that_cannot_be_imported_by_name_is_skipped_saying_why() -> No
     result = run_check(CHECKS["determinism-across-processes"], InProcessSubject(lambda: Tokenizer()), _dev(), seed=0)
     assert result.outcome is Outcome.SKIP
     assert "cannot be imported by name" in result.message and result.examples == 0
+
+
+class _NeverStopsOnItsOwn(LiteralTokenizer):
+    """A stop-rule bug with a twist: it never stops before the budget (so a wide one would loop for ever).
+
+    It records every budget it is asked to train with.
+    """
+
+    budgets: ClassVar[list[int]] = []
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        type(self).budgets.append(max_merges)
+        if max_merges >= 2**31:
+            raise AssertionError("trained with a wide budget after the small control already failed")
+        return [(97, 97)] * max_merges
+
+
+def test_a_wide_budget_is_only_asked_for_after_the_small_control_trains_right() -> None:
+    """The small never-reached budget comes first: an implementation that gets it wrong (another check's
+    finding) is never handed a budget past 2**31 to loop on, which in process would hang the harness."""
+    _NeverStopsOnItsOwn.budgets = []
+    example = {"documents": ["abab", "acac"], "max_merges": WIDE_MAX_MERGES[1]}
+    extremes.verify_wide_max_merges(InProcessSubject(_NeverStopsOnItsOwn), example)
+    assert _NeverStopsOnItsOwn.budgets and max(_NeverStopsOnItsOwn.budgets) < 2**31
