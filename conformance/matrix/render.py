@@ -64,6 +64,23 @@ def cell_values(implementation: dict[str, Any]) -> dict[str, str]:
     return {name: record["cell"] for name, record in implementation["cells"].items()}
 
 
+def shown_cell(record: dict[str, Any], check: dict[str, str]) -> str:
+    """A cell as the table shows it: a ``fail`` whose failure names another clause than the row's says which.
+
+    A check fails on any divergence its example provokes, under the clause the experiments localised it to
+    (or the symptom's, unlocalised): a tie bug seen by the stop-rule check is a failure of the tie clause, and
+    a bare ``fail`` in the stop-rule row would say the stop rule is broken.
+
+    >>> shown_cell({"cell": "fail", "clause": "BPE-TRAIN-TIE"}, {"clause": "BPE-TRAIN-STOP"})
+    'fail (BPE-TRAIN-TIE)'
+    >>> shown_cell({"cell": "fail", "clause": "BPE-TRAIN-STOP"}, {"clause": "BPE-TRAIN-STOP"})
+    'fail'
+    """
+    if record["cell"] == "fail" and record.get("clause") not in (None, check["clause"]):
+        return f"fail ({record['clause']})"
+    return str(record["cell"])
+
+
 def _table(document: dict[str, Any]) -> list[str]:
     """One table, the algorithm level first and the interface level after it, so neither hides the other."""
     rows, checks = document["implementations"], document["checks"]
@@ -81,7 +98,7 @@ def _table(document: dict[str, Any]) -> list[str]:
         lines.append(f"| **{level} level** | | " + " | ".join(f"**{tally}**" for tally in tallies) + " |")
         for check in checks:
             if check["level"] == level:
-                cells = [row["cells"][check["name"]]["cell"] for row in rows]
+                cells = [shown_cell(row["cells"][check["name"]], check) for row in rows]
                 lines.append(f"| {check['name']} | {check['clause']} | " + " | ".join(cells) + " |")
     return lines
 
@@ -135,7 +152,9 @@ def render_markdown(document: dict[str, Any]) -> str:
         "",
         "* `pass`: passes under its profile and under strict.",
         "* `dialect`: fails strict, passes its declared profile: a documented difference.",
-        "* `fail`: fails under its own profile: a bug or an undeclared difference (see `docs/findings.md`).",
+        "* `fail`: fails under its own profile: a bug or an undeclared difference (see `docs/findings.md`). "
+        "`fail (CLAUSE)`: the check saw a departure from another clause than its row's (a tie bug seen by "
+        "the stop-rule check, say): the row's own clause is not what is broken.",
         "* `skip`: the capability is not declared, or the clause does not apply under its profile.",
         "",
         "The checks of the two conformance levels of `specs/bpe.md` are shown apart: the `algorithm` level "

@@ -209,10 +209,45 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 
 
+# The members run in this process, where nothing else bounds their memory: one that sizes a table by
+# max_merges (vocab-sized-by-request) met a budget past 2**31 and took 24 GB before the kernel killed the
+# whole proof. Under this bound the allocation fails as a MemoryError, judged as the member's own answer.
+MEMBER_ADDRESS_SPACE = 8 * 2**30
+
+
+@contextlib.contextmanager
+def bounded_address_space(limit: int = MEMBER_ADDRESS_SPACE) -> Iterator[None]:
+    """Lower this process's soft address-space limit to ``limit`` (Linux; elsewhere nothing), then restore it.
+
+    >>> with bounded_address_space():
+    ...     try:
+    ...         table = bytearray(16 * 2**30)
+    ...     except MemoryError:
+    ...         print("refused")
+    refused
+    """
+    try:
+        import resource
+    except ImportError:  # not on this platform: nothing to bound
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    bounded = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+    lowered = soft == resource.RLIM_INFINITY or soft > bounded
+    if lowered:
+        resource.setrlimit(resource.RLIMIT_AS, (bounded, hard))
+    try:
+        yield
+    finally:
+        if lowered:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 def _prove_one(task: tuple[type, bool, str, int]) -> Proof:
     implementation, full, effort, seed = task
     method = full_proof if full else quick_proof
-    return method(implementation, effort=effort, seed=seed)
+    with bounded_address_space():
+        return method(implementation, effort=effort, seed=seed)
 
 
 def prove_all(

@@ -31,3 +31,16 @@ def test_an_empty_corpus_is_an_assertion_not_a_value_error() -> None:
     """BPE-INPUT-DOCS: the library asserts ``texts`` instead of raising ValueError (docs/findings.md)."""
     with pytest.raises(AssertionError):
         BpetokenizerAdapter().train([], 0)
+
+
+def test_a_generator_of_documents_is_joined_not_rejected() -> None:
+    """BPE-INPUT-DOCS (docs/findings.md F12): a generator is trained on, never refused with TypeError.
+
+    Empty, as the protocol rebuilds one, it is an empty text and ``assert texts`` fails; with items, the
+    text trains until no pair is left and minbpe's ``max`` over no pairs raises ValueError.
+    """
+    nothing: list[str] = []
+    with pytest.raises(AssertionError):
+        BpetokenizerAdapter().train((document for document in nothing), 8)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="empty sequence"):
+        BpetokenizerAdapter().train((document for document in ["abab"]), 8)  # type: ignore[arg-type]

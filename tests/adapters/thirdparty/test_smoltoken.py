@@ -33,6 +33,16 @@ def test_ties_follow_neither_ids_nor_order_of_appearance() -> None:
     assert SmoltokenAdapter().train(["cdcd", "abab"], 1) == [(97, 98)]
 
 
+def test_a_pair_seen_once_is_merged_only_if_no_merge_made_it() -> None:
+    """BPE-TRAIN-STOP: pairs seen once merge in the first count, never once a merge makes them
+    (docs/findings.md F30)."""
+    assert SmoltokenAdapter().train(["ab"], 1) == [(97, 98)]
+    assert SmoltokenAdapter().train(["aab", "xy"], 2) == [(97, 97), (120, 121)]
+    assert SmoltokenAdapter().train(["aab"], 2) == [(97, 97)]  # (aa, b), seen once, is never merged
+    assert train_profile(["aab"], 2, BPEASY) == [(97, 97), (256, 98)]
+    assert SmoltokenAdapter().train(["aaaaaa"], 3) == [(97, 97), (256, 256)]
+
+
 def test_an_empty_corpus_is_an_assertion() -> None:
     """BPE-INPUT-DOCS: ``assert data or path`` takes an empty list for no data (docs/findings.md F17)."""
     with pytest.raises(AssertionError, match="Either data or path"):
