@@ -62,7 +62,7 @@ def _stand_in_wheel(name: str, root: Path, outdir: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def wheels(tmp_path_factory) -> dict[str, Path]:
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """This project's wheel and the two stand-ins', by distribution name."""
     _, ours = build_distributions(tmp_path_factory.mktemp("dist"))
     sources, outdir = tmp_path_factory.mktemp("stand-ins"), tmp_path_factory.mktemp("stand-in-wheels")
@@ -94,7 +94,9 @@ def _assert_working(venv: Path, cwd: Path, installed: set[str]) -> None:
 
 @pytest.mark.parametrize("ours_first", [True, False], ids=["wheel-first", "stand-ins-first"])
 @pytest.mark.parametrize("removed", ["reference", "conformance", "bpe-conformance"])
-def test_the_wheel_and_the_stand_ins_break_neither_in_any_order(wheels, tmp_path, ours_first, removed) -> None:
+def test_the_wheel_and_the_stand_ins_break_neither_in_any_order(
+    wheels: dict[str, Path], tmp_path: Path, ours_first: bool, removed: str
+) -> None:
     order = ["bpe-conformance", *STAND_INS] if ours_first else [*STAND_INS, "bpe-conformance"]
     venv = fresh_venv(tmp_path / "venv", wheels[order[0]])
     for name in order[1:]:

@@ -75,7 +75,7 @@ def test_a_copied_tree_finds_its_specification(tmp_path: Path, site: bool) -> No
         assert found == tmp_path / "specs"
 
 
-def test_the_license_is_an_spdx_expression_and_its_file_ships():
+def test_the_license_is_an_spdx_expression_and_its_file_ships() -> None:
     tomllib = pytest.importorskip("tomllib")
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert pyproject["project"]["license"] == "MIT"

@@ -31,7 +31,7 @@ INPROCESS = ("--bpe-isolation", "inprocess")
 
 
 @pytest.fixture
-def project(pytester, monkeypatch):
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """An implementer's project whose suite is the demo checks and the replay."""
     pytester.makepyfile(impls=IMPLEMENTATIONS, test_own="def test_own():\n    assert True\n")
     pytester.syspathinsert()
@@ -40,31 +40,31 @@ def project(pytester, monkeypatch):
     return pytester
 
 
-def _run(project, *args: str):
+def _run(project: pytest.Pytester, *args: str) -> pytest.RunResult:
     return project.runpytest_inprocess("-p", "bpe_conformance.plugin", "-p", "no:cacheprovider", "--bpe-only", *args)
 
 
-def test_the_new_options_are_documented_in_help(project) -> None:
+def test_the_new_options_are_documented_in_help(project: pytest.Pytester) -> None:
     result = _run(project, "--help")
     for option in ("--bpe-skip-file=PATH", "--bpe-level", "--bpe-profile=NAME"):
         result.stdout.fnmatch_lines([f"*{option}*"])
 
 
-def test_a_skip_file_turns_a_known_failure_into_a_skip(project) -> None:
+def test_a_skip_file_turns_a_known_failure_into_a_skip(project: pytest.Pytester) -> None:
     project.path.joinpath("skips.txt").write_text("BPE-TRAIN-TIE  # ties our own way\n", encoding="utf-8")
     result = _run(project, "--bpe-impl", "impls:LargestTie", *INPROCESS, "--bpe-skip-file", "skips.txt", "-rs")
     result.assert_outcomes(passed=1, skipped=2)
     result.stdout.fnmatch_lines(["*skipped: *ties our own way (declared in skips.txt line 1)*"])
 
 
-def test_a_bad_skip_file_is_one_usage_error(project) -> None:
+def test_a_bad_skip_file_is_one_usage_error(project: pytest.Pytester) -> None:
     project.path.joinpath("skips.txt").write_text("demo-wroked-example\n", encoding="utf-8")
     result = _run(project, "--bpe-impl", "reference", *INPROCESS, "--bpe-skip-file", "skips.txt")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*skips.txt line 1: 'demo-wroked-example' is neither*"])
 
 
-def test_a_stale_skip_is_shown_in_the_terminal_summary(project) -> None:
+def test_a_stale_skip_is_shown_in_the_terminal_summary(project: pytest.Pytester) -> None:
     project.path.joinpath("skips.txt").write_text("demo-worked-example  # ties our own way\n", encoding="utf-8")
     result = _run(project, "--bpe-impl", "reference", *INPROCESS, "--bpe-skip-file", "skips.txt")
     result.assert_outcomes(passed=2, skipped=1)
@@ -73,27 +73,27 @@ def test_a_stale_skip_is_shown_in_the_terminal_summary(project) -> None:
     )
 
 
-def test_no_advisory_section_without_advisories(project) -> None:
+def test_no_advisory_section_without_advisories(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "reference", *INPROCESS)
     result.assert_outcomes(passed=3)
     assert "bpe-conformance advisories" not in result.stdout.str()
 
 
-def test_bpe_level_selects_one_conformance_level(project) -> None:
+def test_bpe_level_selects_one_conformance_level(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "reference", *INPROCESS, "--bpe-level", "interface", "--collect-only", "-q")
     assert [line for line in result.outlines if "::" in line] == [
         "bpe-conformance::demo-decode-unknown[BPE-DECODE-STRICT]"
     ]
 
 
-def test_bpe_level_leaving_no_check_is_a_usage_error(project) -> None:
+def test_bpe_level_leaving_no_check_is_a_usage_error(project: pytest.Pytester) -> None:
     args = ("--bpe-check", "demo-replay", "--bpe-level", "interface")
     result = _run(project, "--bpe-impl", "reference", *INPROCESS, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*no checks selected (--bpe-level interface leaves none of those chosen)*"])
 
 
-def test_bpe_profile_judges_under_another_profile_and_reproduces_with_it(project) -> None:
+def test_bpe_profile_judges_under_another_profile_and_reproduces_with_it(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "impls:LargestTie", *INPROCESS, "--bpe-profile", "minbpe")
     result.assert_outcomes(failed=2, passed=1)
     result.stdout.fnmatch_lines(
@@ -101,13 +101,13 @@ def test_bpe_profile_judges_under_another_profile_and_reproduces_with_it(project
     )
 
 
-def test_an_unknown_profile_is_a_usage_error_naming_the_option(project) -> None:
+def test_an_unknown_profile_is_a_usage_error_naming_the_option(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "reference", "--bpe-profile", "gpt-9")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--bpe-profile: unknown profile 'gpt-9'*"])
 
 
-def test_a_failure_is_headed_by_the_clause_it_reports(project) -> None:
+def test_a_failure_is_headed_by_the_clause_it_reports(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "impls:LargestTie", *INPROCESS, "--bpe-check", "demo-replay")
     result.assert_outcomes(failed=1)
     headers = [line for line in result.outlines if re.match(r"^_+ .* _+$", line)]
@@ -115,7 +115,7 @@ def test_a_failure_is_headed_by_the_clause_it_reports(project) -> None:
     result.stdout.fnmatch_lines(["*FAIL demo-replay [[]BPE-TRAIN-TIE[]]*"])
 
 
-def test_a_failure_on_the_item_clause_keeps_its_header(project) -> None:
+def test_a_failure_on_the_item_clause_keeps_its_header(project: pytest.Pytester) -> None:
     result = _run(project, "--bpe-impl", "impls:LargestTie", *INPROCESS, "--bpe-check", "demo-worked-example")
     result.assert_outcomes(failed=1)
     headers = [line for line in result.outlines if re.match(r"^_+ .* _+$", line)]

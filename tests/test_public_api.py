@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from types import ModuleType
 
 import pytest
 
@@ -114,7 +115,7 @@ RUNNING = {
 @pytest.mark.parametrize(
     ("module", "names"), [(bpe_conformance, FACADE), (reference, REFERENCE), (running, RUNNING)], ids=str
 )
-def test_the_public_names_are_pinned_and_all_resolve(module, names) -> None:
+def test_the_public_names_are_pinned_and_all_resolve(module: ModuleType, names: set[str]) -> None:
     assert set(module.__all__) == names
     assert all(getattr(module, name) is not None for name in names)
 
@@ -122,7 +123,7 @@ def test_the_public_names_are_pinned_and_all_resolve(module, names) -> None:
 def test_the_facade_lists_its_names_in_dir_and_refuses_others() -> None:
     assert set(dir(bpe_conformance)) >= FACADE
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
-        _ = bpe_conformance.no_such_name  # type: ignore[attr-defined]
+        _ = bpe_conformance.no_such_name
     assert bpe_conformance.strategies.__name__ == "bpe_conformance.inputs.strategies"
     assert bpe_conformance.RunPlan is running.RunPlan
 

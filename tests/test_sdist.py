@@ -26,7 +26,7 @@ SUBSET = (
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[Path, str]:
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """(the unpacked sdist's directory, the build's output)."""
     dist = tmp_path_factory.mktemp("dist")
     sdist, _ = build_distributions(dist)
@@ -40,13 +40,13 @@ def built(tmp_path_factory) -> tuple[Path, str]:
     return tree, (dist / BUILD_LOG).read_text(encoding="utf-8")
 
 
-def test_the_build_is_quiet(built):
+def test_the_build_is_quiet(built: tuple[Path, str]) -> None:
     _, log = built
     assert "Package would be ignored" not in log
     assert "deprecated" not in log.lower(), [line for line in log.splitlines() if "deprecated" in line.lower()]
 
 
-def test_the_sdist_holds_what_its_tests_need(built):
+def test_the_sdist_holds_what_its_tests_need(built: tuple[Path, str]) -> None:
     tree, _ = built
     for name in ("LICENSE", "conftest.py", "tox.ini", "constraints.txt", "docs/ci.md", "tests/cli/test_main.py"):
         assert (tree / name).is_file(), name
@@ -58,7 +58,7 @@ def test_the_sdist_holds_what_its_tests_need(built):
     )
 
 
-def test_the_unpacked_sdist_installs_offline_and_its_tests_pass(built, tmp_path):
+def test_the_unpacked_sdist_installs_offline_and_its_tests_pass(built: tuple[Path, str], tmp_path: Path) -> None:
     tree, _ = built
     venv = venv_with_our_dependencies(tmp_path / "venv")
     pip_into(venv, "--no-build-isolation", "-e", ".[test]", cwd=tree)

@@ -214,7 +214,9 @@ DOCUMENTED = [
 ]
 
 
-def test_every_documented_command_runs_from_an_empty_directory_and_leaves_site_packages_unchanged(installed, tmp_path):
+def test_every_documented_command_runs_from_an_empty_directory_and_leaves_site_packages_unchanged(
+    installed: Installed, tmp_path: Path
+) -> None:
     venv = installed[0]
     empty, out = tmp_path / "empty", tmp_path / "out"
     empty.mkdir()

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -26,12 +28,12 @@ ZOO_MEMBER = "bpe_conformance.zoo:TiesToLargestPair"
 
 
 @pytest.fixture
-def full_disk(tmp_path):
+def full_disk(tmp_path: Path) -> Iterator[Path]:
     with full_tmpfs(tmp_path / "full") as mount_point:
         yield mount_point
 
 
-def _harness(cwd, *words: str) -> subprocess.CompletedProcess[str]:
+def _harness(cwd: Path, *words: str) -> subprocess.CompletedProcess[str]:
     environment = {key: value for key, value in os.environ.items() if not key.startswith("HYPOTHESIS")}
     environment["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
@@ -44,7 +46,9 @@ def _harness(cwd, *words: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_run_on_a_full_disk_names_the_database_failure_and_prints_the_unsaved_example(tmp_path, full_disk):
+def test_run_on_a_full_disk_names_the_database_failure_and_prints_the_unsaved_example(
+    tmp_path: Path, full_disk: Path
+) -> None:
     database = full_disk / "db"
     words = ["--impl", ZOO_MEMBER, "--isolation", "inprocess", "--check", "tie-break", "--database", str(database)]
     ran = _harness(tmp_path, "run", *words)
@@ -56,7 +60,7 @@ def test_run_on_a_full_disk_names_the_database_failure_and_prints_the_unsaved_ex
     assert not [path for path in database.rglob("*") if path.is_file() and path.stat().st_size == 0]
 
 
-def test_fuzz_on_a_full_disk_stops_and_says_so_with_the_example(tmp_path, full_disk):
+def test_fuzz_on_a_full_disk_stops_and_says_so_with_the_example(tmp_path: Path, full_disk: Path) -> None:
     database = full_disk / "db"
     fuzzed = _harness(
         tmp_path,
@@ -83,10 +87,10 @@ def test_fuzz_on_a_full_disk_stops_and_says_so_with_the_example(tmp_path, full_d
     assert not [path for path in database.rglob("*") if path.is_file() and path.stat().st_size == 0]
 
 
-def test_reports_on_a_full_disk_keep_the_earlier_ones_whole_and_the_verdict_is_shown(tmp_path):
+def test_reports_on_a_full_disk_keep_the_earlier_ones_whole_and_the_verdict_is_shown(tmp_path: Path) -> None:
     earlier = {"json": '{"earlier": "report"}\n', "junit": "<earlier/>\n", "markdown": "# earlier\n"}
 
-    def write_earlier(directory):
+    def write_earlier(directory: Path) -> None:
         for option, text in earlier.items():
             (directory / f"report.{option}").write_text(text, encoding="utf-8")
 
@@ -95,9 +99,9 @@ def test_reports_on_a_full_disk_keep_the_earlier_ones_whole_and_the_verdict_is_s
         _reports_on_a_full_disk(tmp_path, full_disk, paths, earlier)
 
 
-def _reports_on_a_full_disk(tmp_path, full_disk, paths, earlier):
+def _reports_on_a_full_disk(tmp_path: Path, full_disk: Path, paths: dict[str, Path], earlier: dict[str, str]) -> None:
     words = ["--impl", "reference", "--isolation", "inprocess", "--check", "rule-ids"]
-    ran = _harness(tmp_path, "run", *words, *(word for option in paths for word in (f"--{option}", paths[option])))
+    ran = _harness(tmp_path, "run", *words, *(word for option in paths for word in (f"--{option}", str(paths[option]))))
     assert ran.returncode == 2
     assert "No space left on device" in ran.stderr
     assert "PASSED" in ran.stdout  # the verdict, although no report could be written
@@ -107,7 +111,7 @@ def _reports_on_a_full_disk(tmp_path, full_disk, paths, earlier):
     )
 
 
-def test_a_read_only_report_directory_is_refused_before_the_run(tmp_path):
+def test_a_read_only_report_directory_is_refused_before_the_run(tmp_path: Path) -> None:
     read_only = tmp_path / "ro"
     with full_tmpfs(read_only, options="ro"):
         words = ["--impl", "reference", "--isolation", "inprocess", "--json", str(read_only / "r.json")]

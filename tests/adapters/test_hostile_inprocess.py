@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from hypothesis import settings
@@ -39,14 +40,14 @@ class EqualsEverything(str):
     __hash__ = str.__hash__
 
 
-class IteratesAsSomethingElse(list):
-    def __iter__(self):
+class IteratesAsSomethingElse(list[int]):
+    def __iter__(self) -> Iterator[int]:
         return iter([97, 98])
 
     def __eq__(self, other: object) -> bool:
         return True
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 class GarbageDecodeThatClaimsEquality(reference.Tokenizer):
@@ -59,19 +60,19 @@ class WrongIdsBehindALyingList(reference.Tokenizer):
         return IteratesAsSomethingElse([0, *super().encode(text)])
 
 
-def test_a_str_subclass_equal_to_everything_cannot_pass_a_decode_check():
+def test_a_str_subclass_equal_to_everything_cannot_pass_a_decode_check() -> None:
     (check,) = select(["decode-concatenates"])
     result = run_check(check, InProcessSubject(GarbageDecodeThatClaimsEquality), settings(max_examples=20))
     assert result.outcome is Outcome.FAIL
     assert result.clause == "BPE-DECODE-CONCAT"
 
 
-def test_decoded_text_reaches_the_check_as_a_plain_str():
+def test_decoded_text_reaches_the_check_as_a_plain_str() -> None:
     decoded = InProcessSubject(GarbageDecodeThatClaimsEquality).decode([97])
     assert type(decoded) is str and decoded == "garbage"
 
 
-def test_ids_are_read_by_the_list_itself_not_by_its_lying_iterator():
+def test_ids_are_read_by_the_list_itself_not_by_its_lying_iterator() -> None:
     ids = InProcessSubject(WrongIdsBehindALyingList).encode("ab")
     assert type(ids) is list and ids[0] == 0
 
@@ -83,7 +84,7 @@ def _harness(cwd: Path, *words: str, **environment: str) -> subprocess.Completed
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
 
-def test_os_exit_in_process_is_the_implementations_error_not_exit_0(tmp_path: Path):
+def test_os_exit_in_process_is_the_implementations_error_not_exit_0(tmp_path: Path) -> None:
     ran = _harness(tmp_path, "--impl", f"{HOSTILES}:CallsOsExit", "--check", "tie-break", "--json", "r.json")
     assert ran.returncode == 1, ran.stderr
     report = json.loads((tmp_path / "r.json").read_text(encoding="ascii"))
@@ -91,7 +92,7 @@ def test_os_exit_in_process_is_the_implementations_error_not_exit_0(tmp_path: Pa
     assert result["outcome"] == "error" and "os._exit(0)" in result["message"]
 
 
-def test_a_leftover_thread_cannot_hang_the_harness_after_its_verdict(tmp_path: Path):
+def test_a_leftover_thread_cannot_hang_the_harness_after_its_verdict(tmp_path: Path) -> None:
     started = time.monotonic()
     ran = _harness(tmp_path, "--impl", f"{HOSTILES}:LeavesAThread", "--check", "rule-ids")
     assert ran.returncode == 0, ran.stderr
@@ -99,7 +100,7 @@ def test_a_leftover_thread_cannot_hang_the_harness_after_its_verdict(tmp_path: P
     assert time.monotonic() - started < 100  # the thread sleeps 600 s
 
 
-def test_a_chdir_in_process_does_not_move_a_relative_report_or_database(tmp_path: Path):
+def test_a_chdir_in_process_does_not_move_a_relative_report_or_database(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     words = ["--impl", f"{HOSTILES}:ChangesDirectory", "--check", "rule-ids", "--json", "r.json", "--database", "db"]
@@ -109,7 +110,7 @@ def test_a_chdir_in_process_does_not_move_a_relative_report_or_database(tmp_path
     assert not (elsewhere / "r.json").exists() and not (elsewhere / "db").exists()
 
 
-def test_stolen_signal_handlers_are_put_back_after_the_call():
+def test_stolen_signal_handlers_are_put_back_after_the_call() -> None:
     (check,) = select(["tie-break"])
     with handled_signals():
         ours = signal.getsignal(signal.SIGTERM)

@@ -87,13 +87,13 @@ def _kill_harness_and_watch(words: list[str], tmp_path: Path) -> tuple[list[int]
 @pytest.mark.parametrize(
     "command", ["run", *(pytest.param(name, marks=pytest.mark.slow) for name in ("compare", "identify", "fuzz"))]
 )
-def test_kill_9_of_the_harness_leaves_no_hosted_implementation_nor_its_child(tmp_path, command):
+def test_kill_9_of_the_harness_leaves_no_hosted_implementation_nor_its_child(tmp_path: Path, command: str) -> None:
     pids, alive = _kill_harness_and_watch(_words(command, tmp_path), tmp_path)
     assert len(pids) == 2
     assert alive == []
 
 
-def test_kill_9_of_the_harness_leaves_no_cmd_implementation(tmp_path):
+def test_kill_9_of_the_harness_leaves_no_cmd_implementation(tmp_path: Path) -> None:
     script = HOSTILE / "writes_pid_then_hangs.py"
     words = ["run", "--impl", f"cmd:{sys.executable} {script}", "--check", "rule-ids", "--timeout", "600"]
     pids, alive = _kill_harness_and_watch(words, tmp_path)
@@ -101,7 +101,7 @@ def test_kill_9_of_the_harness_leaves_no_cmd_implementation(tmp_path):
     assert alive == []
 
 
-def test_an_implementation_started_from_a_thread_outlives_the_thread():
+def test_an_implementation_started_from_a_thread_outlives_the_thread() -> None:
     """The parent-death signal fires when the forking *thread* ends: compare trains in a thread, and a
     restart there must not kill the implementation when the thread returns (a crash blamed on it)."""
     started: dict[str, ProcessSubject] = {}

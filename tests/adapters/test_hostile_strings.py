@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from bpe_conformance.cli import main as cli
 from tests import ROOT
@@ -19,7 +20,7 @@ from tests.adapters.test_hostile import ENV, HOSTILE
 SCRIPT = HOSTILE / "hostile_language.py"
 
 
-def test_a_hostile_language_is_inert_in_the_terminal_markdown_junit_and_json(tmp_path):
+def test_a_hostile_language_is_inert_in_the_terminal_markdown_junit_and_json(tmp_path: Path) -> None:
     reports = {option: tmp_path / f"report.{option}" for option in ("json", "junit", "markdown")}
     words = [word for option, path in reports.items() for word in (f"--{option}", str(path))]
     command = [sys.executable, "-m", "bpe_conformance", "run", "--impl", f"cmd:{sys.executable} {SCRIPT}"]
@@ -38,7 +39,7 @@ def test_a_hostile_language_is_inert_in_the_terminal_markdown_junit_and_json(tmp
     ET.parse(reports["junit"])  # well-formed XML whatever the implementation declared
 
 
-def test_a_matrix_documents_reproduce_command_is_rebuilt_from_its_fields(tmp_path):
+def test_a_matrix_documents_reproduce_command_is_rebuilt_from_its_fields(tmp_path: Path) -> None:
     document = json.loads((ROOT / "docs" / "matrix.json").read_text(encoding="utf-8"))
     row, cell = next(
         (row, cell)

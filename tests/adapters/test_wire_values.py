@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -39,13 +41,13 @@ def node(script: str) -> ProcessSubject:
     return ProcessSubject([NODE, str(ROOT / "tests" / "fixtures" / "node" / script)], timeout=10)
 
 
-def raised(call, *args) -> ImplementationRaised:
+def raised(call: Callable[..., object], *args: object) -> ImplementationRaised:
     with pytest.raises(ImplementationRaised) as error:
         call(*args)
     return error.value
 
 
-def wired(value):
+def wired(value: object) -> Any:
     """``value`` as the other end of a request reads it."""
     return decode_message(encode_message(build_request(1, "encode", text=value)))["text"]
 
@@ -55,7 +57,7 @@ def wired(value):
     [b"ab", b"", b"\x00\xff", bytearray(b"ab"), {"ab"}, set(), frozenset({(97, 98)}), frozenset(), [b"a", {1}]],
     ids=repr,
 )
-def test_a_marker_is_rebuilt_into_the_value_it_stands_for(value) -> None:
+def test_a_marker_is_rebuilt_into_the_value_it_stands_for(value: object) -> None:
     rebuilt = restore(wired(value))
     assert rebuilt == value and type(rebuilt) is type(value)
 
@@ -78,8 +80,9 @@ def test_what_cannot_be_rebuilt_stays_a_marker_and_plain_objects_stay_objects() 
 
 def test_the_python_host_hands_real_bytes_and_sets_to_the_implementation() -> None:
     with hosted("bpe_conformance.zoo:EncodeAcceptsBytes") as subject:
-        assert subject.encode(b"ab") == [97, 98]  # accepted: the implementation saw bytes, not a dict
-        assert subject.encode(bytearray(b"ab")) == [97, 98]
+        # Not a str, on purpose: accepted, so the implementation saw bytes, not a dict.
+        assert subject.encode(b"ab") == [97, 98]  # type: ignore[arg-type]  # bytes on purpose
+        assert subject.encode(bytearray(b"ab")) == [97, 98]  # type: ignore[arg-type]  # bytearray on purpose
         assert "not set" in raised(subject.encode, {"ab"}).message
     with hosted("bpe_conformance.reference:Tokenizer") as subject:
         subject.train(["abab", "acac"], 2)

@@ -329,6 +329,7 @@ def test_an_encoding_two_bug_models_explain_is_blamed_once_the_implementation_an
     # encoder is classed; the rematch question is asked only of an encoder that keeps rank order.
     with pytest.raises(Violation) as raised:
         verify_encodings(subject, ["a a"], rules, context="after load")
+    assert raised.value.localisation is not None
     assert raised.value.clause == "BPE-ENCODE-ORDER" and raised.value.localisation["stage"] == "rule-order"
     rank_order = next(e for e in raised.value.localisation["experiments"] if e["stage"] == "no-rematch")
     assert rank_order["control"] and rank_order["agrees"] is False

@@ -98,6 +98,7 @@ def test_no_pre_tokenization_reports_other_encoding_bugs_under_their_own_clause(
     raw = violation_of("no-pre-tokenization", broken.EncodesRulesInReverse, example)
     trained = violation_of("encode-trained", broken.EncodesRulesInReverse, {**example, "texts": []})
     assert raw.clause == trained.clause == "BPE-ENCODE-ORDER"
+    assert raw.localisation is not None
     assert raw.localisation["localised"] and raw.localisation["stage"] == "rule-order"
 
 

@@ -45,6 +45,7 @@ def test_merge_scan_reports_other_encoding_bugs_under_their_own_clause() -> None
         CHECKS["merge-scan"].verify(
             InProcessSubject(broken.EncodesRulesInReverse), {"documents": ["abcbc", "abcbc"], "max_merges": 2}
         )
+    assert raised.value.localisation is not None
     assert raised.value.clause == "BPE-ENCODE-ORDER" and raised.value.localisation["stage"] == "rule-order"
     scans = [e for e in raised.value.localisation["experiments"] if e["stage"] == "replacement-scan"]
     assert scans and all(experiment["agrees"] for experiment in scans)

@@ -139,6 +139,7 @@ def test_an_encode_mismatch_is_cross_examined_to_its_clause() -> None:
     """
     with pytest.raises(Violation) as caught:
         verify_vector(InProcessSubject(_SinglePass), _vector("load.json", "load-71f129c7d2193c19"))
+    assert caught.value.localisation is not None
     assert caught.value.clause == "BPE-ENCODE-ORDER" and caught.value.localisation["stage"] == "rule-order"
     assert caught.value.inputs["operation"] == "encode"
 
@@ -490,4 +491,5 @@ def test_an_encode_mismatch_is_named_by_the_bug_models_in_the_profiles_own_numbe
     with pytest.raises(Violation) as caught:
         verify_vector(subject, parting[0])
     assert caught.value.clause == "BPE-ENCODE-ORDER" and caught.value.inputs["operation"] == "encode"
+    assert caught.value.localisation is not None
     assert caught.value.localisation["localised"]

@@ -7,6 +7,8 @@ directory but never a missing parent.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bpe_conformance.cli.main import main
@@ -30,7 +32,9 @@ def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
         (["zoo", "check", "--effort", "lots"], "--effort"),
     ],
 )
-def test_argparse_errors_are_one_line_and_point_to_help(argv, named, capsys):
+def test_argparse_errors_are_one_line_and_point_to_help(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(argv) == 2
     line = _one_line_error(capsys)
     assert named in line and "--help" in line
@@ -45,25 +49,27 @@ def test_argparse_errors_are_one_line_and_point_to_help(argv, named, capsys):
         ["zoo", "check", "--seed", "-1"],
     ],
 )
-def test_a_negative_seed_is_refused(argv, capsys):
+def test_a_negative_seed_is_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     line = _one_line_error(capsys)
     assert "--seed" in line and "non-negative" in line and "-1" in line
 
 
-def test_a_negative_duration_names_the_duration(capsys):
+def test_a_negative_duration_names_the_duration(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fuzz", "--duration", "-5s"]) == 2
     line = _one_line_error(capsys)
     assert "--duration" in line and "-5s" in line and "expected one argument" not in line
 
 
-def test_a_negative_timeout_names_the_timeout(capsys):
+def test_a_negative_timeout_names_the_timeout(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--timeout", "-1"]) == 2
     assert "timeout must be a positive" in _one_line_error(capsys)
 
 
 @pytest.mark.parametrize("command", [["run", "--check", "tie-break"], ["fuzz", "--duration", "1s"]])
-def test_database_under_a_missing_directory_is_refused_and_nothing_is_made(command, tmp_path, capsys):
+def test_database_under_a_missing_directory_is_refused_and_nothing_is_made(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     database = tmp_path / "missing" / "deeper" / "db"
     assert main([*command, "--database", str(database)]) == 2
     line = _one_line_error(capsys)
@@ -71,7 +77,7 @@ def test_database_under_a_missing_directory_is_refused_and_nothing_is_made(comma
     assert not (tmp_path / "missing").exists()
 
 
-def test_database_directory_itself_is_created(tmp_path, capsys):
+def test_database_directory_itself_is_created(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     database = tmp_path / "db"
     assert main(["run", "--check", "tie-break", "--quiet", "--database", str(database)]) == 0
     assert database.is_dir()

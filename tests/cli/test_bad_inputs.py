@@ -36,7 +36,7 @@ def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE_JSON))
-def test_trace_json_file(tmp_path: Path, capsys, case: str) -> None:
+def test_trace_json_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
     content, fault = HOSTILE_JSON[case]
     path = tmp_path / "docs.json"
     path.write_text(content, encoding="utf-8")
@@ -45,7 +45,7 @@ def test_trace_json_file(tmp_path: Path, capsys, case: str) -> None:
 
 
 @pytest.mark.parametrize("case", ["deep", "long-number"])
-def test_compare_jsonl_line(tmp_path: Path, capsys, case: str) -> None:
+def test_compare_jsonl_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
     content, fault = HOSTILE_JSON[case]
     corpus = tmp_path / "c.jsonl"
     corpus.write_text(json.dumps({"text": "abab"}) + "\n" + content + "\n", encoding="utf-8")
@@ -56,7 +56,7 @@ def test_compare_jsonl_line(tmp_path: Path, capsys, case: str) -> None:
 
 @pytest.mark.parametrize("option", ["--from", "--diff"])
 @pytest.mark.parametrize("case", ["deep", "nan"])
-def test_matrix_documents(tmp_path: Path, capsys, option: str, case: str) -> None:
+def test_matrix_documents(tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, case: str) -> None:
     content, fault = HOSTILE_JSON[case]
     document = tmp_path / "m.json"
     document.write_text(content, encoding="utf-8")
@@ -67,7 +67,9 @@ def test_matrix_documents(tmp_path: Path, capsys, option: str, case: str) -> Non
 
 
 @pytest.mark.parametrize("columns", ["0", "-3", "abc", "5"])
-def test_an_unusable_columns_is_ignored(capsys, monkeypatch, columns: str) -> None:
+def test_an_unusable_columns_is_ignored(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, columns: str
+) -> None:
     monkeypatch.setenv("COLUMNS", columns)
     assert cli.main(["run", "--impl", "reference", "--isolation", "inprocess", "--check", "rule-ids"]) == 0
     assert "PASSED" in capsys.readouterr().out
@@ -76,7 +78,7 @@ def test_an_unusable_columns_is_ignored(capsys, monkeypatch, columns: str) -> No
 
 
 @pytest.mark.parametrize("case", ["deep", "long-number", "fifo"])
-def test_vectors_check(tmp_path: Path, capsys, case: str) -> None:
+def test_vectors_check(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
     vectors = tmp_path / "vectors"
     vectors.mkdir()
     if case == "fifo":
@@ -96,7 +98,9 @@ def test_vectors_check(tmp_path: Path, capsys, case: str) -> None:
     ("change", "fault"),
     [("drop-cell", "has no cell for check"), ("add-cell", "has a cell for unknown check")],
 )
-def test_a_schema_valid_but_inconsistent_matrix_document(tmp_path: Path, capsys, change: str, fault: str) -> None:
+def test_a_schema_valid_but_inconsistent_matrix_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: str, fault: str
+) -> None:
     document = json.loads((ROOT / "docs" / "matrix.json").read_text(encoding="utf-8"))
     cells = document["implementations"][0]["cells"]
     if change == "drop-cell":

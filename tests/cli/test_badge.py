@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,13 +12,15 @@ from bpe_conformance.cli.main import main
 CONCATENATES = "bpe_conformance.zoo.corpus:ConcatenatesDocuments"
 
 
-def _report(tmp_path, *argv: str) -> str:
+def _report(tmp_path: Path, *argv: str) -> str:
     path = tmp_path / "report.json"
     main(["run", "--quiet", "--json", str(path), *argv])
     return str(path)
 
 
-def test_a_conforming_run_gives_green_badges_that_say_what_ran(tmp_path, capsys):
+def test_a_conforming_run_gives_green_badges_that_say_what_ran(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     report = _report(tmp_path, "--check", "tie-break", "--check", "ids-validation")
     capsys.readouterr()
     assert main(["badge", report]) == 0
@@ -31,7 +34,7 @@ def test_a_conforming_run_gives_green_badges_that_say_what_ran(tmp_path, capsys)
     assert badges["interface"]["message"] == "conforms (1/1)"
 
 
-def test_a_failing_level_is_red_and_a_level_not_run_is_grey(tmp_path, capsys):
+def test_a_failing_level_is_red_and_a_level_not_run_is_grey(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = _report(tmp_path, "--impl", CONCATENATES, "--isolation", "inprocess", "--check", "no-cross-document-pairs")
     capsys.readouterr()
     assert main(["badge", report, "--dir", str(tmp_path)]) == 0
@@ -42,7 +45,7 @@ def test_a_failing_level_is_red_and_a_level_not_run_is_grey(tmp_path, capsys):
     assert "wrote" in capsys.readouterr().out
 
 
-def test_declared_skips_are_on_the_badge(tmp_path, capsys):
+def test_declared_skips_are_on_the_badge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     skips = tmp_path / "skips.txt"
     skips.write_text("tie-break  # ours differs\n", encoding="utf-8")
     report = _report(tmp_path, "--check", "tie-break", "--check", "stop-rule", "--skip-file", str(skips))
@@ -56,7 +59,9 @@ def test_declared_skips_are_on_the_badge(tmp_path, capsys):
     ("content", "said"),
     [(None, "cannot read report"), ("{not json", "is not JSON"), ('{"results": []}', "is not a run --json report")],
 )
-def test_what_is_not_a_report_is_one_line_and_exit_2(tmp_path, capsys, content, said):
+def test_what_is_not_a_report_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, said: str
+) -> None:
     path = tmp_path / "report.json"
     if content is not None:
         path.write_text(content, encoding="utf-8")
@@ -65,7 +70,7 @@ def test_what_is_not_a_report_is_one_line_and_exit_2(tmp_path, capsys, content, 
     assert said in err and len(err.strip().splitlines()) == 1
 
 
-def test_dir_must_exist(tmp_path, capsys):
+def test_dir_must_exist(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = _report(tmp_path, "--check", "tie-break")
     assert main(["badge", report, "--dir", str(tmp_path / "missing")]) == 2
     assert "is not a directory" in capsys.readouterr().err

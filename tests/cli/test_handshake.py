@@ -22,7 +22,9 @@ def _python_fixture(name: str) -> str:
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-def test_a_conforming_program_shows_the_handshake_and_one_exchange_per_capability(capsys):
+def test_a_conforming_program_shows_the_handshake_and_one_exchange_per_capability(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["handshake", "--impl", f"cmd:node {NODE_FIXTURE}"]) == 0
     out = capsys.readouterr().out
     assert '  > {"id":1,"op":"handshake","protocol":1}' in out
@@ -33,26 +35,26 @@ def test_a_conforming_program_shows_the_handshake_and_one_exchange_per_capabilit
     assert "every exchange followed the protocol" in out
 
 
-def test_an_answer_of_the_wrong_shape_is_a_protocol_error(capsys):
+def test_an_answer_of_the_wrong_shape_is_a_protocol_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["handshake", "--impl", _python_fixture("wrong_types.py")]) == 1
     out = capsys.readouterr().out
     assert '"result": {"rules"' in out  # the line as the program wrote it
     assert "protocol error: train returned dict" in out and "every exchange" not in out
 
 
-def test_a_half_written_line_is_a_protocol_error_with_the_exit_status(capsys):
+def test_a_half_written_line_is_a_protocol_error_with_the_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["handshake", "--impl", _python_fixture("exit_midway.py")]) == 1
     out = capsys.readouterr().out
     assert "protocol error (crash): stopped in the middle of a response line" in out and "exit" in out
 
 
-def test_undeclared_capabilities_are_not_sent(capsys):
+def test_undeclared_capabilities_are_not_sent(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["handshake", "--impl", _python_fixture("no_capabilities.py")]) == 0
     out = capsys.readouterr().out
     assert out.count("not declared, not sent") == 4 and '"op":"train"' not in out
 
 
-def test_a_failed_handshake_shows_the_wire_and_exits_2(capsys):
+def test_a_failed_handshake_shows_the_wire_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["handshake", "--impl", _python_fixture("wrong_version.py")]) == 2
     captured = capsys.readouterr()
     assert '"protocol": 2' in captured.out
@@ -68,7 +70,7 @@ def test_a_failed_handshake_shows_the_wire_and_exits_2(capsys):
         ("cmd:", "the command line is empty"),
     ],
 )
-def test_usage_errors_are_one_line(spec, said, capsys):
+def test_usage_errors_are_one_line(spec: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["handshake", "--impl", spec]) == 2
     err = capsys.readouterr().err
     assert said in err and len(err.strip().splitlines()) == 1

@@ -12,6 +12,7 @@ import argparse
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -31,23 +32,23 @@ def installed_layout(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(module, "checkout_root", lambda: None)
 
 
-def test_the_checkout_is_found_from_the_package():
+def test_the_checkout_is_found_from_the_package() -> None:
     assert checkout_root() == ROOT.resolve()
 
 
 @pytest.mark.parametrize("shortcut", ["reference", "reference-literal"])
-def test_identify_takes_the_shortcuts_run_takes(shortcut, capsys):
+def test_identify_takes_the_shortcuts_run_takes(shortcut: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["identify", "--impl", shortcut, "--isolation", "inprocess"]) == 0
     assert "identified as: strict" in capsys.readouterr().out
 
 
-def test_identify_names_an_empty_impl(capsys):
+def test_identify_names_an_empty_impl(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["identify", "--impl", " "]) == 2
     err = capsys.readouterr().err
     assert "--impl is empty" in err and "cannot load" not in err and len(err.splitlines()) == 1
 
 
-def test_a_closed_pipe_ends_the_command_without_a_traceback():
+def test_a_closed_pipe_ends_the_command_without_a_traceback() -> None:
     reader, writer = os.pipe()
     os.close(reader)
     try:
@@ -64,33 +65,39 @@ def test_a_closed_pipe_ends_the_command_without_a_traceback():
     assert "Traceback" not in completed.stderr and "BrokenPipeError" not in completed.stderr
 
 
-def test_zoo_gallery_needs_output_when_installed(installed_layout, capsys):
+def test_zoo_gallery_needs_output_when_installed(installed_layout: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["zoo", "gallery"]) == 2
     err = capsys.readouterr().err
     assert "--output" in err and len(err.splitlines()) == 1
 
 
-def test_zoo_gallery_check_calls_a_missing_file_missing(tmp_path, capsys):
+def test_zoo_gallery_check_calls_a_missing_file_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Said before any proof runs: the answer does not need one.
     assert main(["zoo", "gallery", "--check", "--output", str(tmp_path / "absent.md")]) == 1
     out = capsys.readouterr().out
     assert "missing" in out and "not current" not in out
 
 
-def test_zoo_gallery_refuses_a_directory_that_does_not_exist_before_proving(tmp_path, capsys):
+def test_zoo_gallery_refuses_a_directory_that_does_not_exist_before_proving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["zoo", "gallery", "--output", str(tmp_path / "no" / "such" / "bug-zoo.md")]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert not (tmp_path / "no").exists()
 
 
-def test_vectors_generate_needs_dir_when_installed_and_check_reads_the_shipped_files(installed_layout, capsys):
+def test_vectors_generate_needs_dir_when_installed_and_check_reads_the_shipped_files(
+    installed_layout: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["vectors", "generate"]) == 2
     assert "--dir" in capsys.readouterr().err
     assert main(["vectors", "check", "--profile", "tiktoken"]) == 0
     assert "validate and are up to date" in capsys.readouterr().out
 
 
-def test_matrix_writes_only_the_files_named_when_installed(installed_layout, tmp_path, monkeypatch, capsys):
+def test_matrix_writes_only_the_files_named_when_installed(
+    installed_layout: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(matrix_command, "run_matrix", lambda seed, effort, say: ([], []))
     assert main(["matrix"]) == 2
     assert "--output, --html or --json" in capsys.readouterr().err
@@ -100,7 +107,9 @@ def test_matrix_writes_only_the_files_named_when_installed(installed_layout, tmp
     assert sorted(path.name for path in tmp_path.iterdir()) == ["m.json"]
 
 
-def test_matrix_defaults_to_the_checkouts_docs_from_any_directory(tmp_path, monkeypatch):
+def test_matrix_defaults_to_the_checkouts_docs_from_any_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     args = argparse.Namespace(output=None, html=str(tmp_path / "x"), json=None, diff=None)
     destinations = matrix_command._destinations(args)
@@ -111,7 +120,7 @@ def test_matrix_defaults_to_the_checkouts_docs_from_any_directory(tmp_path, monk
     }
 
 
-def test_matrix_says_which_rows_need_the_checkout(tmp_path, monkeypatch):
+def test_matrix_says_which_rows_need_the_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     node_rows = [row for row in ROWS if row.spec.startswith("cmd:node ")]
     assert {row.label for row in node_rows} >= {"node-fixture", "js-tiktoken", "gpt-tokenizer"}

@@ -338,7 +338,7 @@ def test_list_checks_prints_the_selection(demo_suite: None, capsys: pytest.Captu
     )
 
 
-def test_list_checks_as_json(demo_suite, tmp_path, capsys) -> None:
+def test_list_checks_as_json(demo_suite: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["run", "--list-checks", "--check", "BPE-INPUT-IDS", "--json", str(tmp_path / "checks.json")]) == 0
     document = json.loads((tmp_path / "checks.json").read_text(encoding="ascii"))
     assert document["checks"][0]["name"] == "demo-decode-unknown"

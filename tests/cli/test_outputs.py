@@ -29,7 +29,7 @@ def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
     return lines[0]
 
 
-def test_an_output_over_an_input_is_refused_before_any_work(tmp_path: Path, capsys) -> None:
+def test_an_output_over_an_input_is_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     corpus = tmp_path / "c.jsonl"
     corpus.write_text(json.dumps({"text": "abab acac"}) + "\n", encoding="utf-8")
     before = corpus.read_bytes()
@@ -41,7 +41,9 @@ def test_an_output_over_an_input_is_refused_before_any_work(tmp_path: Path, caps
 
 
 @pytest.mark.parametrize("spelled", ["same", "dot-slash"])
-def test_trace_html_over_its_documents_is_refused(tmp_path: Path, capsys, monkeypatch, spelled: str) -> None:
+def test_trace_html_over_its_documents_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, spelled: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     documents = tmp_path / "d.txt"
     documents.write_text("abab\nacac\n", encoding="utf-8")
@@ -65,23 +67,27 @@ def test_a_device_as_a_report_is_refused() -> None:
         files.writable_path("/dev/null", "--json")
 
 
-def test_a_directory_that_takes_no_new_file_is_found_before_the_work(tmp_path: Path, monkeypatch) -> None:
+def test_a_directory_that_takes_no_new_file_is_found_before_the_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def read_only(*args: object, **kwargs: object) -> tuple[int, str]:
         raise OSError(errno.EROFS, os.strerror(errno.EROFS))
 
-    monkeypatch.setattr(files.tempfile, "mkstemp", read_only)
+    monkeypatch.setattr("bpe_conformance.files.tempfile.mkstemp", read_only)
     with pytest.raises(HarnessError, match=r"cannot write in .*Read-only file system"):
         files.writable_path(tmp_path / "r.json", "--json")
 
 
-def test_a_failed_write_leaves_the_earlier_report_whole_and_no_temporary_file(tmp_path: Path, monkeypatch) -> None:
+def test_a_failed_write_leaves_the_earlier_report_whole_and_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     report = tmp_path / "r.json"
     report.write_text('{"earlier": true}\n', encoding="ascii")
 
     def disk_full(descriptor: int) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(files.os, "fsync", disk_full)
+    monkeypatch.setattr("bpe_conformance.files.os.fsync", disk_full)
     with pytest.raises(HarnessError, match=r"cannot write --json .*No space left on device"):
         files.write_report(report, '{"later": true}\n', "--json")
     assert report.read_text(encoding="ascii") == '{"earlier": true}\n'
@@ -95,7 +101,9 @@ def test_a_write_replaces_the_report_whole(tmp_path: Path) -> None:
     assert report.read_text(encoding="ascii") == "short\n"
 
 
-def test_json_dash_writes_the_report_to_stdout_and_the_table_to_stderr(tmp_path: Path, capsys, monkeypatch) -> None:
+def test_json_dash_writes_the_report_to_stdout_and_the_table_to_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     words = ["run", "--impl", "reference", "--isolation", "inprocess", "--check", "rule-ids", "--json", "-"]
     assert cli.main(words) == 0
@@ -116,7 +124,9 @@ def test_a_signal_while_the_reports_are_written_waits_for_them() -> None:
     assert raised.value.signum == signal.SIGTERM
 
 
-def test_compare_and_identify_json_dash_write_only_json_to_stdout(tmp_path: Path, capsys, monkeypatch) -> None:
+def test_compare_and_identify_json_dash_write_only_json_to_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     corpus = tmp_path / "c.jsonl"
     corpus.write_text(json.dumps({"text": "abab acac"}) + "\n", encoding="utf-8")

@@ -7,6 +7,9 @@ three, ``broken_impls:LargestTie`` fails ``demo-worked-example`` (clause BPE-TRA
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from bpe_conformance.cli import main as cli
 from tests.cli.test_main import broken_module, demo_suite  # noqa: F401 (fixtures)
@@ -14,7 +17,11 @@ from tests.cli.test_main import broken_module, demo_suite  # noqa: F401 (fixture
 LARGEST_TIE = ["run", "--impl", "broken_impls:LargestTie", "--isolation", "inprocess"]
 
 
-def test_fail_fast_stops_after_the_first_failing_check(demo_suite, broken_module, capsys) -> None:  # noqa: F811
+def test_fail_fast_stops_after_the_first_failing_check(
+    demo_suite: None,  # noqa: F811
+    broken_module: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert cli.main([*LARGEST_TIE, "--fail-fast", "--json", "report.json"]) == 1
     out = capsys.readouterr().out
     assert "FAIL demo-worked-example [BPE-TRAIN-TIE]" in out
@@ -24,13 +31,20 @@ def test_fail_fast_stops_after_the_first_failing_check(demo_suite, broken_module
     assert [result["check"] for result in report["results"]] == ["demo-worked-example"]
 
 
-def test_fail_fast_runs_everything_when_nothing_fails(demo_suite, capsys) -> None:  # noqa: F811
+def test_fail_fast_runs_everything_when_nothing_fails(
+    demo_suite: None,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert cli.main(["run", "--fail-fast"]) == 0
     out = capsys.readouterr().out
     assert "PASSED: 3 pass" in out and "--fail-fast" not in out
 
 
-def test_a_written_skip_file_turns_the_same_run_green(demo_suite, broken_module, capsys) -> None:  # noqa: F811
+def test_a_written_skip_file_turns_the_same_run_green(
+    demo_suite: None,  # noqa: F811
+    broken_module: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert cli.main([*LARGEST_TIE, "--write-skip-file", "skips.txt", "--quiet"]) == 1
     assert "wrote skips.txt (1 checks that did not pass)" in capsys.readouterr().out
     text = (broken_module / "skips.txt").read_text(encoding="utf-8")
@@ -40,14 +54,22 @@ def test_a_written_skip_file_turns_the_same_run_green(demo_suite, broken_module,
     assert cli.main([*LARGEST_TIE, "--skip-file", "skips.txt", "--quiet"]) == 0
 
 
-def test_write_skip_file_to_an_unwritable_place_fails_before_the_run(demo_suite, tmp_path, capsys) -> None:  # noqa: F811
+def test_write_skip_file_to_an_unwritable_place_fails_before_the_run(
+    demo_suite: None,  # noqa: F811
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert cli.main(["run", "--write-skip-file", str(tmp_path / "missing" / "skips.txt")]) == 2
     captured = capsys.readouterr()
     assert "--write-skip-file" in captured.err and "Traceback" not in captured.err
     assert "[1/3]" not in captured.out
 
 
-def test_a_skip_whose_check_now_passes_is_reported_as_stale(demo_suite, tmp_path, capsys) -> None:  # noqa: F811
+def test_a_skip_whose_check_now_passes_is_reported_as_stale(
+    demo_suite: None,  # noqa: F811
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     skips = tmp_path / "skips.txt"
     skips.write_text("demo-worked-example  # ties our own way\n", encoding="utf-8")
     assert cli.main(["run", "--skip-file", str(skips), "--json", str(tmp_path / "report.json")]) == 0
@@ -59,7 +81,11 @@ def test_a_skip_whose_check_now_passes_is_reported_as_stale(demo_suite, tmp_path
     assert any(note.startswith("stale skip: demo-worked-example now passes") for note in skipped["advisories"])
 
 
-def test_a_skip_whose_check_still_fails_is_not_stale(demo_suite, broken_module, capsys) -> None:  # noqa: F811
+def test_a_skip_whose_check_still_fails_is_not_stale(
+    demo_suite: None,  # noqa: F811
+    broken_module: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     (broken_module / "skips.txt").write_text("demo-worked-example  # ties our own way\n", encoding="utf-8")
     assert cli.main([*LARGEST_TIE, "--skip-file", "skips.txt"]) == 0
     assert "stale skip" not in capsys.readouterr().out

@@ -24,7 +24,9 @@ def rank_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_correct_port_passes_and_every_report_names_the_vocabulary(rank_file: Path, tmp_path: Path, capsys) -> None:
+def test_a_correct_port_passes_and_every_report_names_the_vocabulary(
+    rank_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     report = tmp_path / "report.json"
     argv = ["run", "--impl", "tests.support.broken_ports:CorrectPort", "--vocabulary", str(rank_file)]
     markdown, junit = tmp_path / "report.md", tmp_path / "report.xml"
@@ -42,7 +44,9 @@ def test_a_correct_port_passes_and_every_report_names_the_vocabulary(rank_file: 
     assert document["implementation"]["profile"] == "cl100k"
 
 
-def test_a_broken_port_fails_with_the_chunks_and_a_reproduce_line(rank_file: Path, capsys) -> None:
+def test_a_broken_port_fails_with_the_chunks_and_a_reproduce_line(
+    rank_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = ["run", "--impl", "tests.support.broken_ports:DigitsUngrouped", "--vocabulary", str(rank_file)]
     assert cli.main([*argv, "--check", "production-encode"]) == 1
     out = capsys.readouterr().out
@@ -59,14 +63,18 @@ def test_a_broken_port_fails_with_the_chunks_and_a_reproduce_line(rank_file: Pat
         (["--check", "tie-break"], "no production check matches tie-break"),
     ],
 )
-def test_usage_errors_exit_2_with_one_line(rank_file: Path, capsys, extra: list[str], message: str) -> None:
+def test_usage_errors_exit_2_with_one_line(
+    rank_file: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
     argv = ["run", "--impl", "tests.support.broken_ports:CorrectPort", "--vocabulary", str(rank_file), *extra]
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
 
 
-def test_a_broken_vocabulary_file_is_one_line_naming_the_file_and_line(rank_file: Path, capsys) -> None:
+def test_a_broken_vocabulary_file_is_one_line_naming_the_file_and_line(
+    rank_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     lines = rank_file.read_text().splitlines()
     lines[300] = lines[299].split()[0] + " 300"  # the piece of rank 299 again
     rank_file.write_text("\n".join(lines) + "\n")
@@ -77,7 +85,9 @@ def test_a_broken_vocabulary_file_is_one_line_naming_the_file_and_line(rank_file
     assert f"{rank_file} line 301: piece" in err and "already has rank 299" in err
 
 
-def test_without_impl_the_bundled_reference_of_the_profile_runs(rank_file: Path, capsys) -> None:
+def test_without_impl_the_bundled_reference_of_the_profile_runs(
+    rank_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = ["run", "--vocabulary", str(rank_file), "--check", "production-encode", "--quiet"]
     assert cli.main(argv) == 2
     assert "name its profile with --profile (gpt2, cl100k, o200k)" in capsys.readouterr().err
@@ -85,7 +95,7 @@ def test_without_impl_the_bundled_reference_of_the_profile_runs(rank_file: Path,
     assert "implementation reference-cl100k" in capsys.readouterr().out
 
 
-def test_list_checks_lists_the_production_checks(rank_file: Path, capsys) -> None:
+def test_list_checks_lists_the_production_checks(rank_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["run", "--vocabulary", str(rank_file), "--list-checks"]) == 0
     names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
     assert names == [

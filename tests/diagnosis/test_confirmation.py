@@ -167,7 +167,7 @@ def test_inputs_where_a_candidate_predicts_the_profiles_rules_refute_it_but_do_n
     ],
 )
 def test_what_is_said_for_each_state_of_the_evidence(
-    explanation: Explanation | None, kind: str, clause: str, opening: str, confirmed: bool
+    explanation: Explanation | None, kind: diagnosis.DivergenceKind, clause: str, opening: str, confirmed: bool
 ) -> None:
     assert diagnosis.MODELS[6][0] == "BPE-TRAIN-COUNT" and diagnosis.MODELS[7][0] == "BPE-TRAIN-RECOUNT"
     said = divergence._clause_and_cause(kind, explanation, STRICT)

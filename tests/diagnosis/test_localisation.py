@@ -8,16 +8,19 @@ implementation could answer "wrong" would be a false accusation.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from bpe_conformance.diagnosis import Stage, judge_rounds, localise_encoding, localise_training
+from bpe_conformance.diagnosis import Localisation, Stage, judge_rounds, localise_encoding, localise_training
 from bpe_conformance.diagnosis.encoding_localisation import renamed
+from bpe_conformance.diagnosis.localisation import Ask
 from bpe_conformance.diagnosis.training_probes import training_probes
 from bpe_conformance.dialects.context import profile_encode
 from bpe_conformance.reference import Tokenizer, encode, replace_pair
 from bpe_conformance.reference.dialects import train_profile
-from bpe_conformance.reference.profiles import PROFILES, STRICT
+from bpe_conformance.reference.profiles import PROFILES, STRICT, Profile
 
 TRAINABLE = [profile for profile in PROFILES.values() if training_probes(profile)]
 
@@ -48,7 +51,7 @@ def test_a_question_and_its_control_differ_only_in_the_feature() -> None:
             assert control.isascii() and control.isalpha(), probe.question
 
 
-def _asked_everything(profile, ask):
+def _asked_everything(profile: Profile, ask: Ask) -> Localisation:
     """Localise a made-up divergence that every stage is relevant to; return what was asked."""
     documents = ["aaab cc, dd\r\n", "aaab cc, dd\r\n", "x" * 300]
     rules = train_profile(documents, 3, profile)
@@ -58,7 +61,7 @@ def _asked_everything(profile, ask):
 
 
 @pytest.mark.parametrize("profile", TRAINABLE, ids=lambda profile: profile.name)
-def test_a_trainer_that_follows_the_profile_answers_every_question_right(profile) -> None:
+def test_a_trainer_that_follows_the_profile_answers_every_question_right(profile: Profile) -> None:
     """No question is answered "wrong" by the profile's own training: no stage is ever blamed on it."""
     localisation = _asked_everything(profile, _ask(profile))
     assert not localisation.localised
@@ -73,7 +76,7 @@ def test_the_fast_reference_answers_every_strict_question_right() -> None:
     assert not localisation.localised and all(experiment.agrees for experiment in localisation.experiments)
 
 
-def _ask(profile):
+def _ask(profile: Profile) -> Ask:
     return lambda documents, max_merges: train_profile(documents, max_merges, profile)
 
 
@@ -86,7 +89,9 @@ def _ask(profile):
         ({"pre_tokenization": r"\w+|\s+|[^\w\s]+"}, ["a,b a,b a,b"], Stage.PRE_TOKENIZATION),
     ],
 )
-def test_a_trainer_one_parameter_away_is_localised_to_that_stage(changed, documents, stage) -> None:
+def test_a_trainer_one_parameter_away_is_localised_to_that_stage(
+    changed: dict[str, Any], documents: list[str], stage: Stage
+) -> None:
     dialect = dataclasses.replace(STRICT, **changed)
     rules = train_profile(documents, 8, dialect)
     judgement = next(judge_rounds(documents, 8, rules))
@@ -114,7 +119,7 @@ def test_the_tie_is_removed_from_the_counterexample_itself() -> None:
 
     documents = ["cdcd", "abab"]
 
-    def ask(asked, max_merges):
+    def ask(asked: list[str], max_merges: int) -> list[tuple[int, int]]:
         if asked != documents and {"abab", "cdcd"} & set(asked):  # only the tie-free variants go wrong
             return [(120, 120)] * max_merges
         return train_profile(asked, max_merges, first_seen)
@@ -126,16 +131,16 @@ def test_the_tie_is_removed_from_the_counterexample_itself() -> None:
     assert ties and all(experiment.agrees is False for experiment in ties)
 
 
-def _spec(text, rules):
+def _spec(text: str, rules: list[tuple[int, int]]) -> list[int]:
     return profile_encode(text, rules, STRICT)
 
 
-def _chunked(text, rules):
+def _chunked(text: str, rules: list[tuple[int, int]]) -> list[int]:
     data = text.encode()
     return [token for start in range(0, len(data), 32) for token in encode(data[start : start + 32].decode(), rules)]
 
 
-def _reversed_order(text, rules):
+def _reversed_order(text: str, rules: list[tuple[int, int]]) -> list[int]:
     sequence = list(text.encode())
     for rank in reversed(range(len(rules))):
         sequence = replace_pair(sequence, rules[rank], 258 + rank)
@@ -150,7 +155,7 @@ def _reversed_order(text, rules):
     ],
 )
 def test_an_encoder_is_localised_by_questions_on_which_it_and_the_specification_differ(
-    encoder, text, rules, stage
+    encoder: Callable[[str, list[tuple[int, int]]], list[int]], text: str, rules: list[tuple[int, int]], stage: Stage
 ) -> None:
     wrong = [(text, encoder(text, rules))]
     assert wrong[0][1] != _spec(text, rules)

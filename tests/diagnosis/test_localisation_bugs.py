@@ -18,7 +18,7 @@ from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.diagnosis import DivergenceKind
 from bpe_conformance.reports.json_report import SCHEMA_PATH, build_report
 from bpe_conformance.results.implementation import ImplementationRecord
-from bpe_conformance.results.outcomes import Outcome, SuiteResult
+from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.settings import EFFORTS
 from tests.support import localisation_bugs as bugs
@@ -41,7 +41,7 @@ CLASS_CHECK = {
 EFFORT = EFFORTS["dev"]
 
 
-def _run(check_name: str, implementation: type):
+def _run(check_name: str, implementation: bugs.LocalisationBug) -> CheckResult:
     return run_check(CHECKS[check_name], InProcessSubject(implementation), EFFORT)
 
 
@@ -56,9 +56,12 @@ def _run(check_name: str, implementation: type):
     ],
     ids=lambda value: getattr(value, "__name__", value),
 )
-def test_a_class_check_fails_when_a_bug_of_its_class_is_present(implementation, check_name) -> None:
+def test_a_class_check_fails_when_a_bug_of_its_class_is_present(
+    implementation: bugs.LocalisationBug, check_name: str
+) -> None:
     result = _run(check_name, implementation)
     assert (result.outcome, result.clause) == (Outcome.FAIL, implementation.clause), result.message
+    assert result.counterexample is not None
     localisation = result.counterexample["localisation"]
     assert localisation["localised"] and localisation["clause"] == implementation.clause
     asked = localisation["experiments"]
@@ -66,7 +69,7 @@ def test_a_class_check_fails_when_a_bug_of_its_class_is_present(implementation, 
 
 
 @pytest.mark.parametrize("implementation", bugs.LOCALISATION_BUGS, ids=lambda implementation: implementation.__name__)
-def test_each_bug_is_rejected_under_its_own_clause(implementation) -> None:
+def test_each_bug_is_rejected_under_its_own_clause(implementation: bugs.LocalisationBug) -> None:
     result = _run(CLASS_CHECK[implementation.clause], implementation)
     assert (result.outcome, result.clause) == (Outcome.FAIL, implementation.clause), result.message
     localisation = (result.counterexample or {}).get("localisation")
@@ -78,12 +81,13 @@ def test_each_bug_is_rejected_under_its_own_clause(implementation) -> None:
     [bugs.SeamCounted, bugs.Lowercased, bugs.RunsCountedOnce, bugs.TiesToFirstSeen, bugs.FirstPairAboveMinimum],
     ids=lambda implementation: implementation.__name__,
 )
-def test_no_training_check_localises_a_bug_to_another_clause(implementation) -> None:
+def test_no_training_check_localises_a_bug_to_another_clause(implementation: bugs.LocalisationBug) -> None:
     """Other training checks may fail on the same bug (then under the same clause) or leave it unlocalised."""
     for name in ("greedy-selection", "tie-break", "stop-rule", "documents-as-given", "overlapping-counts"):
         result = _run(name, implementation)
         if result.outcome is not Outcome.FAIL or "localisation" not in (result.counterexample or {}):
             continue
+        assert result.counterexample is not None
         localisation = result.counterexample["localisation"]
         assert not localisation["localised"] or localisation["clause"] == implementation.clause, (name, result.message)
 
@@ -111,5 +115,6 @@ def test_a_failing_vector_is_localised_like_a_property_check() -> None:
     result = run_check(CHECKS["vectors-training"], InProcessSubject(bugs.LastWindowMissed), EFFORT)
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-TRAIN-COUNT"), result.message
     example = result.counterexample
+    assert example is not None
     assert example["localisation"]["stage"] == "counting" and example["divergence"]["localised"]
     assert result.message.startswith("vector ") and "round " in result.message

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
 
 from bpe_conformance.cli.main import main
 from bpe_conformance.reference import Tokenizer
@@ -22,11 +26,11 @@ class ExitsInTrain(Tokenizer):
 
     name = "exits-in-train"
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> NoReturn:
         os._exit(3)
 
 
-def test_an_error_on_a_vector_names_the_vector_by_its_id(tmp_path, capsys):
+def test_an_error_on_a_vector_names_the_vector_by_its_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "report.json"
     argv = ["run", "--impl", f"{__name__}:ExitsInTrain", "--check", "vectors-training"]
     assert main([*argv, "--json", str(report)]) == 1
@@ -39,7 +43,7 @@ def test_an_error_on_a_vector_names_the_vector_by_its_id(tmp_path, capsys):
     assert "'documents'" not in out and len(report.read_bytes()) < 4000
 
 
-def test_look_alike_characters_are_escaped_with_their_bytes():
+def test_look_alike_characters_are_escaped_with_their_bytes() -> None:
     lines = counterexample_lines({"inputs": {"text": "\ufeffe\u0301"}, "expected": [239], "actual": [101]})
     assert 'inputs, escaped: {"text": "\\ufeffe\\u0301"}' in lines
     assert 'utf-8 of "\\ufeffe\\u0301": ef bb bf 65 cc 81' in lines
@@ -47,12 +51,14 @@ def test_look_alike_characters_are_escaped_with_their_bytes():
     assert 'expected, escaped: "\\u00e9"' in nfc_nfd and 'actual, escaped: "e\\u0301"' in nfc_nfd
 
 
-def test_plain_text_gets_no_escaped_lines():
+def test_plain_text_gets_no_escaped_lines() -> None:
     lines = counterexample_lines({"inputs": {"text": "héllo wörld 低\n"}, "expected": [1], "actual": [2]})
     assert len(lines) == 3 and not any("escaped" in line for line in lines)
 
 
-def test_an_advisory_seen_by_two_checks_is_one_line_in_the_users_words(tmp_path, capsys):
+def test_an_advisory_seen_by_two_checks_is_one_line_in_the_users_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     report = tmp_path / "report.json"
     argv = ["run", "--impl", BUILTIN_ERRORS, "--check", "max-merges-validation", "--check", "vectors-invalid"]
     assert main([*argv, "--json", str(report)]) == 0

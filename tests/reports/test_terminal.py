@@ -52,7 +52,7 @@ def every_check_suite() -> SuiteResult:
             results.append(_result(check, Outcome.SKIP, SKIP_REASON))
         else:
             results.append(_result(check, Outcome.PASS, "60 examples"))
-    config = {
+    config: dict[str, Any] = {
         "impl": "cmd:node tests/fixtures/node/bpe_broken.mjs --with --a --rather --long --command --line",
         "isolation": "process",
         "timeout": 0.5,

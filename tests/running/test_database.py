@@ -9,12 +9,16 @@ from __future__ import annotations
 import errno
 import os
 import re
+from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 from hypothesis import settings
 from hypothesis.database import InMemoryExampleDatabase
+from redis.typing import ChannelT, EncodableT
 
 from bpe_conformance import reference
 from bpe_conformance.adapters.python import InProcessSubject
@@ -62,7 +66,7 @@ def test_a_working_database_replays_what_it_saved(tmp_path: Path) -> None:
     )
 
 
-def test_a_failed_write_names_the_check_and_prints_the_example_it_could_not_save():
+def test_a_failed_write_names_the_check_and_prints_the_example_it_could_not_save() -> None:
     database = GuardedDatabase(BrokenDatabase(), "fuzz-db")
     (tie_break,) = select(["tie-break"])
     with pytest.raises(DatabaseUnavailable) as raised:
@@ -72,7 +76,7 @@ def test_a_failed_write_names_the_check_and_prints_the_example_it_could_not_save
     assert "BPE-TRAIN-TIE" in message and "with inputs {" in message
 
 
-def test_the_directory_database_verifies_and_rewrites_an_entry_that_did_not_land(tmp_path):
+def test_the_directory_database_verifies_and_rewrites_an_entry_that_did_not_land(tmp_path: Path) -> None:
     directory = VerifiedDirectoryDatabase(tmp_path)
     directory.save(b"key", b"value")
     entry = directory._value_path(b"key", b"value")
@@ -83,8 +87,8 @@ def test_the_directory_database_verifies_and_rewrites_an_entry_that_did_not_land
     assert not [name for name in os.listdir(entry.parent) if name.startswith(".")]
 
 
-def test_a_write_that_fails_is_a_harness_error_not_silence(tmp_path, monkeypatch):
-    def disk_full(path, data):
+def test_a_write_that_fails_is_a_harness_error_not_silence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def disk_full(path: str | os.PathLike[str], data: bytes) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(database_module, "write_atomically", disk_full)
@@ -95,7 +99,7 @@ def test_a_write_that_fails_is_a_harness_error_not_silence(tmp_path, monkeypatch
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-def test_fetch_skips_a_fifo_and_a_link_to_an_endless_device_without_blocking(tmp_path):
+def test_fetch_skips_a_fifo_and_a_link_to_an_endless_device_without_blocking(tmp_path: Path) -> None:
     directory = VerifiedDirectoryDatabase(tmp_path)
     directory.save(b"key", b"value")
     key_path = directory._key_path(b"key")
@@ -106,9 +110,10 @@ def test_fetch_skips_a_fifo_and_a_link_to_an_endless_device_without_blocking(tmp
 
 class FakePipeline:
     def __init__(self, store: dict[bytes, set[bytes]], log: list[tuple[str, bytes]]) -> None:
-        self.store, self.log, self.queued = store, log, []
+        self.store, self.log = store, log
+        self.queued: list[Callable[[], object]] = []
 
-    def sadd(self, name, value):
+    def sadd(self, name: bytes, value: bytes) -> None:
         def add() -> int:
             members = self.store.setdefault(name, set())
             added = value not in members
@@ -117,18 +122,18 @@ class FakePipeline:
 
         self.queued.append(add)
 
-    def smembers(self, name):
+    def smembers(self, name: bytes) -> None:
         self.queued.append(lambda: set(self.store.get(name, set())))
 
-    def expire(self, name, time):
+    def expire(self, name: bytes, time: timedelta) -> None:
         self.log.append(("expire", name))
         self.queued.append(lambda: 1)
 
-    def persist(self, name):
+    def persist(self, name: bytes) -> None:
         self.log.append(("persist", name))
         self.queued.append(lambda: 1)
 
-    def execute(self):
+    def execute(self) -> list[object]:
         results = [operation() for operation in self.queued]
         self.queued = []
         return results
@@ -142,17 +147,17 @@ class FakeRedis(redis.Redis):
         self.log: list[tuple[str, bytes]] = []
         self.drops_writes = drops_writes
 
-    def pipeline(self):
+    def pipeline(self) -> FakePipeline:  # type: ignore[override]  # a stand-in for redis's Pipeline
         return FakePipeline({} if self.drops_writes else self.store, self.log)
 
-    def sismember(self, name, value):
+    def sismember(self, name: bytes, value: bytes) -> bool:  # type: ignore[override]  # bool: only its truth is read
         return value in self.store.get(name, set())
 
-    def publish(self, channel, message):
+    def publish(self, channel: ChannelT, message: EncodableT, **kwargs: Any) -> int:
         return 0
 
 
-def test_redis_entries_are_kept_without_expiry_unless_asked():
+def test_redis_entries_are_kept_without_expiry_unless_asked() -> None:
     client = FakeRedis()
     forever = database_module._persistent_redis(client, None)
     forever.save(b"key", b"value")
@@ -163,7 +168,7 @@ def test_redis_entries_are_kept_without_expiry_unless_asked():
     assert {action for action, _ in expiring.log} == {"expire"}
 
 
-def test_a_redis_write_that_does_not_read_back_raises():
+def test_a_redis_write_that_does_not_read_back_raises() -> None:
     database = database_module._persistent_redis(FakeRedis(drops_writes=True), None)
     with pytest.raises(OSError, match="not in the set"):
         database.save(b"key", b"value")
@@ -177,6 +182,6 @@ def test_a_redis_write_that_does_not_read_back_raises():
         ("redis://cache?ttl=5", "the only query a redis URL takes is ?expire=SECONDS"),
     ],
 )
-def test_bad_redis_urls_are_one_line_errors(url, fault):
+def test_bad_redis_urls_are_one_line_errors(url: str, fault: str) -> None:
     with pytest.raises(HarnessError, match=re.escape(fault)):
         parse_location(url)

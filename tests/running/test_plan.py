@@ -8,8 +8,10 @@ import ast
 
 import pytest
 
+from bpe_conformance.adapters.subject import Subject
+from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.results.outcomes import Outcome
+from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running import RunConfig, RunInterrupted, RunPlan, suite
 from tests import ROOT
 
@@ -28,7 +30,7 @@ TIE_BREAK = ("tie-break",)
         (RunConfig(patterns=TIE_BREAK, skip_file="/no/such/skips.txt"), "cannot read skip file '/no/such/skips.txt'"),
     ],
 )
-def test_every_configuration_error_is_raised_by_build(config, message) -> None:
+def test_every_configuration_error_is_raised_by_build(config: RunConfig, message: str) -> None:
     with pytest.raises(HarnessError) as raised:
         RunPlan.build(config)
     assert message in str(raised.value)
@@ -41,12 +43,15 @@ def test_the_plugin_prefix_names_its_own_options() -> None:
         RunPlan.build(RunConfig(database="ftp://h/x"), option_prefix="--bpe-")
 
 
-def test_the_subject_is_judged_once_under_the_plan_profile(monkeypatch) -> None:
-    judged = []
+def test_the_subject_is_judged_once_under_the_plan_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    judged: list[str | None] = []
     judge = suite.judged_subject
-    monkeypatch.setattr(
-        suite, "judged_subject", lambda subject, profile: judged.append(profile) or judge(subject, profile)
-    )
+
+    def judged_once(subject: Subject, profile: str | None) -> Subject:
+        judged.append(profile)
+        return judge(subject, profile)
+
+    monkeypatch.setattr(suite, "judged_subject", judged_once)
     plan = RunPlan.build(RunConfig(patterns=TIE_BREAK, profile="minbpe"))
     with plan.open() as opened:
         result = opened.run()
@@ -55,13 +60,13 @@ def test_the_subject_is_judged_once_under_the_plan_profile(monkeypatch) -> None:
 
 
 def test_a_run_tells_its_observer_and_knows_its_exit_code() -> None:
-    seen = []
+    seen: list[tuple[object, ...]] = []
 
     class Observer:
-        def on_start(self, check, index, total) -> None:
+        def on_start(self, check: Check, index: int, total: int) -> None:
             seen.append(("start", check.name, index, total))
 
-        def on_result(self, result) -> None:
+        def on_result(self, result: CheckResult) -> None:
             seen.append(("result", result.check, result.outcome))
 
     result = RunPlan.build(RunConfig(patterns=TIE_BREAK)).run(Observer())
@@ -72,11 +77,11 @@ def test_a_run_tells_its_observer_and_knows_its_exit_code() -> None:
 
 def test_an_interrupted_run_carries_the_checks_that_finished() -> None:
     class StopAfterFirst:
-        def on_start(self, check, index, total) -> None:
+        def on_start(self, check: Check, index: int, total: int) -> None:
             if index == 1:
                 raise KeyboardInterrupt
 
-        def on_result(self, result) -> None:
+        def on_result(self, result: CheckResult) -> None:
             pass
 
     plan = RunPlan.build(RunConfig(patterns=("tie-break", "round-trip")))
@@ -106,9 +111,9 @@ FRONT_ENDS = (
 
 
 @pytest.mark.parametrize("path", FRONT_ENDS)
-def test_front_ends_use_only_the_public_api_of_running(path) -> None:
+def test_front_ends_use_only_the_public_api_of_running(path: str) -> None:
     tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-    used = set()
+    used: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bpe_conformance.running"):
             assert node.module == "bpe_conformance.running", f"{path} imports {node.module}"

@@ -15,7 +15,7 @@ from collections import Counter
 from bpe_conformance.reference import FIRST_RULE_ID, LiteralTokenizer, check_documents, check_max_merges, check_text
 from bpe_conformance.reference import encode as reference_encode
 
-__all__ = ["ENCODING_BUGS", "LOCALISATION_BUGS", "TRAINING_BUGS"]
+__all__ = ["ENCODING_BUGS", "LOCALISATION_BUGS", "TRAINING_BUGS", "LocalisationBug"]
 
 Pair = tuple[int, int]
 
@@ -56,7 +56,7 @@ class _Trainer(LiteralTokenizer):
     def budget(self, max_merges: int) -> int:
         return max_merges
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[Pair]:
         check_documents(documents)
         check_max_merges(max_merges)
         sequences = self.sequences(list(documents))
@@ -76,7 +76,7 @@ class SeamCounted(_Trainer):
 
     clause = "BPE-TRAIN-DOCS"
 
-    def sequences(self, documents):
+    def sequences(self, documents: list[str]) -> list[list[int]]:
         return [list("".join(documents).encode())]
 
 
@@ -85,7 +85,7 @@ class SeamPairsCounted(_Trainer):
 
     clause = "BPE-TRAIN-DOCS"
 
-    def count(self, sequences):
+    def count(self, sequences: list[list[int]]) -> Counter[Pair]:
         counts = super().count(sequences)
         counts.update((left[-1], right[0]) for left, right in itertools.pairwise(sequences) if left and right)
         return counts
@@ -96,7 +96,7 @@ class JoinedWithNewlines(_Trainer):
 
     clause = "BPE-TRAIN-DOCS"
 
-    def sequences(self, documents):
+    def sequences(self, documents: list[str]) -> list[list[int]]:
         return [list("\n".join(documents).encode())]
 
 
@@ -105,7 +105,7 @@ class RepeatedDocumentsDropped(_Trainer):
 
     clause = "BPE-TRAIN-DOCS"
 
-    def sequences(self, documents):
+    def sequences(self, documents: list[str]) -> list[list[int]]:
         return super().sequences(list(dict.fromkeys(documents)))
 
 
@@ -114,7 +114,7 @@ class CrlfRewritten(_Trainer):
 
     clause = "BPE-TRAIN-INPUT"
 
-    def sequences(self, documents):
+    def sequences(self, documents: list[str]) -> list[list[int]]:
         return super().sequences([document.replace("\r\n", "\n") for document in documents])
 
 
@@ -123,7 +123,7 @@ class NulRemoved(_Trainer):
 
     clause = "BPE-TRAIN-INPUT"
 
-    def sequences(self, documents):
+    def sequences(self, documents: list[str]) -> list[list[int]]:
         return super().sequences([document.replace("\x00", "") for document in documents])
 
 
@@ -132,7 +132,7 @@ class Lowercased(_Trainer):
 
     clause = "BPE-TRAIN-INPUT"
 
-    def sequences(self, documents):
+    def sequences(self, documents: list[str]) -> list[list[int]]:
         return super().sequences([document.lower() for document in documents])
 
 
@@ -141,7 +141,7 @@ class WhitespaceCollapsed(_Trainer):
 
     clause = "BPE-TRAIN-INPUT"
 
-    def sequences(self, documents):
+    def sequences(self, documents: list[str]) -> list[list[int]]:
         return super().sequences([re.sub(r"[ \t]+", " ", document) for document in documents])
 
 
@@ -150,7 +150,7 @@ class TrailingWhitespaceStripped(_Trainer):
 
     clause = "BPE-TRAIN-INPUT"
 
-    def sequences(self, documents):
+    def sequences(self, documents: list[str]) -> list[list[int]]:
         return super().sequences([document.rstrip() for document in documents])
 
 
@@ -159,7 +159,7 @@ class RunsCountedOnce(_Trainer):
 
     clause = "BPE-TRAIN-COUNT"
 
-    def count(self, sequences):
+    def count(self, sequences: list[list[int]]) -> Counter[Pair]:
         counts: Counter[Pair] = Counter()
         for sequence in sequences:
             previous: Pair | None = None
@@ -177,7 +177,7 @@ class LastWindowMissed(_Trainer):
 
     clause = "BPE-TRAIN-COUNT"
 
-    def count(self, sequences):
+    def count(self, sequences: list[list[int]]) -> Counter[Pair]:
         return super().count([sequence[:-1] for sequence in sequences])
 
 
@@ -186,7 +186,7 @@ class FirstWindowMissed(_Trainer):
 
     clause = "BPE-TRAIN-COUNT"
 
-    def count(self, sequences):
+    def count(self, sequences: list[list[int]]) -> Counter[Pair]:
         return super().count([sequence[1:] for sequence in sequences])
 
 
@@ -195,7 +195,7 @@ class ByteSizedCounts(_Trainer):
 
     clause = "BPE-TRAIN-COUNT"
 
-    def count(self, sequences):
+    def count(self, sequences: list[list[int]]) -> Counter[Pair]:
         return Counter({pair: count % 256 for pair, count in super().count(sequences).items() if count % 256})
 
 
@@ -204,7 +204,7 @@ class StaleIncrementalCounts(_Trainer):
 
     clause = "BPE-TRAIN-RECOUNT"
 
-    def train(self, documents, max_merges):
+    def train(self, documents: list[str], max_merges: int) -> list[Pair]:
         check_documents(documents)
         check_max_merges(max_merges)
         sequences = self.sequences(list(documents))
@@ -237,7 +237,7 @@ class ReplacesRightToLeft(_Trainer):
 
     clause = "BPE-MERGE-SCAN"
 
-    def replace(self, sequence, pair, new_id):
+    def replace(self, sequence: list[int], pair: Pair, new_id: int) -> list[int]:
         return _replace(sequence[::-1], (pair[1], pair[0]), new_id)[::-1]
 
 
@@ -253,7 +253,7 @@ class OneRuleForZeroBudget(_Trainer):
 
     clause = "BPE-TRAIN-STOP"
 
-    def budget(self, max_merges):
+    def budget(self, max_merges: int) -> int:
         return max(1, max_merges)
 
 
@@ -262,7 +262,7 @@ class TiesToFirstSeen(_Trainer):
 
     clause = "BPE-TRAIN-TIE"
 
-    def select(self, counts):
+    def select(self, counts: Counter[Pair]) -> Pair:
         top = max(counts.values())
         return next(pair for pair, count in counts.items() if count == top)
 
@@ -272,7 +272,7 @@ class FirstPairAboveMinimum(_Trainer):
 
     clause = "BPE-TRAIN-GREEDY"
 
-    def select(self, counts):
+    def select(self, counts: Counter[Pair]) -> Pair:
         return next(pair for pair, count in counts.items() if count >= self.minimum)
 
 
@@ -287,7 +287,7 @@ class ChunkedEncoder(_Encoder):
 
     clause = "BPE-ENCODE-RAW"
 
-    def encode(self, text):
+    def encode(self, text: str) -> list[int]:
         data = check_text(text)
         return [
             token for start in range(0, len(data), 32) for token in _encode_bytes(data[start : start + 32], self.rules)
@@ -299,7 +299,7 @@ class RunsLoseMatches(_Encoder):
 
     clause = "BPE-MERGE-SCAN"
 
-    def encode(self, text):
+    def encode(self, text: str) -> list[int]:
         sequence = list(check_text(text))
         for rank, pair in enumerate(self.rules):
             out, index = [], 0
@@ -320,7 +320,7 @@ class SplitsAtPunctuation(_Encoder):
 
     clause = "BPE-ENCODE-RAW"
 
-    def encode(self, text):
+    def encode(self, text: str) -> list[int]:
         check_text(text)
         return [
             token for part in re.split(r"(?=[,.;:!?])", text) if part for token in reference_encode(part, self.rules)
@@ -332,7 +332,7 @@ class StopsAtIdleRule(_Encoder):
 
     clause = "BPE-ENCODE-ORDER"
 
-    def encode(self, text):
+    def encode(self, text: str) -> list[int]:
         sequence = list(check_text(text))
         for rank, pair in enumerate(self.rules):
             replaced = _replace(sequence, pair, FIRST_RULE_ID + rank)
@@ -349,7 +349,7 @@ def _encode_bytes(data: bytes, rules: list[Pair]) -> list[int]:
     return sequence
 
 
-TRAINING_BUGS: tuple[type, ...] = (
+TRAINING_BUGS: tuple[type[_Trainer], ...] = (
     SeamCounted,
     SeamPairsCounted,
     JoinedWithNewlines,
@@ -369,5 +369,7 @@ TRAINING_BUGS: tuple[type, ...] = (
     TiesToFirstSeen,
     FirstPairAboveMinimum,
 )
-ENCODING_BUGS: tuple[type, ...] = (ChunkedEncoder, RunsLoseMatches, SplitsAtPunctuation, StopsAtIdleRule)
-LOCALISATION_BUGS = TRAINING_BUGS + ENCODING_BUGS
+ENCODING_BUGS: tuple[type[_Encoder], ...] = (ChunkedEncoder, RunsLoseMatches, SplitsAtPunctuation, StopsAtIdleRule)
+# A single-bug implementation: a class whose ``clause`` is the clause it breaks.
+LocalisationBug = type[_Trainer] | type[_Encoder]
+LOCALISATION_BUGS: tuple[LocalisationBug, ...] = TRAINING_BUGS + ENCODING_BUGS
