@@ -211,7 +211,8 @@ def _worker_context() -> multiprocessing.context.BaseContext:
 
 # The members run in this process, where nothing else bounds their memory: one that sizes a table by
 # max_merges (vocab-sized-by-request) met a budget past 2**31 and took 24 GB before the kernel killed the
-# whole proof. Under this bound (the whole proof peaks near 1.3 GB resident) the allocation fails as a MemoryError, judged as the member's own answer.
+# whole proof. Under this bound (the whole proof peaks near 1.3 GB resident) the allocation fails as a
+# MemoryError, judged as the member's own answer.
 MEMBER_ADDRESS_SPACE = 3 * 2**30
 
 
