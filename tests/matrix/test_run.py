@@ -86,7 +86,11 @@ def test_the_committed_matrix_is_consistent() -> None:
     rows = [line for line in table[5:] if not line.startswith("| **")]
     tallies = [line for line in table[5:] if line.startswith("| **")]
     for line in rows:
-        name, clause, *cells = [part.strip() for part in line.strip("|").split("|")]
+        name, clause, *shown = [part.strip() for part in line.strip("|").split("|")]
+        # A fail whose failure names another clause than the row's says which: "fail (BPE-TRAIN-TIE)".
+        other = [re.fullmatch(r"fail \((BPE-[A-Z0-9-]+)\)", value) for value in shown]
+        assert all(match.group(1) != clause for match in other if match is not None), line
+        cells = ["fail" if match is not None else value for match, value in zip(other, shown, strict=True)]
         assert checks[name].clause == clause and set(cells) <= set(CELLS), line
         failing |= {(label, name) for label, value in zip(labels, cells, strict=True) if value == "fail"}
     # The two levels apart: every algorithm check, then every interface check, each under its tally row.
