@@ -131,6 +131,17 @@ def _same_file(one: Path, other: Path) -> bool:
         return one.resolve() == other.resolve()
 
 
+def _new_file_mode() -> int:
+    """0o666 less the process's umask: the mode ``open(path, "w")`` would give a new file."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+# Read once, at import: reading the umask means setting it, which is not safe while other threads create files.
+_NEW_FILE_MODE = _new_file_mode()
+
+
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace ``path`` with ``data`` or leave it as it was; :class:`OSError` when the write failed.
 
@@ -141,6 +152,8 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     destination = Path(path)
     descriptor, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, suffix=".tmp", dir=destination.parent)
     try:
+        # mkstemp makes the file private (0600); a report gets the mode any new file would (umask applied).
+        os.fchmod(descriptor, _NEW_FILE_MODE)
         with os.fdopen(descriptor, "wb") as stream:
             stream.write(data)
             stream.flush()

@@ -11,6 +11,7 @@ import errno
 import json
 import os
 import signal
+import stat
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,11 @@ def test_compare_and_identify_json_dash_write_only_json_to_stdout(
     assert isinstance(json.loads(captured.out), dict)
     assert "implementation" in captured.err
     assert not (tmp_path / "-").exists()
+
+
+def test_an_atomically_written_report_gets_the_mode_of_any_new_file(tmp_path: Path) -> None:
+    """The temporary file behind an atomic write is private (0600); the report gets what open() would give."""
+    (tmp_path / "plain.json").write_bytes(b"{}")  # a new file under this process's umask
+    files.write_atomically(tmp_path / "report.json", b"{}")
+    mode = stat.S_IMODE((tmp_path / "report.json").stat().st_mode)
+    assert mode == stat.S_IMODE((tmp_path / "plain.json").stat().st_mode)
