@@ -147,41 +147,27 @@ _BOUNDARY_FEATURES: tuple[tuple[str, list[str]], ...] = (
 )
 
 
+def _interior_probe(stage: Stage, question: str, variants: list[str], changes: str | None = None) -> Probe:
+    """One round on documents holding ``variants`` inside them, with its plain-letter control; ``changes`` is
+    what the control leaves out (default: the feature's own characters)."""
+    feature = "".join(char for variant in variants for char in variant if not ("a" <= char <= "z"))
+    documents = _interior(variants)
+    control = tuple(_plain(document, feature) for document in documents)
+    return Probe(stage, question, documents, 1, None, control, feature if changes is None else changes)
+
+
 def _pre_tokenization_probes() -> list[Probe]:
-    probes = []
-    for name, variants in _BOUNDARY_FEATURES:
-        feature = "".join(char for variant in variants for char in variant if not ("a" <= char <= "z"))
-        documents = _interior(variants)
-        probes.append(
-            Probe(
-                Stage.PRE_TOKENIZATION,
-                f"merges across a word boundary: {name}",
-                documents,
-                1,
-                None,
-                tuple(_plain(document, feature) for document in documents),
-                CLASS_CHANGES,
-            )
-        )
-    return probes
+    return [
+        _interior_probe(Stage.PRE_TOKENIZATION, f"merges across a word boundary: {name}", variants, CLASS_CHANGES)
+        for name, variants in _BOUNDARY_FEATURES
+    ]
 
 
 def _input_probes() -> list[Probe]:
-    probes = []
-    for name, variants in _INTERIOR_FEATURES:
-        feature = "".join(char for variant in variants for char in variant if not ("a" <= char <= "z"))
-        documents = _interior(variants)
-        probes.append(
-            Probe(
-                Stage.INPUT,
-                f"trained on exactly the given bytes: {name} inside a document",
-                documents,
-                1,
-                None,
-                tuple(_plain(document, feature) for document in documents),
-                feature,
-            )
-        )
+    probes = [
+        _interior_probe(Stage.INPUT, f"trained on exactly the given bytes: {name} inside a document", variants)
+        for name, variants in _INTERIOR_FEATURES
+    ]
     for name, feature in _END_FEATURES:
         for where, build in (("starting", _leading), ("ending", _trailing)):
             documents = build(feature)
