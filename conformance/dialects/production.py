@@ -128,7 +128,10 @@ class VocabularyBoundSubject(Subject):
 
     def reset(self) -> None:
         self.inner.reset()
-        self._bind()
+        if not isinstance(self.inner, ProcessSubject):
+            # A process subject sends the vocabulary it loaded again itself (after a reset or a restart), and
+            # a built-in one is the same program's: binding again would send or compare it twice.
+            self._bind()
 
     def close(self) -> None:
         self.inner.close()

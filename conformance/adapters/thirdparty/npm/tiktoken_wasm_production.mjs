@@ -5,7 +5,8 @@
 //
 // encode(text) is encode_ordinary (special-token text is ordinary text, as the contract's encode asks).
 // decode returns the library's bytes as text, invalid UTF-8 as U+FFFD (tiktoken's Python decode); that
-// step is the adapter's, so it decides no verdict on the library.
+// step is the adapter's, so it decides no verdict on the library. The ids go to the library as given (it
+// converts them to u32 itself, as tiktoken_wasm.mjs notes).
 
 import { get_encoding } from 'tiktoken';
 
@@ -24,6 +25,6 @@ serve({
   operations: {
     reset: () => null,
     encode: (text) => tokenizer.encode_ordinary(text),
-    decode: (ids) => textOf(tokenizer.decode(Uint32Array.from(ids))),
+    decode: (ids) => textOf(tokenizer.decode(ids)),
   },
 });
