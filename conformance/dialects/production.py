@@ -7,8 +7,9 @@ the vocabulary through the contract, or shows that the one it has built in is th
 
 * ``load_vocabulary(ranks: dict[bytes, int], special_tokens: dict[str, int])``, when it has that method;
 * otherwise a ``vocabulary`` attribute naming a built-in one (``vocabulary = "cl100k_base"``), which is
-  compared with the file: the specials and a spread sample of pieces must decode to the file's bytes, and
-  the first id past the pieces that is no special must be unknown to it.
+  compared with the file: the specials and a spread sample of pieces (those that are valid UTF-8) must
+  decode to the file's bytes, and the first id past the pieces that is no special must be refused or decode
+  to nothing.
 
 An implementation in its own process (``cmd:``, or a Python one under ``--isolation process``) does the
 same over the protocol (``specs/protocol.md`` 3.4): it declares the capability ``load_vocabulary`` and is

@@ -107,6 +107,17 @@ def test_a_built_in_vocabulary_over_the_protocol_is_compared_with_the_file() -> 
         other.close()
 
 
+def test_a_decode_policy_is_no_reason_to_refuse_a_built_in_vocabulary() -> None:
+    """Half a character decoding to nothing, an unknown id to '': the same pieces, another decode policy."""
+    subject = _process("tests.support.production_subjects:BuiltInDropsPartial")
+    try:
+        assert bind_vocabulary(subject, SETUP).encode("naïve  12345") == encode_production(
+            "naïve  12345", VOCABULARY, CL100K
+        )
+    finally:
+        subject.close()
+
+
 def test_an_implementation_without_either_way_is_a_usage_error_naming_the_protocol() -> None:
     subject = _process("bpe_conformance.reference:Tokenizer")
     try:

@@ -15,7 +15,15 @@ from bpe_conformance.reference.pretokenization import CL100K, encode_chunk_fast
 from tests.support.broken_ports import CorrectPort
 from tests.support.vocabularies import trained_vocabulary
 
-__all__ = ["CRASH_TEXT", "VOCABULARY", "BuiltInOtherPiece", "BuiltInPort", "CrashingPort", "RefusingPort"]
+__all__ = [
+    "CRASH_TEXT",
+    "VOCABULARY",
+    "BuiltInDropsPartial",
+    "BuiltInOtherPiece",
+    "BuiltInPort",
+    "CrashingPort",
+    "RefusingPort",
+]
 
 VOCABULARY = trained_vocabulary(merges=120, special_tokens=dict(CL100K.special_tokens))
 CRASH_TEXT = "exit now"
@@ -53,6 +61,16 @@ class BuiltInOtherPiece(BuiltInPort):
         del ranks[last]
         ranks[b"zz-not-in-the-file"] = VOCABULARY.size - 1
         return ranks
+
+
+class BuiltInDropsPartial(BuiltInPort):
+    """As :class:`BuiltInPort`, with gpt-tokenizer's decode policy: bytes that are no UTF-8 and unknown ids vanish."""
+
+    name = "built-in-drops-partial"
+
+    def decode(self, ids: list[int]) -> str:
+        known = [token_id for token_id in ids if token_id in self.pieces]
+        return b"".join(self.pieces[token_id] for token_id in known).decode("utf-8", errors="ignore")
 
 
 class CrashingPort(CorrectPort):
