@@ -34,6 +34,7 @@ from typing import Any, BinaryIO
 from bpe_conformance.adapters import create_instance, resolve_factory
 from bpe_conformance.adapters.protocol import (
     LOAD_VOCABULARY,
+    MAX_DECLARATION_CHARS,
     OPERATIONS,
     PROTOCOL_VERSION,
     ProtocolError,
@@ -46,7 +47,7 @@ from bpe_conformance.adapters.protocol import (
     vocabulary_from_wire,
 )
 from bpe_conformance.adapters.python import describe_python_implementation
-from bpe_conformance.adapters.subject import ImplementationInfo
+from bpe_conformance.adapters.subject import ImplementationInfo, declaration_problem
 from bpe_conformance.errors import HarnessError, exception_ancestors
 from bpe_conformance.inputs.unrepresentable import restore
 
@@ -103,7 +104,13 @@ def _handshake(session: Session, request_id: int, requested: object) -> dict[str
     if callable(getattr(session.instance, LOAD_VOCABULARY, None)):
         result["capabilities"] = [*result["capabilities"], LOAD_VOCABULARY]
     built_in = getattr(session.instance, "vocabulary", None)
-    if isinstance(built_in, str):
+    # Only a name the handshake can carry (valid Unicode, short): any other str attribute of that name would
+    # break the handshake of every run, not only of a production one, so it is left out (no built-in one).
+    if (
+        isinstance(built_in, str)
+        and built_in
+        and declaration_problem("vocabulary", built_in, MAX_DECLARATION_CHARS) is None
+    ):
         result["vocabulary"] = built_in
     return build_result(request_id, result)
 

@@ -352,3 +352,12 @@ def test_the_host_declares_the_capability_only_for_a_load_vocabulary_method() ->
     assert refused["error"]["type"] == "NotImplemented"
     for result in (loads["result"], answer["result"]):
         assert implementation_info(result).name  # both are handshakes of protocol 1
+
+
+@pytest.mark.parametrize("name", ["", "x" * 201, "lone" + chr(0xD800)])
+def test_a_vocabulary_attribute_the_handshake_cannot_carry_is_left_out(name: str) -> None:
+    session = open_session("bpe_conformance.reference:Tokenizer")
+    session.instance.vocabulary = name
+    result = respond(session, {"id": 1, "op": "handshake", "protocol": 1})["result"]
+    assert "vocabulary" not in result
+    implementation_info(result)  # a handshake of protocol 1 all the same
