@@ -33,6 +33,8 @@ from typing import Any, BinaryIO
 
 from bpe_conformance.adapters import create_instance, resolve_factory
 from bpe_conformance.adapters.protocol import (
+    LOAD_VOCABULARY,
+    MAX_DECLARATION_CHARS,
     OPERATIONS,
     PROTOCOL_VERSION,
     ProtocolError,
@@ -42,9 +44,10 @@ from bpe_conformance.adapters.protocol import (
     encode_message,
     handshake_result,
     request_problem,
+    vocabulary_from_wire,
 )
 from bpe_conformance.adapters.python import describe_python_implementation
-from bpe_conformance.adapters.subject import ImplementationInfo
+from bpe_conformance.adapters.subject import ImplementationInfo, declaration_problem
 from bpe_conformance.errors import HarnessError, exception_ancestors
 from bpe_conformance.inputs.unrepresentable import restore
 
@@ -96,7 +99,20 @@ def _handshake(session: Session, request_id: int, requested: object) -> dict[str
             request_id, "ProtocolVersion", f"this host speaks protocol {PROTOCOL_VERSION}, not {requested!r}"
         )
     assert session.info is not None
-    return build_result(request_id, handshake_result(session.info))
+    result = handshake_result(session.info)
+    # Production configuration (specs/protocol.md 3.4): what the instance says about vocabularies.
+    if callable(getattr(session.instance, LOAD_VOCABULARY, None)):
+        result["capabilities"] = [*result["capabilities"], LOAD_VOCABULARY]
+    built_in = getattr(session.instance, "vocabulary", None)
+    # Only a name the handshake can carry (valid Unicode, short): any other str attribute of that name would
+    # break the handshake of every run, not only of a production one, so it is left out (no built-in one).
+    if (
+        isinstance(built_in, str)
+        and built_in
+        and declaration_problem("vocabulary", built_in, MAX_DECLARATION_CHARS) is None
+    ):
+        result["vocabulary"] = built_in
+    return build_result(request_id, result)
 
 
 def _reset(session: Session, request_id: int) -> dict[str, Any]:
@@ -120,6 +136,21 @@ def _call_contract(session: Session, request_id: int, operation: str, arguments:
     return build_result(request_id, None if operation == "load" else result)
 
 
+def _load_vocabulary(session: Session, request_id: int, pieces: Any, special_tokens: Any) -> dict[str, Any]:
+    method = getattr(session.instance, LOAD_VOCABULARY, None)
+    if not callable(method):
+        return build_error(request_id, "NotImplemented", f"{session.spec} has no {LOAD_VOCABULARY} method")
+    try:
+        ranks, specials = vocabulary_from_wire(pieces, special_tokens)
+    except (TypeError, ValueError) as error:
+        return build_error(request_id, "ProtocolError", f"a malformed {LOAD_VOCABULARY} request: {error}")
+    try:
+        method(ranks, specials)
+    except BaseException as error:  # the implementation's answer; the harness reports it
+        return _raised(request_id, error)
+    return build_result(request_id, None)
+
+
 def respond(session: Session, message: dict[str, Any]) -> dict[str, Any]:
     """The response to one well-formed request."""
     request_id, operation = message["id"], message["op"]
@@ -135,6 +166,8 @@ def respond(session: Session, message: dict[str, Any]) -> dict[str, Any]:
         # A value JSON cannot carry arrives as a marker; rebuilt, the implementation sees what the check sent.
         arguments = [restore(message[name]) for name in OPERATIONS[operation]]
         return _call_contract(session, request_id, operation, arguments)
+    if operation == LOAD_VOCABULARY:
+        return _load_vocabulary(session, request_id, message["pieces"], message["special_tokens"])
     return build_error(request_id, "NotImplemented", f"unknown operation {operation!r}")
 
 

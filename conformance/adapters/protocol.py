@@ -18,9 +18,12 @@ bpe_conformance.adapters.protocol.ProtocolError: response does not follow protoc
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 import re
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -31,6 +34,7 @@ from bpe_conformance.spec.resources import spec_file
 
 __all__ = [
     "INPUT_ERROR_TYPES",
+    "LOAD_VOCABULARY",
     "MAX_DECLARATION_CHARS",
     "MAX_DEPTH",
     "OPERATIONS",
@@ -38,6 +42,7 @@ __all__ = [
     "SCHEMA_DIR",
     "ProtocolError",
     "VersionMismatch",
+    "VocabularySupport",
     "build_error",
     "build_request",
     "build_result",
@@ -52,6 +57,9 @@ __all__ = [
     "to_wire",
     "validate_request",
     "validate_response",
+    "vocabulary_arguments",
+    "vocabulary_from_wire",
+    "vocabulary_support",
 ]
 
 PROTOCOL_VERSION = 1
@@ -66,7 +74,11 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "decode": ("ids",),
     "reset": (),
     "stop": (),
+    # Production configuration (section 3.4): the vocabulary an encoder is judged on. An optional
+    # operation, declared as the capability "load_vocabulary": implementations without it still speak 1.
+    "load_vocabulary": ("pieces", "special_tokens"),
 }
+LOAD_VOCABULARY = "load_vocabulary"
 INPUT_ERROR_TYPES = ("ValueError", "TypeError")
 # No message of protocol 1 nests deeper than 4 (a response holding a rule list); a few more are allowed.
 MAX_DEPTH = 16
@@ -75,6 +87,19 @@ MAX_DECLARATION_CHARS = 200
 _SCHEMA_FILES = {name: f"{name}.schema.json" for name in ("request", "response", "handshake")}
 _SHOWN_CHARS = 200
 _SPLIT_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+
+
+@dataclass(frozen=True)
+class VocabularySupport:
+    """How an implementation gets a released vocabulary (``specs/protocol.md`` 3.4), from its handshake.
+
+    ``loads``: it declared the capability ``load_vocabulary``; ``built_in``: the vocabulary it names in the
+    handshake's ``vocabulary`` key (``"cl100k_base"``), or None. An implementation of the first protocol 1
+    handshake has neither and is judged by the algorithm checks only.
+    """
+
+    loads: bool = False
+    built_in: str | None = None
 
 
 class ProtocolError(ValueError):
@@ -239,6 +264,67 @@ def request_problem(message: Any) -> str | None:
     return None
 
 
+def vocabulary_arguments(ranks: dict[bytes, int], special_tokens: dict[str, int]) -> dict[str, Any]:
+    """The arguments of a ``load_vocabulary`` request: every piece in rank order, base64, and the specials.
+
+    The ranks must run from 0 without a gap (a validated vocabulary's do), so a piece's rank is its index.
+
+    >>> vocabulary_arguments({b"a": 0, b"\\xff": 1}, {"<|endoftext|>": 2})
+    {'pieces': ['YQ==', '/w=='], 'special_tokens': {'<|endoftext|>': 2}}
+    """
+    by_rank = sorted(ranks.items(), key=lambda item: item[1])
+    if [rank for _, rank in by_rank] != list(range(len(by_rank))):
+        raise ValueError("a vocabulary sent over the protocol has ranks 0, 1, 2, ... without a gap")
+    pieces = [base64.b64encode(piece).decode("ascii") for piece, _ in by_rank]
+    return {"pieces": pieces, "special_tokens": dict(special_tokens)}
+
+
+def vocabulary_from_wire(pieces: Any, special_tokens: Any) -> tuple[dict[bytes, int], dict[str, int]]:
+    """The ranks and specials a ``load_vocabulary`` request carries; TypeError or ValueError when malformed.
+
+    >>> vocabulary_from_wire(["YQ==", "/w=="], {"<|endoftext|>": 2})
+    ({b'a': 0, b'\\xff': 1}, {'<|endoftext|>': 2})
+    >>> vocabulary_from_wire(["YQ", "YQ=="], {})
+    Traceback (most recent call last):
+    ...
+    ValueError: piece 0 is not base64 ('YQ'): Incorrect padding
+    """
+    if not isinstance(pieces, list):
+        raise TypeError(f"pieces must be a list of base64 strings, not {type(pieces).__name__}")
+    if not isinstance(special_tokens, dict):
+        raise TypeError(f"special_tokens must be an object of text to id, not {type(special_tokens).__name__}")
+    ranks: dict[bytes, int] = {}
+    for rank, text in enumerate(pieces):
+        if not isinstance(text, str):
+            raise TypeError(f"piece {rank} must be a base64 string, not {type(text).__name__}")
+        try:
+            piece = base64.b64decode(text.encode("ascii"), validate=True)
+        except (UnicodeEncodeError, binascii.Error) as error:
+            raise ValueError(f"piece {rank} is not base64 ({_shorten(text, 40)!r}): {error}") from None
+        if piece in ranks:
+            raise ValueError(f"piece {rank} ({piece!r}) is also piece {ranks[piece]}")
+        ranks[piece] = rank
+    for text, token_id in special_tokens.items():
+        if not isinstance(token_id, int) or isinstance(token_id, bool):
+            raise TypeError(f"special token {text!r} must have an integer id, not {type(token_id).__name__}")
+    return ranks, dict(special_tokens)
+
+
+def vocabulary_support(result: dict[str, Any]) -> VocabularySupport:
+    """What a valid handshake result says about vocabularies (``load_vocabulary``, ``vocabulary``).
+
+    >>> vocabulary_support({"capabilities": ["encode", "load_vocabulary"], "vocabulary": "cl100k_base"})
+    VocabularySupport(loads=True, built_in='cl100k_base')
+    >>> vocabulary_support({"capabilities": ["encode"]})
+    VocabularySupport(loads=False, built_in=None)
+    """
+    built_in = result.get("vocabulary")
+    return VocabularySupport(
+        loads=LOAD_VOCABULARY in result.get("capabilities", ()),
+        built_in=built_in if isinstance(built_in, str) else None,
+    )
+
+
 def load_schema(name: str) -> dict[str, Any]:
     """The parsed JSON Schema ``request``, ``response`` or ``handshake``."""
     record: dict[str, Any] = json.loads((SCHEMA_DIR / _SCHEMA_FILES[name]).read_text(encoding="utf-8"))
@@ -300,6 +386,10 @@ def handshake_result(info: ImplementationInfo) -> dict[str, Any]:
 def _declarations_problem(result: dict[str, Any]) -> str | None:
     for field in ("name", "version", "language", "profile"):
         problem = declaration_problem(field, result[field], MAX_DECLARATION_CHARS)
+        if problem:
+            return problem
+    if "vocabulary" in result:
+        problem = declaration_problem("vocabulary", result["vocabulary"], MAX_DECLARATION_CHARS)
         if problem:
             return problem
     for position, capability in enumerate(result["capabilities"]):

@@ -51,13 +51,17 @@ from bpe_conformance.adapters.child import (
     stderr_tail,
 )
 from bpe_conformance.adapters.protocol import (
+    LOAD_VOCABULARY,
     PROTOCOL_VERSION,
     ProtocolError,
+    VocabularySupport,
     build_request,
     decode_message,
     encode_message,
     implementation_info,
     validate_response,
+    vocabulary_arguments,
+    vocabulary_support,
 )
 from bpe_conformance.adapters.subject import ImplementationInfo, Subject, as_ids, as_rules, as_text
 from bpe_conformance.errors import (
@@ -115,6 +119,10 @@ class ProcessSubject(Subject):
         self._ids = itertools.count(1)
         self._model_bytes = 0
         self._running: RunningProcess | None = None
+        # The load_vocabulary request's arguments once one was accepted: sent again after every restart
+        # and reset, so a vocabulary-bound encoder never answers from an empty model.
+        self._vocabulary: dict[str, Any] | None = None
+        self.vocabulary_support = VocabularySupport()
         self.info = self._start_or_fail()
 
     def __repr__(self) -> str:
@@ -154,13 +162,28 @@ class ProcessSubject(Subject):
     def load(self, rules: list[tuple[int, int]]) -> None:
         self._call("load", rules=rules)
 
+    def load_vocabulary(self, ranks: dict[bytes, int], special_tokens: dict[str, int]) -> None:
+        """Send a released vocabulary (``load_vocabulary``, protocol section 3.4), again after every restart.
+
+        Only for an implementation that declared the capability; a refusal is :class:`ImplementationRaised`.
+        """
+        arguments = vocabulary_arguments(ranks, special_tokens)
+        self._vocabulary = None
+        self._call(LOAD_VOCABULARY, **arguments)
+        self._vocabulary = arguments
+
     def reset(self) -> None:
-        """A fresh model: ask the process to reset; if it cannot, the next call starts a new process."""
+        """A fresh model: ask the process to reset; if it cannot, the next call starts a new process.
+
+        A vocabulary it was given stays bound: it is sent again after the reset.
+        """
         if self._running is None or self._running.popen.poll() is not None:
             self._discard()
             return
         try:
             self._exchange(self._running, "reset", {}, self.timeout)
+            if self._vocabulary is not None:
+                self._exchange(self._running, LOAD_VOCABULARY, self._vocabulary, self.timeout)
         except (CallAborted, ImplementationRaised):
             self._discard()
 
@@ -197,6 +220,7 @@ class ProcessSubject(Subject):
         try:
             result = self._exchange(running, "handshake", {"protocol": PROTOCOL_VERSION}, self.handshake_timeout)
             info = implementation_info(result)
+            self.vocabulary_support = vocabulary_support(result)
         except CallAborted as aborted:
             raise type(aborted)(operation, f"handshake failed: {aborted.detail}") from None
         except ImplementationRaised as refused:
@@ -204,6 +228,14 @@ class ProcessSubject(Subject):
             raise ImplementationCrashed(operation, self._abandon(detail)) from None
         except ProtocolError as error:
             raise ImplementationCrashed(operation, self._abandon(str(error))) from None
+        if self._vocabulary is not None:  # a restart: the vocabulary it was judged on, before anything else
+            try:
+                self._exchange(running, LOAD_VOCABULARY, self._vocabulary, self.timeout)
+            except CallAborted as aborted:
+                raise type(aborted)(operation, f"loading the vocabulary again failed: {aborted.detail}") from None
+            except ImplementationRaised as refused:
+                detail = f"refused the vocabulary it loaded before: {refused.kind}: {refused.message}"
+                raise ImplementationCrashed(operation, self._abandon(detail)) from None
         return info
 
     def _abandon(self, detail: str) -> str:
@@ -259,7 +291,7 @@ class ProcessSubject(Subject):
         request_id = next(self._ids)
         deadline = time.monotonic() + seconds
         message = encode_message(build_request(request_id, operation, **arguments))
-        if operation in ("train", "load"):
+        if operation in ("train", "load", LOAD_VOCABULARY):
             self._model_bytes = len(message)
         running.line_limit[0] = response_allowance(len(message), self._model_bytes, self._max_line_bytes)
         self._send(running, operation, message, deadline, seconds)

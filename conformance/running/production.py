@@ -110,7 +110,7 @@ def run_production_suite(
         if on_result is not None:
             on_result(results[-1])
     return SuiteResult(
-        implementation=implementation_record(bound, config.impl),
+        implementation=implementation_record(bound, config.impl, config.isolation_used),
         results=results,
         seed=config.seed,
         effort=config.effort,

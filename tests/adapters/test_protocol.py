@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bpe_conformance.adapters.host import open_session, respond
 from bpe_conformance.adapters.protocol import (
     OPERATIONS,
     PROTOCOL_VERSION,
@@ -35,6 +36,8 @@ from bpe_conformance.adapters.protocol import (
     to_wire,
     validate_request,
     validate_response,
+    vocabulary_arguments,
+    vocabulary_from_wire,
 )
 from bpe_conformance.adapters.subject import ImplementationInfo
 from tests import ROOT
@@ -306,3 +309,55 @@ def test_missing_handshake_fields_are_named() -> None:
 
 def test_extra_handshake_keys_are_ignored() -> None:
     assert implementation_info({**HANDSHAKE, "homepage": "https://example.org"}).name == "demo"
+
+
+# -- production configuration (section 3.4) -----------------------------------------------------
+
+
+def test_a_vocabulary_travels_as_base64_pieces_in_rank_order_and_back() -> None:
+    ranks = {bytes([value]): value for value in range(256)} | {b"\xe6\x97": 256, b" the": 257}
+    arguments = vocabulary_arguments(ranks, {"<|endoftext|>": 258})
+    request = build_request(2, "load_vocabulary", **arguments)
+    validate_request(request)
+    assert decode_message(encode_message(request)) == request
+    assert vocabulary_from_wire(request["pieces"], request["special_tokens"]) == (ranks, {"<|endoftext|>": 258})
+
+
+@pytest.mark.parametrize(
+    ("pieces", "special_tokens", "problem"),
+    [
+        ("YQ==", {}, "pieces must be a list"),
+        (["YQ==", 5], {}, "piece 1 must be a base64 string"),
+        (["YQ==", "Y*=="], {}, "piece 1 is not base64"),
+        (["YQ==", "YQ=="], {}, "piece 1 (b'a') is also piece 0"),
+        (["YQ=="], {"<|x|>": 1.0}, "special token '<|x|>' must have an integer id"),
+    ],
+)
+def test_a_malformed_vocabulary_request_is_answered_with_a_protocol_error(
+    pieces: object, special_tokens: object, problem: str
+) -> None:
+    session = open_session("tests.support.broken_ports:CorrectPort")
+    message = {"id": 4, "op": "load_vocabulary", "pieces": pieces, "special_tokens": special_tokens}
+    error = respond(session, message)["error"]
+    assert error["type"] == "ProtocolError" and problem in error["message"]
+
+
+def test_the_host_declares_the_capability_only_for_a_load_vocabulary_method() -> None:
+    loads = respond(open_session("tests.support.broken_ports:CorrectPort"), {"id": 1, "op": "handshake", "protocol": 1})
+    plain = open_session("bpe_conformance.reference:Tokenizer")
+    answer = respond(plain, {"id": 1, "op": "handshake", "protocol": 1})
+    assert "load_vocabulary" in loads["result"]["capabilities"]
+    assert "load_vocabulary" not in answer["result"]["capabilities"] and "vocabulary" not in answer["result"]
+    refused = respond(plain, {"id": 2, "op": "load_vocabulary", "pieces": ["YQ=="], "special_tokens": {}})
+    assert refused["error"]["type"] == "NotImplemented"
+    for result in (loads["result"], answer["result"]):
+        assert implementation_info(result).name  # both are handshakes of protocol 1
+
+
+@pytest.mark.parametrize("name", ["", "x" * 201, "lone" + chr(0xD800)])
+def test_a_vocabulary_attribute_the_handshake_cannot_carry_is_left_out(name: str) -> None:
+    session = open_session("bpe_conformance.reference:Tokenizer")
+    session.instance.vocabulary = name
+    result = respond(session, {"id": 1, "op": "handshake", "protocol": 1})["result"]
+    assert "vocabulary" not in result
+    implementation_info(result)  # a handshake of protocol 1 all the same

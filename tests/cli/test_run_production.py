@@ -55,11 +55,31 @@ def test_a_broken_port_fails_with_the_chunks_and_a_reproduce_line(
     assert "--vocabulary" in out.split("reproduce:", 1)[1]
 
 
+def test_a_python_port_in_its_own_process_gets_the_vocabulary_over_the_protocol(
+    rank_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "report.json"
+    argv = ["run", "--impl", "tests.support.broken_ports:DigitsUngrouped", "--isolation", "process"]
+    argv += ["--vocabulary", str(rank_file), "--check", "production-encode", "--json", str(report)]
+    assert cli.main(argv) == 1
+    out = capsys.readouterr().out
+    assert "FAIL production-encode [BPE-PRETOK-SPLIT]" in out and "chunks:" in out
+    assert json.loads(report.read_text())["config"]["isolation"] == "process"
+
+
+def test_an_implementation_in_its_own_process_that_takes_no_vocabulary_is_one_line(
+    rank_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["run", "--impl", "bpe_conformance.reference:Tokenizer", "--profile", "cl100k", "--isolation", "process"]
+    assert cli.main([*argv, "--vocabulary", str(rank_file)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "declares no capability load_vocabulary" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
         (["--profile", "minbpe"], "--vocabulary needs a production profile (gpt2, cl100k, o200k); --profile 'minbpe'"),
-        (["--isolation", "process"], "--isolation process cannot be used"),
         (["--check", "tie-break"], "no production check matches tie-break"),
     ],
 )

@@ -26,7 +26,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-__all__ = ["ADAPTERS", "LIBRARIES", "NPM_ADAPTERS", "NPM_DIRECTORY", "npm_installed"]
+__all__ = ["ADAPTERS", "LIBRARIES", "NPM_ADAPTERS", "NPM_DIRECTORY", "NPM_PRODUCTION_ADAPTERS", "npm_installed"]
 
 ADAPTERS: dict[str, str] = {
     "hf-tokenizers": "bpe_conformance.adapters.thirdparty.hf_tokenizers:HFTokenizersAdapter",
@@ -74,6 +74,26 @@ NPM_ADAPTERS: dict[str, tuple[str, str]] = {
     "js-tiktoken": ("cmd:node conformance/adapters/thirdparty/npm/js_tiktoken.mjs", "js-tiktoken"),
     "tiktoken-wasm": ("cmd:node conformance/adapters/thirdparty/npm/tiktoken_wasm.mjs", "tiktoken"),
     "gpt-tokenizer": ("cmd:node conformance/adapters/thirdparty/npm/gpt_tokenizer.mjs", "gpt-tokenizer"),
+}
+
+# label -> (``cmd:`` spec, to which the encoding's name is appended; the npm package; the released encodings
+# it ships, judged with ``run --vocabulary``: specs/protocol.md 3.4, docs/findings-production.md).
+NPM_PRODUCTION_ADAPTERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "js-tiktoken": (
+        "cmd:node conformance/adapters/thirdparty/npm/js_tiktoken_production.mjs",
+        "js-tiktoken",
+        ("cl100k_base", "o200k_base"),
+    ),
+    "gpt-tokenizer": (
+        "cmd:node conformance/adapters/thirdparty/npm/gpt_tokenizer_production.mjs",
+        "gpt-tokenizer",
+        ("cl100k_base", "o200k_base"),
+    ),
+    "tiktoken-wasm": (
+        "cmd:node conformance/adapters/thirdparty/npm/tiktoken_wasm_production.mjs",
+        "tiktoken",
+        ("cl100k_base", "o200k_base"),
+    ),
 }
 
 

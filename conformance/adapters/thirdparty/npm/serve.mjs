@@ -3,6 +3,12 @@
 // operations it maps onto the library; serve() only carries them across the pipe. Every error the
 // library throws is reported under its own JavaScript name (TypeError, RangeError, Error, ...):
 // nothing is renamed into the contract's families.
+//
+// Production configuration (specs/protocol.md 3.4): an adapter of an encoder bound to a released
+// vocabulary either names the vocabulary it has built in (`vocabulary: 'cl100k_base'`, sent in the
+// handshake, which the harness compares with the file), or gives `operations.loadVocabulary(pieces,
+// specialTokens, state)`, which declares the capability load_vocabulary and receives every piece (a
+// Buffer, in rank order) and the special tokens.
 
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -47,14 +53,22 @@ export function packageVersion(name) {
   return JSON.parse(readFileSync(manifest, 'utf8')).version;
 }
 
-export function serve({ name, version, profile, capabilities, operations }) {
+export function serve({ name, version, profile, capabilities: algorithm, operations, vocabulary }) {
+  const capabilities = operations.loadVocabulary ? [...algorithm, 'load_vocabulary'] : algorithm;
   let state = operations.reset();
   const handlers = {
     handshake(request) {
       if (request.protocol !== PROTOCOL) {
         throw new ContractError('ProtocolVersion', `${name} speaks protocol ${PROTOCOL}, not ${request.protocol}`);
       }
-      return { name, version, language: 'javascript', capabilities, profile, protocol: PROTOCOL };
+      const declared = { name, version, language: 'javascript', capabilities, profile, protocol: PROTOCOL };
+      return vocabulary ? { ...declared, vocabulary } : declared;
+    },
+    load_vocabulary(request) {
+      if (!Array.isArray(request.pieces)) throw new ContractError('TypeError', 'pieces must be a list of base64 strings');
+      const pieces = request.pieces.map((piece) => Buffer.from(piece, 'base64'));
+      state = operations.loadVocabulary(pieces, request.special_tokens, state);
+      return null;
     },
     load(request) {
       state = operations.load(request.rules, state);
