@@ -27,7 +27,8 @@ __all__ = ["PRODUCTION_HEADING", "markdown_text", "production_html", "production
 PRODUCTION_HEADING = "## Production configuration: real encoders on real vocabularies"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # Characters with a meaning in Markdown (GitHub's) or in HTML, written as numeric references.
-_MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#+!|~>]")
+# (Parentheses, braces, # and + mean something only after a ] or at a line's start, which these never are.)
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]|~]")
 # How much of an input a table cell shows; the failure below the table shows it all (capped by the document).
 CELL_INPUT_CHARS = 48
 
@@ -162,9 +163,9 @@ def production_html(document: dict[str, Any]) -> str:
             value = cell["cell"]
             if value == "fail":
                 text = f"fail {_h(cell['clause'])}<small>{_h(_input_json(cell)[:CELL_INPUT_CHARS])}</small>"
-                cells.append(f'<td class="cell fail"><a href="#{_anchor(row, check["name"])}">{text}</a></td>')
+                cells.append(f'<td class="pcell fail"><a href="#{_anchor(row, check["name"])}">{text}</a></td>')
             else:
-                cells.append(f'<td class="cell {value}">{value}</td>')
+                cells.append(f'<td class="pcell {value}">{value}</td>')
         levels = "".join(f"<td>{_h(row['levels'].get(level, 'not run'))}</td>" for level in LEVELS)
         title = f"{row['spec']} · {row['vocabulary']['file']} ({row['vocabulary']['size']} pieces)"
         body.append(

@@ -1,12 +1,12 @@
-"""Hugging Face ``tokenizers`` configured as a tiktoken encoding is converted for it (cl100k_base, o200k_base).
+"""Hugging Face ``tokenizers`` configured the usual way for a tiktoken encoding (cl100k_base, o200k_base).
 
-HF has no tiktoken loader of its own; the published conversions of ``cl100k_base`` and ``o200k_base`` to
-``tokenizer.json`` (as ``transformers``' ``TikTokenConverter`` writes them) put tiktoken's split pattern in a
-``Split`` pre-tokenizer (``Isolated``) followed by ``ByteLevel`` with ``use_regex=False``, and each piece's
-merge in rank order. ``load_vocabulary(ranks, special_tokens)`` writes exactly that document for the ranks
-of ``run --vocabulary`` and the pattern of the profile the class declares (the merges as
-:func:`bpe_conformance.adapters.thirdparty.hf_tokenizers_production.tokenizer_json` derives them), and loads
-it with ``Tokenizer.from_str``: HF's Oniguruma regex engine and its merge loop are what is judged.
+HF has no tiktoken loader of its own; a tiktoken encoding converted to a ``tokenizer.json`` puts the split
+pattern in a ``Split`` pre-tokenizer (``Isolated``) followed by ``ByteLevel`` with ``use_regex=False``, and
+each piece's merge in rank order. ``load_vocabulary(ranks, special_tokens)`` writes that document for the
+ranks of ``run --vocabulary`` and the pattern of the profile the class declares, verbatim as tiktoken has
+it (the merges as :func:`bpe_conformance.adapters.thirdparty.hf_tokenizers_production.tokenizer_json`
+derives them), and loads it with ``Tokenizer.from_str``: HF's Oniguruma regex engine and its merge loop
+are what is judged (docs/findings-production.md, P4: Oniguruma reads the possessive ``{1,3}+`` otherwise).
 ``encode_special_tokens`` is set (HF matches added tokens in any text unless told otherwise):
 
     bpe-conformance run --impl bpe_conformance.adapters.thirdparty.hf_tokenizers_released:HFCl100k \\
