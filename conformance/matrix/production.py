@@ -318,7 +318,6 @@ def production_section(
                     "size": vocabulary.size,
                     "sha256": vocabulary.sha256,
                 },
-                "seconds": result.seconds,
                 "levels": tallies(result),
                 "cells": cells,
             }
