@@ -7,6 +7,7 @@ and written as ``cl100k_base.tiktoken``; the real encoders are judged in ``tox -
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,22 @@ def test_a_missing_folder_exits_2_before_running(tmp_path: Path, capsys: pytest.
     code = main(["matrix", "--from", str(source), *named, "--production", "/no/such"])
     assert code == 2
     assert "--production /no/such: not a directory" in capsys.readouterr().err
+
+
+def test_a_cmd_row_runs_through_the_same_path_and_says_why_it_cannot_be_judged_yet(folder: Path) -> None:
+    # The JSON-lines protocol has no vocabulary message yet: the row is listed with the binding's reason,
+    # and judged like any other row once the protocol can hand a vocabulary over.
+    host = f"cmd:{sys.executable} -m bpe_conformance.adapters.host"
+    row = ProductionRow(
+        "cmd · cl100k_base", f"{host} bpe_conformance.reference.production_encoders:ReferenceCl100k", "cl100k_base"
+    )
+    results, missing = run_production_matrix(folder, seed=0, rows=[row], say=lambda line: None)
+    assert results == []
+    assert missing == [f"cmd · cl100k_base: not judged, {_binding_refusal()}"]
+
+
+def _binding_refusal() -> str:
+    return (
+        "--vocabulary needs a Python implementation run in-process (--isolation inprocess): the protocol has no "
+        "message that hands over a vocabulary"
+    )
