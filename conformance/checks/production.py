@@ -40,6 +40,8 @@ __all__ = ["PRODUCTION_CHECKS", "chunk_report", "verify_production_encode"]
 _ALWAYS_ONE_CHUNK = re.compile(r" ?[a-z]+")
 # How many such texts are tried before a chunk that is wrong even alone is blamed on the split.
 MERGE_PROBES = 400
+# The lengths of the short runs of ``a`` tried before the probes of two pieces.
+SHORT_RUNS = range(2, 17)
 
 
 def _pieces(ids: list[int], vocabulary: Vocabulary) -> list[str]:
@@ -98,17 +100,46 @@ def _merge_probes(vocabulary: Vocabulary) -> list[str]:
     return probes[:MERGE_PROBES]
 
 
+def _probes(vocabulary: Vocabulary, length: int) -> list[str]:
+    return ["a" * length, *("a" * count for count in SHORT_RUNS if count != length), *_merge_probes(vocabulary)]
+
+
 def _merge_deviation(subject: Subject, setup: ProductionSetup, length: int) -> tuple[str, list[int], list[int]] | None:
     """A single-chunk text the implementation merges otherwise than by lowest rank: (text, expected, actual).
 
-    The first probe is a run of ``a`` as long as the chunk in question, for merge paths that depend on length.
+    The first probe is a run of ``a`` as long as the chunk in question, for merge paths that depend on length;
+    then the short runs of ``a`` (a run of one byte is where a wrong conversion of ranks into merges shows:
+    ``aaa`` built as ``a`` + ``aa`` cannot be reached by merging ``aa`` first).
     """
-    for probe in ["a" * length, *_merge_probes(setup.vocabulary)]:
+    for probe in _probes(setup.vocabulary, length):
         expected = encode_production_fast(probe, setup.vocabulary, setup.profile)
         actual = subject.encode(probe)
         if actual != expected:
             return probe, expected, actual
     return None
+
+
+def _without_specials(text: str, setup: ProductionSetup) -> str | None:
+    """``text`` with one letter of every special token's text in it changed, or None when it holds none.
+
+    The changed text is no special token's, and is split into the same kinds of chunks; an implementation
+    that encodes it right but not ``text`` treats special-token text apart (BPE-SPECIAL-ORDINARY).
+    """
+    specials = sorted(setup.vocabulary.special_tokens, key=len, reverse=True)
+    found = [special for special in specials if special in text]
+    if not found:
+        return None
+    altered = text
+    for special in found:
+        position = next((index for index, char in enumerate(special) if "a" <= char <= "z"), None)
+        if position is None:
+            return None
+        letter = "x" if special[position] != "x" else "y"
+        changed = special[:position] + letter + special[position + 1 :]
+        if changed in setup.vocabulary.special_tokens:
+            return None
+        altered = altered.replace(special, changed)
+    return altered if not any(special in altered for special in specials) else None
 
 
 def _blame(
@@ -122,6 +153,14 @@ def _blame(
     unknown = [token_id for token_id in actual if setup.vocabulary.piece_of(token_id) is None]
     if unknown:
         return "BPE-PRETOK-RANK", f"id {unknown[0]} is neither a piece's rank nor a special token"
+    altered = _without_specials(text, setup)
+    if altered is not None and subject.encode(altered) == encode_production_fast(
+        altered, setup.vocabulary, setup.profile
+    ):
+        return "BPE-SPECIAL-ORDINARY", (
+            f"special-token text inside ordinary text is not encoded as ordinary text: with one letter of each "
+            f"special token's text changed ({altered!r}) the ids are the reference's"
+        )
     if report["tokens_across_chunks"]:
         return "BPE-PRETOK-SPLIT", f"token {report['tokens_across_chunks'][0]!r} spans two chunks the pattern makes"
     for chunk, (start, end) in zip(report["chunks"], report["bounds"], strict=True):
@@ -147,9 +186,10 @@ def _blame(
                 f"{merge_witness[0]!r}, one chunk under every pattern, encodes to {merge_witness[2]}, not "
                 f"{merge_witness[1]}"
             )
+        tried = len(_probes(setup.vocabulary, len(chunk.encode())))
         return "BPE-PRETOK-SPLIT", (
             f"chunk {chunk!r} encodes to {alone} even alone, not {expected}: the implementation splits it "
-            f"where the pattern does not (its merging was right on {1 + len(_merge_probes(setup.vocabulary))} "
+            f"where the pattern does not (its merging was right on {tried} "
             "single-chunk texts, though the "
             "ids alone cannot rule out a merge in another order)"
         )

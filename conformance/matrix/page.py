@@ -26,6 +26,7 @@ from html import escape
 from typing import Any
 
 from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.matrix.production_render import production_html
 from bpe_conformance.matrix.render import FAILURES_HEADING, cell_values, failing_cells, level_tally
 
 __all__ = ["displayed", "render_page"]
@@ -360,6 +361,7 @@ it declares.</p>
 {_failures(document)}
 {f"<h2>Not installed, so not in the table</h2><ul>{missing}</ul>" if missing else ""}
 </section>
+{production_html(document)}
 </main>
 <script type="application/json" id="matrix-data">{_data_json(document)}</script>
 <script>{_SCRIPT}</script>

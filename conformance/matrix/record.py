@@ -27,6 +27,7 @@ from jsonschema import Draft202012Validator
 
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import loads_bounded, read_text_file
+from bpe_conformance.matrix.production import ProductionRowResult, production_command, production_section
 from bpe_conformance.matrix.run import Failure, RowResult, failure_command, reproduce_command
 from bpe_conformance.results.outcomes import CheckResult
 from bpe_conformance.running.suite import catalogue, harness_version
@@ -128,14 +129,24 @@ def _implementation(row: RowResult, checks: list[dict[str, str]], seed: int) -> 
     }
 
 
-def matrix_document(results: list[RowResult], missing: list[str], seed: int, effort: str) -> dict[str, Any]:
-    """The matrix of ``results`` (and the rows whose library is ``missing``) as the JSON-ready document."""
+def matrix_document(
+    results: list[RowResult],
+    missing: list[str],
+    seed: int,
+    effort: str,
+    production: tuple[list[ProductionRowResult], list[str]] | None = None,
+) -> dict[str, Any]:
+    """The matrix of ``results`` (and the rows whose library is ``missing``) as the JSON-ready document.
+
+    ``production``, when given, is the production matrix's rows run and rows not run
+    (:func:`bpe_conformance.matrix.production.run_production_matrix`): the document's ``production`` object.
+    """
     checks = _checks()
-    return {
+    document = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "generated_by": {
-            "command": f"bpe-conformance matrix --seed {seed}",
+            "command": f"bpe-conformance matrix --seed {seed}" + (" --production VOCABULARIES" if production else ""),
             "harness_version": harness_version(),
             "hypothesis_version": hypothesis.__version__,
         },
@@ -145,6 +156,9 @@ def matrix_document(results: list[RowResult], missing: list[str], seed: int, eff
         "implementations": [_implementation(row, checks, seed) for row in results],
         "not_installed": list(missing),
     }
+    if production is not None:
+        document["production"] = production_section(*production, seed, _capped)
+    return document
 
 
 def validate_matrix(document: Any) -> list[str]:
@@ -200,6 +214,18 @@ def content_problems(document: dict[str, Any]) -> list[str]:
         problems += [
             f"row {row['label']!r} has a cell for unknown check {name!r}" for name in sorted(cells - set(names))
         ]
+    production = document.get("production")
+    if production is not None:
+        known = {check["name"] for check in production["checks"]}
+        labels = [row["label"] for row in production["rows"]]
+        problems += [
+            f"production row {label!r} is listed twice" for label in sorted({x for x in labels if labels.count(x) > 1})
+        ]
+        for row in production["rows"]:
+            problems += [
+                f"production row {row['label']!r} has a cell for unknown check {name!r}"
+                for name in sorted(set(row["cells"]) - known)
+            ]
     return problems
 
 
@@ -218,3 +244,7 @@ def _rebuild_commands(document: dict[str, Any]) -> None:
             strict = cell.get("strict")
             if isinstance(strict, dict) and "reproduce" in strict:
                 strict["reproduce"] = reproduce_command(row["spec"], "strict", name, seed)
+    for row in document.get("production", {}).get("rows", []):
+        for name, cell in row["cells"].items():
+            if "reproduce" in cell:
+                cell["reproduce"] = production_command(row["spec"], row["vocabulary"]["name"], name, seed)

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.matrix.production_render import production_markdown
 from bpe_conformance.matrix.record import matrix_document
 from bpe_conformance.matrix.run import RowResult
 
@@ -167,7 +168,7 @@ def render_markdown(document: dict[str, Any]) -> str:
     ]
     if missing:
         lines += ["Not installed, so not in the table:", "", *(f"* {line}" for line in missing), ""]
-    text = "\n".join([*lines, *_failure_section(document)]).rstrip() + "\n"
+    text = "\n".join([*lines, *_failure_section(document), *production_markdown(document)]).rstrip() + "\n"
     # Counterexamples may hold lone surrogates, which UTF-8 cannot store: written as \udc80.
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 

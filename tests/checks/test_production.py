@@ -13,9 +13,9 @@ import pytest
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
-from bpe_conformance.checks.production import PRODUCTION_CHECKS
+from bpe_conformance.checks.production import PRODUCTION_CHECKS, verify_production_encode
 from bpe_conformance.dialects.production import ProductionSetup, VocabularyBoundSubject, bind_vocabulary
-from bpe_conformance.errors import HarnessError
+from bpe_conformance.errors import HarnessError, Violation
 from bpe_conformance.reference.pretokenization import CL100K, split_text
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check
@@ -183,3 +183,21 @@ def test_an_id_that_is_no_piece_is_blamed_on_the_merge_not_the_split() -> None:
     result = _run(_UnknownIdForDigits, "production-encode")
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-PRETOK-RANK")
     assert "is neither a piece's rank nor a special token" in result.message
+
+
+@pytest.mark.parametrize("text", [" <|endoftext|>", "<|endoftext|>'s", "x <|fim_prefix|> <|endoftext|>"])
+def test_special_text_encoded_apart_from_its_neighbours_is_blamed_on_the_specials(text: str) -> None:
+    # kitoken 0.11.1's way (docs/findings-production.md): the special's text is cut out and encoded as text
+    # on its own. The same text with one letter of the special changed encodes right, which proves the cause.
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.SpecialsIsolated), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, text)
+    assert raised.value.clause == "BPE-SPECIAL-ORDINARY"
+    assert "with one letter of each special token's text changed" in str(raised.value)
+
+
+def test_a_wrong_split_beside_a_special_is_not_blamed_on_the_specials() -> None:
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.WhitespaceWithoutLookahead), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, "  a<|endoftext|>")
+    assert raised.value.clause == "BPE-PRETOK-SPLIT"

@@ -5,7 +5,8 @@ is the control that shares nothing (``tests/checks/test_production.py``).
 
 Each is a Python implementation of the production contract: ``load_vocabulary(ranks, special_tokens)``,
 ``encode``, ``decode``. The split pattern is the only difference, except in :class:`SpecialsHonoured`
-(which encodes special-token text as the special) and :class:`MergesLeftmostFirst` (which merges the
+(which encodes special-token text as the special), :class:`SpecialsIsolated` (which encodes it as text, but
+apart from the text around it) and :class:`MergesLeftmostFirst` (which merges the
 leftmost pair that makes any piece instead of the lowest-ranked one).
 """
 
@@ -24,6 +25,7 @@ __all__ = [
     "DigitsUngrouped",
     "MergesLeftmostFirst",
     "SpecialsHonoured",
+    "SpecialsIsolated",
     "WhitespaceWithoutLookahead",
 ]
 
@@ -100,6 +102,21 @@ class SpecialsHonoured(CorrectPort):
         ids: list[int] = []
         for part in splitter.split(text):
             ids.extend([self.specials[part]] if part in self.specials else super().encode(part))
+        return ids
+
+
+class SpecialsIsolated(CorrectPort):
+    """Special-token text is cut out of ordinary text and encoded on its own, as text (kitoken 0.11.1's way)."""
+
+    name = "specials-isolated"
+
+    def encode(self, text: str) -> list[int]:
+        if not self.specials:
+            return super().encode(text)
+        splitter = regex.compile("(" + "|".join(regex.escape(special) for special in self.specials) + ")")
+        ids: list[int] = []
+        for part in splitter.split(text):
+            ids.extend(super().encode(part))
         return ids
 
 
