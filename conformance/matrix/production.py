@@ -7,9 +7,10 @@ runs (:func:`bpe_conformance.running.production.run_production_suite`, every pro
 with the matrix's seed and effort. A cell is the check's outcome under the profile the encoder declares;
 a failing cell keeps the clause the check blamed and the minimal input hypothesis shrank to.
 
-A row whose library is not installed, whose vocabulary file is absent, or that cannot be given a
-vocabulary (a ``cmd:`` program, while the protocol has no vocabulary message) is listed with the reason,
-never judged.
+A row whose library (a Python module, or an npm package beside the Node adapters) is not installed,
+whose vocabulary file is absent, or that cannot be given a vocabulary (its built-in one differs from the
+file, say) is listed with the reason, never judged. A ``cmd:`` program gets the vocabulary over the
+JSON-lines protocol (``specs/protocol.md`` 3.4), or declares a built-in one there.
 
 >>> [row.vocabulary for row in PRODUCTION_ROWS][:2]
 ['cl100k_base', 'o200k_base']
@@ -27,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bpe_conformance.adapters.thirdparty import NPM_DIRECTORY, NPM_PRODUCTION_ADAPTERS, npm_installed
 from bpe_conformance.checks.base import LEVELS
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.results.outcomes import CheckResult, Outcome, VocabularyRecord
@@ -45,6 +47,8 @@ __all__ = [
 ]
 
 _THIRDPARTY = "bpe_conformance.adapters.thirdparty"
+# A row's ``library`` with this prefix names an npm package installed beside the Node adapters.
+_NPM = "npm:"
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,12 @@ PRODUCTION_ROWS: tuple[ProductionRow, ...] = (
         "tokenizers",
         "impl-hf-tokenizers",
     ),
+    # The npm encoders, over the JSON-lines protocol: each names the built-in encoding it is judged on.
+    *(
+        ProductionRow(f"{label} · {vocabulary}", f"{spec} {vocabulary}", vocabulary, f"{_NPM}{package}")
+        for label, (spec, package, vocabularies) in NPM_PRODUCTION_ADAPTERS.items()
+        for vocabulary in vocabularies
+    ),
 )
 
 
@@ -190,6 +200,8 @@ def installed(row: ProductionRow) -> bool:
     """Whether the module ``row`` needs can be imported here."""
     if row.library is None:
         return True
+    if row.library.startswith(_NPM):
+        return npm_installed(row.library.removeprefix(_NPM))
     try:
         return importlib.util.find_spec(row.library) is not None
     except ModuleNotFoundError:  # a dotted name whose parent package is absent
@@ -222,6 +234,10 @@ def run_production_row(row: ProductionRow, folder: Path, seed: int, effort: str)
 
 def _absent(row: ProductionRow, folder: Path) -> str | None:
     if not installed(row):
+        if row.library is not None and row.library.startswith(_NPM):
+            package = row.library.removeprefix(_NPM)
+            missing = f"Node.js or the npm package {package} is missing"
+            return f"{row.label}: skipped, {missing} (npm ci --prefix {NPM_DIRECTORY})"
         return f"{row.label}: skipped, {row.library} is not installed (pip install '.[{row.pip_extra}]')"
     if not (folder / f"{row.vocabulary}.tiktoken").is_file():
         return f"{row.label}: skipped, {row.vocabulary}.tiktoken is not in {folder}"

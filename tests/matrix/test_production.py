@@ -148,20 +148,27 @@ def test_a_missing_folder_exits_2_before_running(tmp_path: Path, capsys: pytest.
     assert "--production /no/such: not a directory" in capsys.readouterr().err
 
 
-def test_a_cmd_row_runs_through_the_same_path_and_says_why_it_cannot_be_judged_yet(folder: Path) -> None:
-    # The JSON-lines protocol has no vocabulary message yet: the row is listed with the binding's reason,
-    # and judged like any other row once the protocol can hand a vocabulary over.
+def test_a_cmd_row_is_given_the_vocabulary_over_the_protocol_and_judged_like_any_other(folder: Path) -> None:
     host = f"cmd:{sys.executable} -m bpe_conformance.adapters.host"
     row = ProductionRow(
         "cmd · cl100k_base", f"{host} bpe_conformance.reference.production_encoders:ReferenceCl100k", "cl100k_base"
     )
     results, missing = run_production_matrix(folder, seed=0, rows=[row], say=lambda line: None)
+    assert missing == []
+    (result,) = results
+    algorithm = [item.outcome for item in result.results if item.level == "algorithm"]
+    assert Outcome.PASS in algorithm
+    # The vocabulary arrived intact: nothing deviates (a loaded machine may still time a long run out).
+    assert Outcome.FAIL not in algorithm
+
+
+def test_an_npm_row_without_its_package_is_listed_with_the_command_that_installs_it(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bpe_conformance.matrix.production.npm_installed", lambda package: False)
+    npm_rows = [row for row in PRODUCTION_ROWS if row.spec.startswith("cmd:node ")]
+    assert {row.vocabulary for row in npm_rows} == {"cl100k_base", "o200k_base"}
+    results, missing = run_production_matrix(folder, seed=0, rows=npm_rows, say=lambda line: None)
     assert results == []
-    assert missing == [f"cmd · cl100k_base: not judged, {_binding_refusal()}"]
-
-
-def _binding_refusal() -> str:
-    return (
-        "--vocabulary needs a Python implementation run in-process (--isolation inprocess): the protocol has no "
-        "message that hands over a vocabulary"
-    )
+    assert len(missing) == len(npm_rows)
+    assert all("npm ci --prefix" in line for line in missing)
