@@ -1,9 +1,10 @@
 """Exceptions that carry a check's verdict, or an implementation's misbehaviour, to the runner.
 
 ``Violation`` is a failed check with its counterexample. ``ImplementationRaised`` and
-``MalformedResult`` become the ``error`` outcome. ``CallTimeout`` and ``ImplementationCrashed``
-derive from ``BaseException`` on purpose: hypothesis shrinks every ``Exception``, and re-running a
-call that hangs or kills the process thousands of times would make the harness unbounded.
+``MalformedResult`` become the ``error`` outcome. ``CallTimeout``, ``ImplementationCrashed`` and
+``MemoryLimitExceeded`` derive from ``BaseException`` on purpose: hypothesis shrinks every
+``Exception``, and re-running a call that hangs or kills the process thousands of times would make
+the harness unbounded.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ __all__ = [
     "ImplementationCrashed",
     "ImplementationRaised",
     "MalformedResult",
+    "MemoryLimitExceeded",
     "Violation",
     "error_families",
     "exception_ancestors",
@@ -157,3 +159,13 @@ class ImplementationCrashed(CallAborted):
     """The implementation's process died or broke the protocol."""
 
     outcome = "crash"
+
+
+class MemoryLimitExceeded(ImplementationCrashed):
+    """The implementation's process ran out of the memory ``--memory-limit`` allows it.
+
+    A crash whose cause is known: the limit, not the algorithm. Reports count it as ``memory-limit``,
+    never as a deviation (``specs/protocol.md``, resource limits).
+    """
+
+    outcome = "memory-limit"
