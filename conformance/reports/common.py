@@ -59,7 +59,15 @@ __all__ = [
 # Terminal and Markdown show this much of a message or counterexample value; JSON keeps up to the cap.
 SHOWN_MESSAGE_CHARS = 2000
 JSON_MESSAGE_CHARS = 64 * 1024
-OUTCOME_ORDER = (Outcome.PASS, Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.CRASH, Outcome.SKIP)
+OUTCOME_ORDER = (
+    Outcome.PASS,
+    Outcome.FAIL,
+    Outcome.ERROR,
+    Outcome.TIMEOUT,
+    Outcome.CRASH,
+    Outcome.MEMORY_LIMIT,
+    Outcome.SKIP,
+)
 
 
 def _json_key(key: Any) -> str:
@@ -392,15 +400,20 @@ def total_advisories(results: list[CheckResult]) -> int:
     return sum(len(result.advisories) for result in results)
 
 
-_NOT_DEVIATIONS = {Outcome.ERROR: "error", Outcome.TIMEOUT: "timeout", Outcome.CRASH: "crash"}
+_NOT_DEVIATIONS = {
+    Outcome.ERROR: "error",
+    Outcome.TIMEOUT: "timeout",
+    Outcome.CRASH: "crash",
+    Outcome.MEMORY_LIMIT: "memory-limit",
+}
 
 
 def level_verdict(level: str, results: list[CheckResult]) -> str:
     """One level's verdict: ``conforms (passed/ran)``, the count of deviations, or ``not run``.
 
-    Skipped checks count neither way; advisory notes are named after the verdict. An error, a timeout
-    or a crash is counted as what it is, never as a deviation: a slow correct implementation deviates
-    from nothing.
+    Skipped checks count neither way; advisory notes are named after the verdict. An error, a timeout,
+    a crash or running out of the memory limit is counted as what it is, never as a deviation: a slow
+    or memory-hungry correct implementation deviates from nothing.
 
     >>> from bpe_conformance.results.outcomes import CheckResult, Outcome
     >>> def result(outcome, advisories=()):
@@ -409,6 +422,8 @@ def level_verdict(level: str, results: list[CheckResult]) -> str:
     'interface: conforms (1/1, 1 advisory)'
     >>> level_verdict("interface", [result(Outcome.FAIL), result(Outcome.CRASH), result(Outcome.PASS)])
     'interface: 1 deviation, 1 crash'
+    >>> level_verdict("algorithm", [result(Outcome.MEMORY_LIMIT), result(Outcome.PASS)])
+    'algorithm: 1 memory-limit'
     >>> level_verdict("algorithm", [result(Outcome.TIMEOUT), result(Outcome.TIMEOUT)])
     'algorithm: 2 timeouts'
     >>> level_verdict("algorithm", [])

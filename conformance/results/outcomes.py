@@ -16,13 +16,18 @@ __all__ = ["CheckResult", "Outcome", "RunRecord", "SuiteResult"]
 
 
 class Outcome(str, enum.Enum):
-    """pass; fail (a violation); error (raised where it must not); timeout; crash; skip."""
+    """pass; fail (a violation); error (raised where it must not); timeout; crash; memory-limit; skip.
+
+    ``memory-limit`` is a crash whose cause is known: the implementation's process ran out of the memory
+    ``--memory-limit`` allows it (``specs/protocol.md``, resource limits).
+    """
 
     PASS = "pass"
     FAIL = "fail"
     ERROR = "error"
     TIMEOUT = "timeout"
     CRASH = "crash"
+    MEMORY_LIMIT = "memory-limit"
     SKIP = "skip"
 
     @property
