@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from bpe_conformance.adapters.limits import (
-    DEFAULT_LIMITS,
+    NO_LIMITS,
     ProcessLimits,
     limit_memory,
     make_workdir,
@@ -283,7 +283,7 @@ def spawn(
     max_line_bytes: int,
     stderr_bytes: int,
     *,
-    limits: ProcessLimits = DEFAULT_LIMITS,
+    limits: ProcessLimits = NO_LIMITS,
     required_env: Sequence[str] = (),
 ) -> RunningProcess:
     """Start ``argv`` in a new session, tagged for :func:`kill_tree`, with reader threads for stdout and stderr.

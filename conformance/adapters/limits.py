@@ -31,8 +31,10 @@ __all__ = [
     "ALLOWED_VARIABLES",
     "DEFAULT_LIMITS",
     "DEFAULT_MEMORY_LIMIT",
+    "MARKER_PREFIX",
     "MEMORY_PEAK_SHARE",
     "MIN_MEMORY_LIMIT",
+    "NO_LIMITS",
     "ProcessLimits",
     "format_size",
     "limit_memory",
@@ -66,6 +68,9 @@ ALLOWED_VARIABLES = frozenset(
         "PATHEXT",
     }
 )
+# The harness's own markers (process-tree cleanup: the subject's tag, a fuzz worker's tag) pass a clean
+# environment: without them the harness could not find what an implementation left behind.
+MARKER_PREFIX = "BPE_CONFORMANCE_"
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 _SIZE = re.compile(r"(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[KMGT]?)(?:I?B)?", re.IGNORECASE)
 _OFF = ("none", "off", "0")
@@ -127,7 +132,7 @@ class ProcessLimits:
         if not self.clean_env:
             return dict(base)
         kept = ALLOWED_VARIABLES | set(required) | set(self.passed_env)
-        return {name: value for name, value in base.items() if name in kept or name.startswith("LC_")}
+        return {name: value for name, value in base.items() if name in kept or name.startswith(("LC_", MARKER_PREFIX))}
 
     def describe(self) -> dict[str, object]:
         """The limits as a report records them (``config.limits``)."""
@@ -140,6 +145,8 @@ class ProcessLimits:
 
 
 DEFAULT_LIMITS = ProcessLimits()
+# For the harness's own helper processes (fuzz workers): limits are for implementations only.
+NO_LIMITS = ProcessLimits(memory_bytes=None)
 
 
 def limit_memory(limit: int | None) -> Callable[[], None] | None:

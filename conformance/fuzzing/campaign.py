@@ -192,6 +192,7 @@ class Campaign:
             effort=self.config.effort,
             database=self.config.database,
             parent=os.getpid(),
+            limits=self.config.limits,
         )
         slot.tag = slot.tag or new_tag()
         environment = {**host_environment(), WORKER_VARIABLE: slot.tag, STORAGE_VARIABLE: str(self.storage)}

@@ -18,10 +18,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bpe_conformance.adapters.limits import DEFAULT_MEMORY_LIMIT
 from bpe_conformance.checks.base import LEVELS
 from bpe_conformance.reports.grouping import deviations
 from bpe_conformance.results.implementation import ImplementationRecord
-from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.results.outcomes import CheckResult, LimitsRecord, Outcome, SuiteResult
 from bpe_conformance.running.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
 
 __all__ = [
@@ -389,6 +390,10 @@ def run_command(config: Mapping[str, Any], effort: str, check: str, seed: int | 
         words += ["--database", config["database"]]
     if config.get("vocabulary") is not None:  # a production run (run --vocabulary)
         words += ["--vocabulary", config["vocabulary"]["source"]]
+    limits = config.get("limits")
+    if impl is not None and limits is not None:  # a memory limit decides whether a hog ends as memory-limit
+        recorded = LimitsRecord(limits["memory_limit"], limits["clean_env"], tuple(limits["env"]), limits["temp_cwd"])
+        words += recorded.options(default_memory=DEFAULT_MEMORY_LIMIT)
     words += ["--check", check]
     if seed is not None:
         words += ["--seed", str(seed)]

@@ -342,7 +342,9 @@ def test_terminal_quiet_prints_only_the_verdict() -> None:
     narrow = io.StringIO()
     render_summary(make_console(narrow, width=40), suite, quiet=True)
     assert narrow.getvalue() == verdict_line(suite) + "\n"
-    assert verdict_line(suite).startswith("FAILED: 1 pass, 2 fail, 1 error, 1 timeout, 1 crash, 1 memory-limit, 1 skip in 1.5 s")
+    assert verdict_line(suite).startswith(
+        "FAILED: 1 pass, 2 fail, 1 error, 1 timeout, 1 crash, 1 memory-limit, 1 skip in 1.5 s"
+    )
 
 
 def test_live_view_prints_one_plain_line_per_check_when_not_a_terminal() -> None:

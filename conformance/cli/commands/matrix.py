@@ -17,7 +17,7 @@ import argparse
 import sys
 from typing import Any
 
-from bpe_conformance.cli.arguments import whole_number_at_least
+from bpe_conformance.cli.arguments import add_limit_arguments, limits_from, whole_number_at_least
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path, write_report
 from bpe_conformance.matrix.diff import diff_matrices, format_diff
@@ -68,6 +68,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="render this matrix document instead of running the implementations",
     )
     parser.add_argument("--diff", metavar="OLD.json", help="print the cells that changed since this matrix document")
+    add_limit_arguments(parser)
     parser.set_defaults(handler=handle)
     return parser
 
@@ -84,6 +85,10 @@ def _destinations(args: argparse.Namespace) -> dict[str, str]:
     return named
 
 
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def handle(args: argparse.Namespace) -> int:
     """Run the matrix with the ``dev`` effort (or read ``--from``), write the three files, print ``--diff``."""
     inputs = [(option, path) for option, path in (("--from", args.source), ("--diff", args.diff)) if path]
@@ -92,7 +97,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.source:
         document = read_matrix(args.source, "--from")
     else:
-        results, missing = run_matrix(args.seed, "dev", say=lambda line: print(line, file=sys.stderr, flush=True))
+        results, missing = run_matrix(args.seed, "dev", say=_say, limits=limits_from(args))
         document = matrix_document(results, missing, args.seed, "dev")
     renderers = {"output": render_markdown, "html": render_page, "json": dumps_matrix}
     for path, option in outputs:

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from bpe_conformance.adapters.signals import deferred_signals
-from bpe_conformance.cli.arguments import add_timeout_argument, whole_number_at_least
+from bpe_conformance.cli.arguments import add_limit_arguments, add_timeout_argument, limits_from, whole_number_at_least
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import STDOUT, writable_path
 from bpe_conformance.reference.profiles import PROFILES
@@ -118,6 +118,7 @@ def register(subparsers: Any) -> None:
         metavar="PATH",
         help="after the run, write a skip file naming every check that did not pass (for --skip-file)",
     )
+    add_limit_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -134,6 +135,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         profile=args.profile,
         level=args.level,
         database=args.database,
+        limits=limits_from(args),
     )
 
 
