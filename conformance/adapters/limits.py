@@ -45,10 +45,10 @@ __all__ = [
 ]
 
 DEFAULT_MEMORY_LIMIT = 4 * 1024**3
-# Below this not even an interpreter starts (measured: Node.js 20 needs about 42 MB resident to print "ok").
+# Below this an interpreter barely starts (measured: Node.js 20 peaks at 41 MiB resident printing "ok").
 MIN_MEMORY_LIMIT = 64 * 1024**2
 # A process that died after its resident memory reached this share of the limit ran into the limit
-# (measured: hogs under RLIMIT_DATA die at 96-99 % of it); a smaller peak is an ordinary crash.
+# (measured: hogs under RLIMIT_DATA die at 83-99 % of it, specs/protocol.md 5.2); a smaller peak is a crash.
 MEMORY_PEAK_SHARE = 0.5
 # What any program needs to run, on POSIX and on Windows (SYSTEMROOT and its kind), and nothing personal.
 ALLOWED_VARIABLES = frozenset(

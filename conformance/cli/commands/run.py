@@ -2,7 +2,7 @@
 
 Without ``--impl`` the bundled reference runs in-process, which is how CI proves the suite itself.
 Exit 0 only when every check passed or was skipped by the skip file; 1 when any failed, errored,
-timed out or crashed; 2 on usage or harness errors.
+timed out, crashed or ran out of its memory limit; 2 on usage or harness errors.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ A check name skips that check. A clause id skips the checks whose primary clause
 any other check's failure on that clause into a skip. An entry matching nothing is an error.
 
 exit codes: 0 every check passed or was skipped by declaration; 1 a check failed, errored,
-timed out or crashed, or every check was skipped (nothing was checked); 2 usage or harness error;
+timed out, crashed or ran out of its memory limit, or every check was skipped (nothing was checked); 2 usage or harness error;
 130, 143, 129 interrupted by SIGINT, SIGTERM, SIGHUP (the reports asked for hold the checks that finished)."""
 
 
