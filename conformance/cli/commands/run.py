@@ -39,8 +39,9 @@ A check name skips that check. A clause id skips the checks whose primary clause
 any other check's failure on that clause into a skip. An entry matching nothing is an error.
 
 exit codes: 0 every check passed or was skipped by declaration; 1 a check failed, errored,
-timed out, crashed or ran out of its memory limit, or every check was skipped (nothing was checked); 2 usage or harness error;
-130, 143, 129 interrupted by SIGINT, SIGTERM, SIGHUP (the reports asked for hold the checks that finished)."""
+timed out, crashed or ran out of its memory limit, or every check was skipped (nothing was
+checked); 2 usage or harness error; 130, 143, 129 interrupted by SIGINT, SIGTERM, SIGHUP (the
+reports asked for hold the checks that finished)."""
 
 
 def register(subparsers: Any) -> None:
