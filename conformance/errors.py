@@ -71,7 +71,13 @@ class DatabaseUnavailable(HarnessError):
     """The example database failed while in use (the Redis server went away, the disk filled up).
 
     A harness error, never a verdict: the runner lets it through instead of blaming the implementation.
+    ``lost_failure`` is True when the write that failed was saving a failure the check had found: the
+    message then holds that failure in full, since it is in no database.
     """
+
+    def __init__(self, message: str, *, lost_failure: bool = False) -> None:
+        super().__init__(message)
+        self.lost_failure = lost_failure
 
 
 class Violation(AssertionError):

@@ -206,6 +206,12 @@ def verdict(result: CampaignResult) -> str:
     head = f"FAILED: {plural(found, 'distinct failure')}" if found else "PASSED: no failure"
     if result.stop_reason is StopReason.INTERRUPTED:
         head = f"INTERRUPTED: {plural(found, 'distinct failure') if found else 'no failure'} so far"
+    elif result.lost_failures:
+        saved = f"{plural(found, 'distinct failure')} saved and " if found else ""
+        head = (
+            f"FAILED: {saved}{plural(result.lost_failures, 'failure')} found but NOT SAVED, the example database "
+            "failed (printed above in full)"
+        )
     elif not found and result.error:
         head = "ERROR: no failure found, but the campaign could not go on"
     return (

@@ -103,6 +103,8 @@ class CampaignResult:
     harness_version: str
     error: str | None = None
     hypothesis_version: str = HYPOTHESIS_VERSION
+    # Failures found whose database write failed: not saved, printed in full in ``error`` and ``problems``.
+    lost_failures: int = 0
 
     @property
     def examples(self) -> int:

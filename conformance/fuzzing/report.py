@@ -83,6 +83,7 @@ def build_summary(result: CampaignResult) -> dict[str, Any]:
             "worker_restarts": result.worker_restarts,
             "cpu_seconds": result.cpu_seconds,
             "error": result.error,
+            "lost_failures": result.lost_failures,
         },
         "checks": [
             {

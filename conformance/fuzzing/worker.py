@@ -234,7 +234,7 @@ def run_worker(config: WorkerConfig, events: IO[bytes]) -> int:
     except KeyboardInterrupt:  # SIGTERM/SIGINT/SIGHUP from the coordinator, or the coordinator died
         emit(EventKind.DONE, worker=config.worker, reason="signal")
     except DatabaseUnavailable as error:
-        emit(EventKind.FATAL, worker=config.worker, message=str(error), database=True)
+        emit(EventKind.FATAL, worker=config.worker, message=str(error), database=True, lost=error.lost_failure)
         return EXIT_FATAL
     except Exception as error:  # a bug of the harness: say where, and let the coordinator decide
         summary = "".join(traceback.format_exception(type(error), error, error.__traceback__)[-3:]).strip()
