@@ -45,7 +45,8 @@ __all__ = [
 ]
 
 DEFAULT_MEMORY_LIMIT = 4 * 1024**3
-# Below this an interpreter barely starts (measured: Node.js 20 peaks at 41 MiB resident printing "ok").
+# Measured (specs/protocol.md 5.2): Node.js 20 prints "ok" under 64 MiB, aborts under 8 MiB and hangs under 16 MiB
+# (a hang, not a crash: a limit that small would read as a slow implementation).
 MIN_MEMORY_LIMIT = 64 * 1024**2
 # A process that died after its resident memory reached this share of the limit ran into the limit
 # (measured: hogs under RLIMIT_DATA die at 83-99 % of it, specs/protocol.md 5.2); a smaller peak is a crash.
