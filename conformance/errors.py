@@ -1,9 +1,10 @@
 """Exceptions that carry a check's verdict, or an implementation's misbehaviour, to the runner.
 
 ``Violation`` is a failed check with its counterexample. ``ImplementationRaised`` and
-``MalformedResult`` become the ``error`` outcome. ``CallTimeout`` and ``ImplementationCrashed``
-derive from ``BaseException`` on purpose: hypothesis shrinks every ``Exception``, and re-running a
-call that hangs or kills the process thousands of times would make the harness unbounded.
+``MalformedResult`` become the ``error`` outcome. ``CallTimeout``, ``ImplementationCrashed`` and
+``MemoryLimitExceeded`` derive from ``BaseException`` on purpose: hypothesis shrinks every
+``Exception``, and re-running a call that hangs or kills the process thousands of times would make
+the harness unbounded.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ __all__ = [
     "ImplementationCrashed",
     "ImplementationRaised",
     "MalformedResult",
+    "MemoryLimitExceeded",
     "Violation",
     "error_families",
     "exception_ancestors",
@@ -69,7 +71,13 @@ class DatabaseUnavailable(HarnessError):
     """The example database failed while in use (the Redis server went away, the disk filled up).
 
     A harness error, never a verdict: the runner lets it through instead of blaming the implementation.
+    ``lost_failure`` is True when the write that failed was saving a failure the check had found: the
+    message then holds that failure in full, since it is in no database.
     """
+
+    def __init__(self, message: str, *, lost_failure: bool = False) -> None:
+        super().__init__(message)
+        self.lost_failure = lost_failure
 
 
 class Violation(AssertionError):
@@ -157,3 +165,13 @@ class ImplementationCrashed(CallAborted):
     """The implementation's process died or broke the protocol."""
 
     outcome = "crash"
+
+
+class MemoryLimitExceeded(ImplementationCrashed):
+    """The implementation's process ran out of the memory ``--memory-limit`` allows it.
+
+    A crash whose cause is known: the limit, not the algorithm. Reports count it as ``memory-limit``,
+    never as a deviation (``specs/protocol.md``, resource limits).
+    """
+
+    outcome = "memory-limit"

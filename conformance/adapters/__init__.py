@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
 from bpe_conformance.adapters.python import InProcessSubject, describe_python_implementation
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT, ProcessSubject
@@ -140,7 +141,7 @@ def host_environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(entries)}
 
 
-def _command_subject(spec: str, timeout: float) -> Subject:
+def _command_subject(spec: str, timeout: float, limits: ProcessLimits) -> Subject:
     try:
         argv = shlex.split(spec[len(COMMAND_PREFIX) :])
     except ValueError as error:
@@ -149,13 +150,20 @@ def _command_subject(spec: str, timeout: float) -> Subject:
         raise HarnessError(f"{spec}: the command line is empty")
     if shutil.which(argv[0]) is None:
         raise HarnessError(f"{spec}: executable {argv[0]!r} not found (or not executable)")
-    return ProcessSubject(argv, timeout=timeout, label=spec)
+    return ProcessSubject(argv, timeout=timeout, label=spec, limits=limits)
 
 
-def _python_subject(spec: str, isolation: str, timeout: float) -> Subject:
+def _python_subject(spec: str, isolation: str, timeout: float, limits: ProcessLimits) -> Subject:
     if isolation == "process":
         split_spec(spec)
-        return ProcessSubject(host_command(spec), timeout=timeout, env=host_environment(), label=spec)
+        return ProcessSubject(
+            host_command(spec),
+            timeout=timeout,
+            env=host_environment(),
+            label=spec,
+            limits=limits,
+            required_env=("PYTHONPATH",),  # how the host finds this package and the implementation
+        )
     factory = resolve_factory(spec)
     try:
         return InProcessSubject(factory, label=spec)
@@ -165,8 +173,14 @@ def _python_subject(spec: str, isolation: str, timeout: float) -> Subject:
         raise HarnessError(str(error)) from None
 
 
-def load_implementation(spec: str, *, isolation: str = "process", timeout: float = DEFAULT_TIMEOUT) -> Subject:
-    """The subject for ``spec``; every mistake in it is a :class:`HarnessError` saying what is wrong."""
+def load_implementation(
+    spec: str, *, isolation: str = "process", timeout: float = DEFAULT_TIMEOUT, limits: ProcessLimits = DEFAULT_LIMITS
+) -> Subject:
+    """The subject for ``spec``; every mistake in it is a :class:`HarnessError` saying what is wrong.
+
+    ``limits`` (memory, environment, working directory) apply to an implementation in its own process;
+    in process there is nothing to apply them to.
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise HarnessError(f"an implementation is {_SPEC_FORMS}; got {spec!r}")
     if isolation not in ISOLATIONS:
@@ -179,5 +193,5 @@ def load_implementation(spec: str, *, isolation: str = "process", timeout: float
             raise HarnessError(
                 f"{spec!r} always runs in its own process: isolation {isolation!r} does not apply to cmd:"
             )
-        return _command_subject(spec, timeout)
-    return _python_subject(SHORTCUTS.get(spec, spec), isolation, timeout)
+        return _command_subject(spec, timeout, limits)
+    return _python_subject(SHORTCUTS.get(spec, spec), isolation, timeout, limits)

@@ -21,13 +21,22 @@ import queue
 import selectors
 import signal
 import subprocess
+import sys
 import threading
 import weakref
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Any
 
+from bpe_conformance.adapters.limits import (
+    NO_LIMITS,
+    ProcessLimits,
+    limit_memory,
+    make_workdir,
+    remove_workdir,
+    resolve_program,
+)
 from bpe_conformance.adapters.process_tree import (
     REAP_SECONDS,
     TAG_VARIABLE,
@@ -45,6 +54,7 @@ __all__ = [
     "RESPONSE_FLOOR_BYTES",
     "STOP_SECONDS",
     "LineKind",
+    "MeasuredPopen",
     "RunningProcess",
     "describe_exit",
     "kill_process_group",
@@ -84,19 +94,51 @@ _TAIL_LINES = 12
 _TAIL_CHARS = 1500
 
 
+class MeasuredPopen(subprocess.Popen[bytes]):
+    """A ``Popen`` that keeps the child's peak resident memory when it reaps it (``wait4``).
+
+    It overrides the two places where CPython's ``Popen`` (3.10-3.13) calls ``waitpid``; where ``wait4``
+    is missing it reaps as ``Popen`` does and the peak stays unknown (None).
+    """
+
+    peak_rss: int | None = None
+
+    def _reap_measured(self, pid: int, flags: int) -> tuple[int, int]:
+        if not hasattr(os, "wait4"):
+            return os.waitpid(pid, flags)
+        reaped, status, usage = os.wait4(pid, flags)
+        if reaped == pid:
+            # ru_maxrss is in KiB on Linux, in bytes on macOS.
+            self.peak_rss = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+        return reaped, status
+
+    def _try_wait(self, wait_flags: int) -> tuple[int, int]:
+        try:
+            return self._reap_measured(self.pid, wait_flags)
+        except ChildProcessError:  # as CPython does: reaped elsewhere, status unknown
+            return self.pid, 0
+
+    def _internal_poll(self, _deadstate: int | None = None, **_ignored: Any) -> int | None:
+        # CPython's own signature takes _waitpid as a default argument: hand it the measuring one.
+        code: int | None = super()._internal_poll(_deadstate, _waitpid=self._reap_measured)  # type: ignore[misc]
+        return code
+
+
 @dataclass
 class RunningProcess:
     """One started process and the threads and buffers that serve it."""
 
-    popen: subprocess.Popen[bytes]
+    popen: MeasuredPopen
     lines: queue.Queue[tuple[LineKind, bytes]]
     stderr: deque[bytes]
     threads: tuple[threading.Thread, ...]
-    finalizer: weakref.finalize[[subprocess.Popen[bytes], str | None], subprocess.Popen[bytes]]
+    finalizer: weakref.finalize[[subprocess.Popen[bytes], str, str | None], MeasuredPopen]
     stop: threading.Event
     tag: str
     # The longest line the reader accepts for the current request (see response_allowance).
     line_limit: list[int]
+    # Its temporary working directory (ProcessLimits.temp_cwd), removed when it is stopped.
+    workdir: str | None = None
 
 
 def response_allowance(request_bytes: int, model_bytes: int, max_line_bytes: int) -> int:
@@ -216,28 +258,65 @@ def shown_line(line: bytes) -> str:
     return text if len(line) <= _SHOWN_BYTES else f"{text}... ({len(line)} bytes)"
 
 
+def _preexec(limits: ProcessLimits) -> Callable[[], None] | None:
+    """What the child runs between ``fork`` and ``exec``: the parent-death signal, then the memory limit."""
+    parts = [part for part in (die_with_parent(), limit_memory(limits.memory_bytes)) if part is not None]
+    if not parts:
+        return None
+
+    def run() -> None:
+        for part in parts:
+            part()
+
+    return run
+
+
+def _stop(popen: subprocess.Popen[bytes], tag: str, workdir: str | None) -> None:
+    kill_process_group(popen, tag)
+    remove_workdir(workdir)
+
+
 def spawn(
-    argv: Sequence[str], cwd: str | None, env: dict[str, str] | None, max_line_bytes: int, stderr_bytes: int
+    argv: Sequence[str],
+    cwd: str | None,
+    env: dict[str, str] | None,
+    max_line_bytes: int,
+    stderr_bytes: int,
+    *,
+    limits: ProcessLimits = NO_LIMITS,
+    required_env: Sequence[str] = (),
 ) -> RunningProcess:
-    """Start ``argv`` in a new session, tagged for :func:`kill_tree`, with reader threads for stdout and stderr."""
+    """Start ``argv`` in a new session, tagged for :func:`kill_tree`, with reader threads for stdout and stderr.
+
+    ``limits`` apply to the child (``required_env``: variables the harness set that pass a clean
+    environment); with ``limits.temp_cwd`` it runs in a new temporary directory instead of ``cwd``, and a
+    relative program path is resolved first against ``cwd`` (or the harness's own directory).
+    """
     become_subreaper()
     tag = new_tag()
-    environment = {**(os.environ if env is None else env), TAG_VARIABLE: tag}
+    environment = {**limits.environment(os.environ if env is None else env, required_env), TAG_VARIABLE: tag}
+    workdir = make_workdir() if limits.temp_cwd else None
+    command = list(argv) if workdir is None else resolve_program(argv, cwd or os.getcwd())
+    preexec = _preexec(limits)
 
-    def start() -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
-            list(argv),
+    def start() -> MeasuredPopen:
+        return MeasuredPopen(
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=cwd,
+            cwd=workdir or cwd,
             env=environment,
             start_new_session=True,
-            preexec_fn=die_with_parent(),
+            preexec_fn=preexec,
         )
 
     main_thread = threading.current_thread() is threading.main_thread()
-    popen = start() if main_thread else _SPAWNER.submit(start).result()
+    try:
+        popen = start() if main_thread else _SPAWNER.submit(start).result()
+    except BaseException:
+        remove_workdir(workdir)
+        raise
     assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
     os.set_blocking(popen.stdin.fileno(), False)
     lines: queue.Queue[tuple[LineKind, bytes]] = queue.Queue(maxsize=_QUEUED_LINES)
@@ -250,5 +329,5 @@ def spawn(
     for thread in threads:
         thread.start()
     # If the subject is dropped without close(), or the interpreter exits, still kill the tree.
-    finalizer = weakref.finalize(popen, kill_process_group, popen, tag)
-    return RunningProcess(popen, lines, chunks, threads, finalizer, stop, tag, line_limit)
+    finalizer = weakref.finalize(popen, _stop, popen, tag, workdir)
+    return RunningProcess(popen, lines, chunks, threads, finalizer, stop, tag, line_limit, workdir)

@@ -50,6 +50,13 @@ from bpe_conformance.adapters.child import (
     spawn,
     stderr_tail,
 )
+from bpe_conformance.adapters.limits import (
+    DEFAULT_LIMITS,
+    MEMORY_PEAK_SHARE,
+    ProcessLimits,
+    format_size,
+    remove_workdir,
+)
 from bpe_conformance.adapters.protocol import (
     LOAD_VOCABULARY,
     PROTOCOL_VERSION,
@@ -70,6 +77,7 @@ from bpe_conformance.errors import (
     HarnessError,
     ImplementationCrashed,
     ImplementationRaised,
+    MemoryLimitExceeded,
 )
 
 __all__ = [
@@ -91,7 +99,9 @@ class ProcessSubject(Subject):
     """An implementation in another process; capabilities come from its handshake.
 
     ``timeout`` bounds every call; ``handshake_timeout`` (default: ``timeout``, at least
-    3 s) bounds start-up. A failure to start is a :class:`HarnessError`.
+    3 s) bounds start-up. A failure to start is a :class:`HarnessError`. ``limits`` apply to every
+    process started (``required_env``: the variables in ``env`` the harness needs the process to see
+    even in a clean environment); running out of the memory limit is :class:`MemoryLimitExceeded`.
     """
 
     def __init__(
@@ -105,6 +115,8 @@ class ProcessSubject(Subject):
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         stderr_bytes: int = DEFAULT_STDERR_BYTES,
         label: str | None = None,
+        limits: ProcessLimits = DEFAULT_LIMITS,
+        required_env: Sequence[str] = (),
     ) -> None:
         if isinstance(argv, str) or not argv or not all(isinstance(part, str) for part in argv):
             raise HarnessError(f"the command must be a non-empty list of strings, not {argv!r}")
@@ -116,6 +128,8 @@ class ProcessSubject(Subject):
         self._env = env
         self._max_line_bytes = max_line_bytes
         self._stderr_bytes = stderr_bytes
+        self.limits = limits
+        self._required_env = tuple(required_env)
         self._ids = itertools.count(1)
         self._model_bytes = 0
         self._running: RunningProcess | None = None
@@ -213,7 +227,15 @@ class ProcessSubject(Subject):
 
     def _start(self, operation: str) -> ImplementationInfo:
         try:
-            running = spawn(self.argv, self._cwd, self._env, self._max_line_bytes, self._stderr_bytes)
+            running = spawn(
+                self.argv,
+                self._cwd,
+                self._env,
+                self._max_line_bytes,
+                self._stderr_bytes,
+                limits=self.limits,
+                required_env=self._required_env,
+            )
         except OSError as error:
             raise ImplementationCrashed(operation, f"cannot start {self.argv[0]!r}: {error}") from None
         self._running = running
@@ -270,17 +292,32 @@ class ProcessSubject(Subject):
         if running.popen.stdin is not None:
             with contextlib.suppress(OSError):  # unflushed data to a dead process
                 running.popen.stdin.close()
+        remove_workdir(running.workdir)
 
     def _with_tail(self, detail: str, running: RunningProcess) -> str:
         tail = stderr_tail(running.stderr)
         return f"{detail}; stderr tail:\n{tail}" if tail else f"{detail}; stderr was empty"
 
     def _abort(self, kind: type[CallAborted], operation: str, detail: str, running: RunningProcess) -> CallAborted:
-        """Kill the process (once), and the error that says why, with the stderr tail."""
+        """Kill the process (once), and the error that says why, with the stderr tail.
+
+        A crash of a process that ended by itself after its resident memory reached
+        ``MEMORY_PEAK_SHARE`` of the memory limit is :class:`MemoryLimitExceeded`.
+        """
         if self._running is running:
             self._running = None
+        ended_by_itself = running.popen.poll() is not None
         self._finish(running)
+        if kind is ImplementationCrashed and ended_by_itself:
+            limit, peak = self.limits.memory_bytes, running.popen.peak_rss
+            if limit is not None and peak is not None and peak >= MEMORY_PEAK_SHARE * limit:
+                kind = MemoryLimitExceeded
+                detail = f"{detail}, out of memory: it used {format_size(peak)} of its {self._memory_words()}"
         return kind(operation, self._with_tail(detail, running))
+
+    def _memory_words(self) -> str:
+        limit = self.limits.memory_bytes
+        return "unlimited memory" if limit is None else f"--memory-limit {format_size(limit)}"
 
     # -- one request, one response -----------------------------------------------------------
 
@@ -307,6 +344,11 @@ class ProcessSubject(Subject):
             raise self._abort(ImplementationCrashed, operation, detail, running)
         if not response["ok"]:
             failure = response["error"]
+            if failure["type"] == "MemoryError" and self.limits.memory_bytes is not None:
+                # Out of memory under the limit: the process may be unusable; the next call starts a new one.
+                said = f": {failure['message']}" if failure["message"] else ""
+                detail = f"raised MemoryError under its {self._memory_words()}{said}"
+                raise self._abort(MemoryLimitExceeded, operation, detail, running)
             raise ImplementationRaised(
                 operation, failure["type"], failure["message"], tuple(failure.get("ancestors", ()))
             )

@@ -26,9 +26,19 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from bpe_conformance.adapters.limits import DEFAULT_MEMORY_LIMIT, ProcessLimits, format_size, parse_size
 from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
 
-__all__ = ["OneLineErrorParser", "add_timeout_argument", "positive_seconds", "whole_number_at_least"]
+__all__ = [
+    "OneLineErrorParser",
+    "add_limit_arguments",
+    "add_timeout_argument",
+    "limits_from",
+    "memory_size",
+    "positive_seconds",
+    "variable_name",
+    "whole_number_at_least",
+]
 
 
 def positive_seconds(text: str) -> float:
@@ -50,6 +60,76 @@ def add_timeout_argument(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
         help=f"limit per call to the implementation, process isolation only (default {DEFAULT_TIMEOUT:g})",
+    )
+
+
+def memory_size(text: str) -> int | None:
+    """A ``--memory-limit`` value: ``512M``, ``4G``; ``none`` or ``0`` for no limit (None).
+
+    >>> memory_size("2G"), memory_size("none")
+    (2147483648, None)
+    >>> memory_size("-1G")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: memory limit must be a size like 512M or 4G, or none; got '-1G'
+    """
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def variable_name(text: str) -> str:
+    """An ``--env`` value: the name of an environment variable (its value is the harness's own)."""
+    if not _VARIABLE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected the name of an environment variable, got {text!r}")
+    return text
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--memory-limit``, ``--clean-env``, ``--env`` and ``--temp-cwd``: limits for an implementation process."""
+    group = parser.add_argument_group("limits for an implementation in its own process (specs/protocol.md)")
+    group.add_argument(
+        "--memory-limit",
+        type=memory_size,
+        default=DEFAULT_MEMORY_LIMIT,
+        metavar="SIZE",
+        help="most memory the implementation's process may allocate (RLIMIT_DATA), e.g. 512M or 4G; none or 0 "
+        f"for no limit; running out is the outcome memory-limit, never a deviation "
+        f"(default {format_size(DEFAULT_MEMORY_LIMIT).replace(' GiB', 'G')})",
+    )
+    group.add_argument(
+        "--clean-env",
+        action="store_true",
+        help="give the implementation only PATH, HOME, LANG, LC_*, TMPDIR, TZ and the like, plus what the harness "
+        "must pass and --env adds, instead of the whole environment",
+    )
+    group.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        type=variable_name,
+        metavar="NAME",
+        help="with --clean-env, pass this variable too (repeatable)",
+    )
+    group.add_argument(
+        "--temp-cwd",
+        action="store_true",
+        help="run the implementation in a new temporary directory, removed afterwards (a relative command path "
+        "is resolved first; relative paths among its arguments are not)",
+    )
+
+
+def limits_from(args: argparse.Namespace) -> ProcessLimits:
+    """The :class:`ProcessLimits` the parsed ``add_limit_arguments`` options ask for."""
+    return ProcessLimits(
+        memory_bytes=args.memory_limit,
+        clean_env=args.clean_env,
+        passed_env=tuple(dict.fromkeys(args.env)),
+        temp_cwd=args.temp_cwd,
     )
 
 

@@ -163,7 +163,8 @@ def _not_examined(corpus_bytes: int, rounds: int, budget: int) -> str:
 
 
 def _aborted(aborted: CallAborted) -> str:
-    verb = "timed out" if aborted.outcome == "timeout" else "crashed"
+    verbs = {"timeout": "timed out", "memory-limit": "ran out of its memory limit"}
+    verb = verbs.get(aborted.outcome, "crashed")
     return f"not examined: the implementation {verb} when retrained on a follow-up input ({aborted.detail[:200]})"
 
 

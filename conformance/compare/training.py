@@ -32,7 +32,10 @@ Rules = list[tuple[int, int]]
 
 @dataclass(frozen=True)
 class Failure:
-    """An implementation call that did not answer as the contract says: ``error``, ``timeout`` or ``crash``."""
+    """An implementation call that did not answer as the contract says.
+
+    Its outcome is ``error``, ``timeout``, ``crash`` or ``memory-limit``.
+    """
 
     outcome: str
     operation: str

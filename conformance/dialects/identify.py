@@ -23,6 +23,7 @@ from typing import Any
 
 from bpe_conformance.adapters import COMMAND_PREFIX, SHORTCUTS, load_implementation, split_spec
 from bpe_conformance.adapters.contract import contract_factory
+from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
 from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
 from bpe_conformance.dialects.probes import (
     CAPABILITIES,
@@ -268,7 +269,9 @@ def format_report(report: IdentifyReport) -> str:
     return "\n".join(lines)
 
 
-def identify_spec(spec: str, isolation: str = "process", timeout: float = DEFAULT_TIMEOUT) -> IdentifyReport:
+def identify_spec(
+    spec: str, isolation: str = "process", timeout: float = DEFAULT_TIMEOUT, limits: ProcessLimits = DEFAULT_LIMITS
+) -> IdentifyReport:
     """Identify the implementation ``spec`` names (as ``run --impl`` takes it); HarnessError if it cannot load.
 
     Every implementation is probed through its subject (a fresh model per probe), so a hang, an
@@ -278,7 +281,7 @@ def identify_spec(spec: str, isolation: str = "process", timeout: float = DEFAUL
     stripped = spec.strip()
     if not stripped.startswith(COMMAND_PREFIX) and stripped not in SHORTCUTS:
         split_spec(stripped)  # module:attr, or the shortcuts `run` takes too
-    subject = load_implementation(spec, isolation=isolation, timeout=timeout)
+    subject = load_implementation(spec, isolation=isolation, timeout=timeout, limits=limits)
     try:
         return identify(contract_factory(subject))
     finally:

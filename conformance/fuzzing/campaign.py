@@ -154,6 +154,7 @@ class Campaign:
         self.started_at = ""
         self.stop_reason: StopReason | None = None  # None: still running
         self.error: str | None = None
+        self.lost_failures = 0  # failures found whose database write failed (each printed in full)
         self.storage = hypothesis_storage()
         self._cpu_before = 0.0
 
@@ -192,6 +193,7 @@ class Campaign:
             effort=self.config.effort,
             database=self.config.database,
             parent=os.getpid(),
+            limits=self.config.limits,
         )
         slot.tag = slot.tag or new_tag()
         environment = {**host_environment(), WORKER_VARIABLE: slot.tag, STORAGE_VARIABLE: str(self.storage)}
@@ -254,6 +256,8 @@ class Campaign:
             if event.get("database"):
                 self.error = self.error or str(event.get("message"))
                 self.stop_reason = StopReason.DATABASE_FAILED
+                if event.get("lost") is True:  # a failure was found, and is printed in full in the message
+                    self.lost_failures += 1
         elif kind is EventKind.DONE:
             slot.finished = True
 
@@ -385,6 +389,7 @@ class Campaign:
             problems=list(self.problems),
             worker_restarts=sum(slot.restarts for slot in self.slots),
             error=self.error,
+            lost_failures=self.lost_failures,
             cpu_seconds=round(_children_cpu() - self._cpu_before, 3),
             harness_version=self.harness_version,
         )

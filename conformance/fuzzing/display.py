@@ -13,6 +13,7 @@ import datetime
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from rich import box
 from rich.console import Console, Group
@@ -34,6 +35,7 @@ from bpe_conformance.reports.terminal import (
     wrap_detail,
 )
 from bpe_conformance.results.implementation import ImplementationRecord
+from bpe_conformance.running.suite import limits_record
 from bpe_conformance.settings import HYPOTHESIS_VERSION
 
 __all__ = [
@@ -70,13 +72,15 @@ def reproduce_line(config: CampaignConfig, check: str) -> str:
     >>> reproduce_line(config, "tie-break").split("  #")[0]
     'bpe-conformance run --impl m:T --database db --check tie-break'
     """
-    record = {
+    record: dict[str, Any] = {
         "impl": config.impl,
         "isolation": config.isolation,
         "timeout": config.timeout,
         "profile": config.profile,
         "database": config.database,
     }
+    if config.isolation == "process":
+        record["limits"] = limits_record(config.limits).to_json()
     return run_command(record, "dev", check, None) + hypothesis_note(check, HYPOTHESIS_VERSION)
 
 
@@ -202,6 +206,12 @@ def verdict(result: CampaignResult) -> str:
     head = f"FAILED: {plural(found, 'distinct failure')}" if found else "PASSED: no failure"
     if result.stop_reason is StopReason.INTERRUPTED:
         head = f"INTERRUPTED: {plural(found, 'distinct failure') if found else 'no failure'} so far"
+    elif result.lost_failures:
+        saved = f"{plural(found, 'distinct failure')} saved and " if found else ""
+        head = (
+            f"FAILED: {saved}{plural(result.lost_failures, 'failure')} found but NOT SAVED, the example database "
+            "failed (printed above in full)"
+        )
     elif not found and result.error:
         head = "ERROR: no failure found, but the campaign could not go on"
     return (

@@ -16,6 +16,7 @@ import enum
 import signal
 from dataclasses import dataclass, field
 
+from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
 from bpe_conformance.fuzzing.findings import Finding
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.settings import HYPOTHESIS_VERSION
@@ -70,6 +71,7 @@ class CampaignConfig:
     max_failures: int | None = None
     effort: str = "dev"
     skipped: dict[str, str] = field(default_factory=dict)
+    limits: ProcessLimits = DEFAULT_LIMITS
 
 
 @dataclass
@@ -101,6 +103,8 @@ class CampaignResult:
     harness_version: str
     error: str | None = None
     hypothesis_version: str = HYPOTHESIS_VERSION
+    # Failures found whose database write failed: not saved, printed in full in ``error`` and ``problems``.
+    lost_failures: int = 0
 
     @property
     def examples(self) -> int:

@@ -13,7 +13,7 @@ from bpe_conformance.files import write_output
 from bpe_conformance.fuzzing.display import reproduce_line
 from bpe_conformance.fuzzing.records import CampaignResult
 from bpe_conformance.reports.common import JSON_MESSAGE_CHARS, capped_for_json, cut, to_json_safe
-from bpe_conformance.running.suite import HARNESS_NAME
+from bpe_conformance.running.suite import HARNESS_NAME, limits_record
 from bpe_conformance.spec.resources import spec_file
 
 __all__ = ["SCHEMA_PATH", "SUMMARY_VERSION", "build_summary", "dumps_summary", "write_summary"]
@@ -39,7 +39,7 @@ def _config(result: CampaignResult) -> dict[str, Any]:
         "seed": config.seed,
         "max_failures": config.max_failures,
         "effort": config.effort,
-    }
+    } | ({"limits": limits_record(config.limits).to_json()} if config.isolation == "process" else {})
 
 
 def build_summary(result: CampaignResult) -> dict[str, Any]:
@@ -83,6 +83,7 @@ def build_summary(result: CampaignResult) -> dict[str, Any]:
             "worker_restarts": result.worker_restarts,
             "cpu_seconds": result.cpu_seconds,
             "error": result.error,
+            "lost_failures": result.lost_failures,
         },
         "checks": [
             {

@@ -33,6 +33,7 @@ from typing import IO, Any
 from hypothesis import Phase, settings
 
 from bpe_conformance.adapters.host import take_protocol_streams
+from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
 from bpe_conformance.adapters.signals import handled_signals
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
@@ -66,6 +67,7 @@ class WorkerConfig:
     effort: str = "dev"
     database: str | None = None
     parent: int = 0
+    limits: ProcessLimits = DEFAULT_LIMITS
 
     def to_json(self) -> str:
         """The command-line argument that :meth:`from_json` reads back."""
@@ -75,7 +77,9 @@ class WorkerConfig:
     def from_json(cls, text: str) -> WorkerConfig:
         """The configuration in ``text``."""
         fields = json.loads(text)
-        return cls(**{**fields, "checks": tuple(fields["checks"])})
+        limits = fields.get("limits", {})
+        limits = ProcessLimits(**{**limits, "passed_env": tuple(limits.get("passed_env", ()))})
+        return cls(**{**fields, "checks": tuple(fields["checks"]), "limits": limits})
 
 
 class CampaignDeadline(BaseException):
@@ -204,6 +208,7 @@ def _plan(config: WorkerConfig) -> RunPlan:
         patterns=config.checks,
         profile=config.profile,
         database=config.database,
+        limits=config.limits,
     )
     return RunPlan.build(run_config)
 
@@ -229,7 +234,7 @@ def run_worker(config: WorkerConfig, events: IO[bytes]) -> int:
     except KeyboardInterrupt:  # SIGTERM/SIGINT/SIGHUP from the coordinator, or the coordinator died
         emit(EventKind.DONE, worker=config.worker, reason="signal")
     except DatabaseUnavailable as error:
-        emit(EventKind.FATAL, worker=config.worker, message=str(error), database=True)
+        emit(EventKind.FATAL, worker=config.worker, message=str(error), database=True, lost=error.lost_failure)
         return EXIT_FATAL
     except Exception as error:  # a bug of the harness: say where, and let the coordinator decide
         summary = "".join(traceback.format_exception(type(error), error, error.__traceback__)[-3:]).strip()

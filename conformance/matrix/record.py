@@ -232,9 +232,12 @@ def content_problems(document: dict[str, Any]) -> list[str]:
 def _rebuild_commands(document: dict[str, Any]) -> None:
     """Every cell's ``reproduce`` rebuilt from the document's fields, never taken from the file.
 
-    A crafted document could otherwise show ``bpe-conformance run x; rm -rf ~`` as the command to copy.
+    A crafted document could otherwise show ``bpe-conformance run x; rm -rf ~`` as the command to copy;
+    the command that generated it (shown by the page) is rebuilt from its seed the same way.
     """
     seed = document["seed"]
+    if isinstance(document.get("generated_by"), dict):
+        document["generated_by"]["command"] = f"bpe-conformance matrix --seed {int(seed)}"
     for row in document["implementations"]:
         for name, cell in row.get("cells", {}).items():
             if not isinstance(cell, dict):

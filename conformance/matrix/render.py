@@ -1,6 +1,8 @@
 """``docs/matrix.md``: the matrix's table, the libraries not installed, and every failure with its reproduction.
 
-Rendered from the matrix document (:mod:`bpe_conformance.matrix.record`), like ``docs/matrix.html``.
+Rendered from the matrix document (:mod:`bpe_conformance.matrix.record`), like ``docs/matrix.html``. Every
+text of the document is inert in Markdown (:func:`markdown_text`, :func:`code_span`): an implementation's
+name, version or message, or a crafted document, cannot add a heading, a link, HTML or a table column.
 
 >>> sorted(parse_failures(FAILURES_HEADING + "\\n| hf | tie-break | BPE-TRAIN-TIE | strict | 0 |\\n"))
 [('hf', 'tie-break', 'BPE-TRAIN-TIE', 'strict', 0)]
@@ -20,14 +22,65 @@ from bpe_conformance.matrix.run import RowResult
 __all__ = [
     "FAILURES_HEADING",
     "cell_values",
+    "code_span",
     "failing_cells",
     "level_tally",
+    "markdown_text",
     "parse_failures",
     "render_markdown",
     "render_matrix",
 ]
 
 FAILURES_HEADING = "## Failures under the declared profile"
+# Marks that start inline Markdown (emphasis, code, links, tables, strikethrough); escaped wherever they are.
+_INLINE_MARKS = re.compile(r"([\\`*_\[\]|~])")
+# What makes a line a block of its own (heading, quote, list, rule) where a text starts a line.
+_BLOCK_START = re.compile(r"^(?:[#>+=-]|\d+(?=[.)]))")
+
+
+def _escape(character: str) -> str:
+    code = ord(character)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _printable(text: str) -> str:
+    """Control characters, lone surrogates and other invisible characters as escapes (as the reports do)."""
+    return "".join(character if character.isprintable() else _escape(character) for character in text)
+
+
+def markdown_text(value: object, *, line_start: bool = False) -> str:
+    """``value`` as Markdown text that shows exactly it: one line, HTML as entities, Markdown's marks escaped.
+
+    ``line_start``: the text begins a line (a list item's), where ``#``, ``>``, ``-`` or ``1.`` would
+    start a block of their own.
+
+    >>> markdown_text("<script>x</script> | [a](javascript:b) *c*")
+    '&lt;script&gt;x&lt;/script&gt; \\\\| \\\\[a\\\\](javascript:b) \\\\*c\\\\*'
+    >>> markdown_text("# heading", line_start=True), markdown_text("0.23.3")
+    ('\\\\# heading', '0.23.3')
+    """
+    text = _printable(" ".join(str(value).split()))
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _INLINE_MARKS.sub(r"\\\1", text)
+    if line_start and _BLOCK_START.match(text):
+        text = "\\" + text if not text[0].isdigit() else _BLOCK_START.sub(lambda match: match.group() + "\\", text)
+    return text
+
+
+def code_span(value: object) -> str:
+    """``value`` as an inline code span (on one line) that no backtick inside it can close.
+
+    >>> code_span("a`b"), code_span("plain")
+    ('`` a`b ``', '`plain`')
+    """
+    text = _printable(" ".join(str(value).split()))
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    marks = "`" * (longest + 1)
+    if not text:
+        return "` `"
+    return f"{marks} {text} {marks}" if longest else f"{marks}{text}{marks}"
 
 
 def _one_line(message: str) -> str:
@@ -78,21 +131,21 @@ def shown_cell(record: dict[str, Any], check: dict[str, str]) -> str:
     'fail'
     """
     if record["cell"] == "fail" and record.get("clause") not in (None, check["clause"]):
-        return f"fail ({record['clause']})"
-    return str(record["cell"])
+        return f"fail ({markdown_text(record['clause'])})"
+    return markdown_text(record["cell"])
 
 
 def _table(document: dict[str, Any]) -> list[str]:
     """One table, the algorithm level first and the interface level after it, so neither hides the other."""
     rows, checks = document["implementations"], document["checks"]
     levels = {check["name"]: check["level"] for check in checks}
-    header = ["check", "clause", *(row["label"] for row in rows)]
+    header = ["check", "clause", *(markdown_text(row["label"]) for row in rows)]
     lines = [
         "| " + " | ".join(header) + " |",
         "| " + " | ".join("---" for _ in header) + " |",
-        "| *version* | | " + " | ".join(row["version"] for row in rows) + " |",
-        "| *declared profile* | | " + " | ".join(row["profile"] for row in rows) + " |",
-        "| *identified as* | | " + " | ".join(row["identified"] for row in rows) + " |",
+        "| *version* | | " + " | ".join(markdown_text(row["version"]) for row in rows) + " |",
+        "| *declared profile* | | " + " | ".join(markdown_text(row["profile"]) for row in rows) + " |",
+        "| *identified as* | | " + " | ".join(markdown_text(row["identified"]) for row in rows) + " |",
     ]
     for level in LEVELS:
         tallies = [level_tally(cell_values(row), levels, level) for row in rows]
@@ -100,7 +153,8 @@ def _table(document: dict[str, Any]) -> list[str]:
         for check in checks:
             if check["level"] == level:
                 cells = [shown_cell(row["cells"][check["name"]], check) for row in rows]
-                lines.append(f"| {check['name']} | {check['clause']} | " + " | ".join(cells) + " |")
+                named = f"| {markdown_text(check['name'])} | {markdown_text(check['clause'])} | "
+                lines.append(named + " | ".join(cells) + " |")
     return lines
 
 
@@ -121,21 +175,24 @@ def _failure_section(document: dict[str, Any]) -> list[str]:
         return [*lines, "None: every implementation passes every applicable check under its own profile.", ""]
     lines += ["| implementation | check | clause | profile | seed |", "| --- | --- | --- | --- | --- |"]
     lines += [
-        f"| {row['label']} | {check['name']} | {cell['clause']} | {row['profile']} | {seed} |"
+        "| "
+        + " | ".join(markdown_text(field) for field in (row["label"], check["name"], cell["clause"], row["profile"]))
+        + f" | {int(seed)} |"
         for row, check, cell in failures
     ]
     lines.append("")
     for row, check, cell in failures:
         example = cell.get("counterexample") or {}
+        named = ", ".join(markdown_text(field) for field in (cell["clause"], cell["outcome"], check["level"]))
         lines += [
-            f"### {row['label']}: {check['name']} ({cell['clause']}, {cell['outcome']}, {check['level']} level)",
+            f"### {markdown_text(row['label'])}: {markdown_text(check['name'])} ({named} level)",
             "",
-            _one_line(cell["message"]),
+            markdown_text(_one_line(cell["message"]), line_start=True),
             "",
-            f"* inputs: `{_compact(example.get('inputs'))}`",
-            f"* expected: `{_compact(example.get('expected'))}`",
-            f"* actual: `{_compact(example.get('actual'))}`",
-            f"* reproduce: `{cell['reproduce']}`",
+            f"* inputs: {code_span(_compact(example.get('inputs')))}",
+            f"* expected: {code_span(_compact(example.get('expected')))}",
+            f"* actual: {code_span(_compact(example.get('actual')))}",
+            f"* reproduce: {code_span(cell['reproduce'])}",
             "",
         ]
     return lines
@@ -147,9 +204,9 @@ def render_markdown(document: dict[str, Any]) -> str:
     lines = [
         "# Conformance matrix",
         "",
-        f"Generated by `bpe-conformance matrix --seed {seed}` (effort `{effort}`). Each implementation runs "
-        "every check twice with the same seed: under `strict` and under the profile it declares "
-        "(`specs/profiles.md`).",
+        f"Generated by `bpe-conformance matrix --seed {int(seed)}` (effort {code_span(effort)}). "
+        "Each implementation runs every check twice with the same seed: under `strict` and under the profile it "
+        "declares (`specs/profiles.md`).",
         "",
         "* `pass`: passes under its profile and under strict.",
         "* `dialect`: fails strict, passes its declared profile: a documented difference.",
@@ -167,7 +224,12 @@ def render_markdown(document: dict[str, Any]) -> str:
         "",
     ]
     if missing:
-        lines += ["Not installed, so not in the table:", "", *(f"* {line}" for line in missing), ""]
+        lines += [
+            "Not installed, so not in the table:",
+            "",
+            *(f"* {markdown_text(line, line_start=True)}" for line in missing),
+            "",
+        ]
     text = "\n".join([*lines, *_failure_section(document), *production_markdown(document)]).rstrip() + "\n"
     # Counterexamples may hold lone surrogates, which UTF-8 cannot store: written as \udc80.
     return text.encode("utf-8", "backslashreplace").decode("utf-8")

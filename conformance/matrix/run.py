@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bpe_conformance.adapters import load_implementation, resolve_factory
+from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.adapters.subject import CAPABILITIES, ImplementationInfo, Subject
 from bpe_conformance.adapters.thirdparty import ADAPTERS, LIBRARIES, NPM_ADAPTERS, npm_installed
@@ -151,10 +152,10 @@ class _DeclaredCapabilitiesSubject(InProcessSubject):
         )
 
 
-def open_row(row: MatrixRow, timeout: float) -> Subject:
+def open_row(row: MatrixRow, timeout: float, limits: ProcessLimits = DEFAULT_LIMITS) -> Subject:
     """The subject of ``row``; an encode-only Python class falls back to an in-process subject."""
     try:
-        return load_implementation(row.spec, isolation=row.isolation, timeout=timeout)
+        return load_implementation(row.spec, isolation=row.isolation, timeout=timeout, limits=limits)
     except HarnessError as error:
         if "missing train" not in str(error):
             raise
@@ -179,9 +180,11 @@ def _failure(row: MatrixRow, profile: str, result: CheckResult) -> Failure:
     )
 
 
-def run_row(row: MatrixRow, seed: int, effort: str = "dev", timeout: float = 10.0) -> RowResult:
+def run_row(
+    row: MatrixRow, seed: int, effort: str = "dev", timeout: float = 10.0, limits: ProcessLimits = DEFAULT_LIMITS
+) -> RowResult:
     """Run the suite on ``row`` under strict and under its declared profile; identify its profile."""
-    subject = open_row(row, timeout)
+    subject = open_row(row, timeout, limits)
     try:
         declared = subject.info.profile
         runs = {}
@@ -193,7 +196,7 @@ def run_row(row: MatrixRow, seed: int, effort: str = "dev", timeout: float = 10.
         info = subject.info
     finally:
         subject.close()
-    report = identify_spec(row.spec)
+    report = identify_spec(row.spec, limits=limits)
     result = RowResult(row, info.name, info.version, declared, ", ".join(report.matches) or f"none ({report.closest})")
     result.language, result.results = info.language, {"declared": runs[declared], "strict": runs["strict"]}
     for check in plan.checks:
@@ -238,7 +241,11 @@ def install_hint(row: MatrixRow) -> str:
 
 
 def run_matrix(
-    seed: int, effort: str = "dev", rows: Iterable[MatrixRow] = ROWS, say: Callable[[str], None] = print
+    seed: int,
+    effort: str = "dev",
+    rows: Iterable[MatrixRow] = ROWS,
+    say: Callable[[str], None] = print,
+    limits: ProcessLimits = DEFAULT_LIMITS,
 ) -> tuple[list[RowResult], list[str]]:
     """Every installed row's result, and one line for each row skipped because its library is missing."""
     results, missing = [], []
@@ -250,7 +257,7 @@ def run_matrix(
             say(line)
             continue
         say(f"{row.label}: running the suite under strict and its declared profile ...")
-        result = run_row(row, seed, effort)
+        result = run_row(row, seed, effort, limits=limits)
         failed = sum(1 for value in result.cells.values() if value == "fail")
         say(f"{row.label}: profile {result.profile}, identified {result.identified}, {failed} failing checks")
         results.append(result)

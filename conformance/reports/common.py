@@ -18,10 +18,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bpe_conformance.adapters.limits import DEFAULT_MEMORY_LIMIT
 from bpe_conformance.checks.base import LEVELS
 from bpe_conformance.reports.grouping import deviations
 from bpe_conformance.results.implementation import ImplementationRecord
-from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
+from bpe_conformance.results.outcomes import CheckResult, LimitsRecord, Outcome, SuiteResult
 from bpe_conformance.running.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
 
 __all__ = [
@@ -59,7 +60,15 @@ __all__ = [
 # Terminal and Markdown show this much of a message or counterexample value; JSON keeps up to the cap.
 SHOWN_MESSAGE_CHARS = 2000
 JSON_MESSAGE_CHARS = 64 * 1024
-OUTCOME_ORDER = (Outcome.PASS, Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.CRASH, Outcome.SKIP)
+OUTCOME_ORDER = (
+    Outcome.PASS,
+    Outcome.FAIL,
+    Outcome.ERROR,
+    Outcome.TIMEOUT,
+    Outcome.CRASH,
+    Outcome.MEMORY_LIMIT,
+    Outcome.SKIP,
+)
 
 
 def _json_key(key: Any) -> str:
@@ -381,6 +390,10 @@ def run_command(config: Mapping[str, Any], effort: str, check: str, seed: int | 
         words += ["--database", config["database"]]
     if config.get("vocabulary") is not None:  # a production run (run --vocabulary)
         words += ["--vocabulary", config["vocabulary"]["source"]]
+    limits = config.get("limits")
+    if impl is not None and limits is not None:  # a memory limit decides whether a hog ends as memory-limit
+        recorded = LimitsRecord(limits["memory_limit"], limits["clean_env"], tuple(limits["env"]), limits["temp_cwd"])
+        words += recorded.options(default_memory=DEFAULT_MEMORY_LIMIT)
     words += ["--check", check]
     if seed is not None:
         words += ["--seed", str(seed)]
@@ -392,15 +405,20 @@ def total_advisories(results: list[CheckResult]) -> int:
     return sum(len(result.advisories) for result in results)
 
 
-_NOT_DEVIATIONS = {Outcome.ERROR: "error", Outcome.TIMEOUT: "timeout", Outcome.CRASH: "crash"}
+_NOT_DEVIATIONS = {
+    Outcome.ERROR: "error",
+    Outcome.TIMEOUT: "timeout",
+    Outcome.CRASH: "crash",
+    Outcome.MEMORY_LIMIT: "memory-limit",
+}
 
 
 def level_verdict(level: str, results: list[CheckResult]) -> str:
     """One level's verdict: ``conforms (passed/ran)``, the count of deviations, or ``not run``.
 
-    Skipped checks count neither way; advisory notes are named after the verdict. An error, a timeout
-    or a crash is counted as what it is, never as a deviation: a slow correct implementation deviates
-    from nothing.
+    Skipped checks count neither way; advisory notes are named after the verdict. An error, a timeout,
+    a crash or running out of the memory limit is counted as what it is, never as a deviation: a slow
+    or memory-hungry correct implementation deviates from nothing.
 
     >>> from bpe_conformance.results.outcomes import CheckResult, Outcome
     >>> def result(outcome, advisories=()):
@@ -409,6 +427,8 @@ def level_verdict(level: str, results: list[CheckResult]) -> str:
     'interface: conforms (1/1, 1 advisory)'
     >>> level_verdict("interface", [result(Outcome.FAIL), result(Outcome.CRASH), result(Outcome.PASS)])
     'interface: 1 deviation, 1 crash'
+    >>> level_verdict("algorithm", [result(Outcome.MEMORY_LIMIT), result(Outcome.PASS)])
+    'algorithm: 1 memory-limit'
     >>> level_verdict("algorithm", [result(Outcome.TIMEOUT), result(Outcome.TIMEOUT)])
     'algorithm: 2 timeouts'
     >>> level_verdict("algorithm", [])

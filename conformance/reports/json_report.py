@@ -79,6 +79,8 @@ def _config_record(suite: SuiteResult) -> dict[str, Any]:
     record["declared_clauses"] = record["declared_clauses"] or {}
     if "vocabulary" in recorded:  # run --vocabulary: the file, its size and SHA-256
         record["vocabulary"] = recorded["vocabulary"]
+    if "limits" in recorded:  # an implementation in its own process
+        record["limits"] = recorded["limits"]
     return record
 
 

@@ -80,7 +80,12 @@ def _junit_root(suite: SuiteResult) -> ET.Element:
     counts = {
         "tests": str(len(suite.results)),
         "failures": str(suite.count(Outcome.FAIL)),
-        "errors": str(sum(suite.count(outcome) for outcome in (Outcome.ERROR, Outcome.TIMEOUT, Outcome.CRASH))),
+        "errors": str(
+            sum(
+                suite.count(outcome)
+                for outcome in (Outcome.ERROR, Outcome.TIMEOUT, Outcome.CRASH, Outcome.MEMORY_LIMIT)
+            )
+        ),
         "skipped": str(suite.count(Outcome.SKIP)),
         "time": f"{suite.seconds:.3f}",
     }

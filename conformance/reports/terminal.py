@@ -72,6 +72,7 @@ OUTCOME_STYLES = {
     Outcome.ERROR: "magenta",
     Outcome.TIMEOUT: "yellow",
     Outcome.CRASH: "bold magenta",
+    Outcome.MEMORY_LIMIT: "bold yellow",
     Outcome.SKIP: "cyan",
 }
 # A counterexample can be megabytes of ids; the JSON report keeps it whole, the terminal shows the start.

@@ -12,17 +12,22 @@ from typing import Any
 
 from bpe_conformance.results.implementation import ImplementationRecord
 
-__all__ = ["CheckResult", "Outcome", "RunRecord", "SuiteResult"]
+__all__ = ["CheckResult", "LimitsRecord", "Outcome", "RunRecord", "SuiteResult"]
 
 
 class Outcome(str, enum.Enum):
-    """pass; fail (a violation); error (raised where it must not); timeout; crash; skip."""
+    """pass; fail (a violation); error (raised where it must not); timeout; crash; memory-limit; skip.
+
+    ``memory-limit`` is a crash whose cause is known: the implementation's process ran out of the memory
+    ``--memory-limit`` allows it (``specs/protocol.md``, resource limits).
+    """
 
     PASS = "pass"
     FAIL = "fail"
     ERROR = "error"
     TIMEOUT = "timeout"
     CRASH = "crash"
+    MEMORY_LIMIT = "memory-limit"
     SKIP = "skip"
 
     @property
@@ -78,6 +83,52 @@ class VocabularyRecord:
 
 
 @dataclass(frozen=True)
+class LimitsRecord:
+    """The limits an implementation process ran under (``--memory-limit``, ``--clean-env``, ``--env``, ``--temp-cwd``).
+
+    >>> LimitsRecord(536870912, True, ("HF_HOME",), False).options()
+    ['--memory-limit', '512M', '--clean-env', '--env', 'HF_HOME']
+    >>> LimitsRecord(None, False, (), True).options(default_memory=4 * 1024**3)
+    ['--memory-limit', 'none', '--temp-cwd']
+    """
+
+    memory_limit: int | None
+    clean_env: bool = False
+    env: tuple[str, ...] = ()
+    temp_cwd: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``config.limits`` object of the JSON report."""
+        return {
+            "memory_limit": self.memory_limit,
+            "clean_env": self.clean_env,
+            "env": list(self.env),
+            "temp_cwd": self.temp_cwd,
+        }
+
+    def options(self, default_memory: int | None = None) -> list[str]:
+        """The command-line options that set these limits again (the memory limit when not ``default_memory``)."""
+        words = []
+        if self.memory_limit != default_memory:
+            words += ["--memory-limit", "none" if self.memory_limit is None else _size_option(self.memory_limit)]
+        if self.clean_env:
+            words.append("--clean-env")
+            for name in self.env:
+                words += ["--env", name]
+        if self.temp_cwd:
+            words.append("--temp-cwd")
+        return words
+
+
+def _size_option(size: int) -> str:
+    """``size`` as ``--memory-limit`` reads it back exactly: the largest binary unit that divides it."""
+    for unit, factor in (("T", 1024**4), ("G", 1024**3), ("M", 1024**2), ("K", 1024)):
+        if size % factor == 0:
+            return f"{size // factor}{unit}"
+    return str(size)
+
+
+@dataclass(frozen=True)
 class RunRecord:
     """How a run was configured: what it was asked, and what the selection and the skip file made of it.
 
@@ -104,24 +155,30 @@ class RunRecord:
     profile: str | None = None
     # A production run only (run --vocabulary); absent from every other report.
     vocabulary: VocabularyRecord | None = None
+    # The limits of an implementation in its own process; None in process (nothing to limit) or not recorded.
+    limits: LimitsRecord | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``config`` object of the JSON report, every field (lists and dicts, in the report's order)."""
-        return {
-            "impl": self.impl,
-            "seed": self.seed,
-            "effort": self.effort,
-            "timeout": self.timeout,
-            "isolation": self.isolation,
-            "patterns": list(self.patterns),
-            "level": self.level,
-            "checks": list(self.checks),
-            "skip_file": self.skip_file,
-            "skipped": dict(self.skipped),
-            "declared_clauses": dict(self.declared_clauses),
-            "database": self.database,
-            "profile": self.profile,
-        } | ({} if self.vocabulary is None else {"vocabulary": self.vocabulary.to_json()})
+        return (
+            {
+                "impl": self.impl,
+                "seed": self.seed,
+                "effort": self.effort,
+                "timeout": self.timeout,
+                "isolation": self.isolation,
+                "patterns": list(self.patterns),
+                "level": self.level,
+                "checks": list(self.checks),
+                "skip_file": self.skip_file,
+                "skipped": dict(self.skipped),
+                "declared_clauses": dict(self.declared_clauses),
+                "database": self.database,
+                "profile": self.profile,
+            }
+            | ({} if self.vocabulary is None else {"vocabulary": self.vocabulary.to_json()})
+            | ({} if self.limits is None else {"limits": self.limits.to_json()})
+        )
 
     def given(self) -> dict[str, Any]:
         """The fields recorded (not None), as the reproduce line reads them."""

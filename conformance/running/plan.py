@@ -105,7 +105,8 @@ class RunPlan:
 
     def open(self) -> OpenedRun:
         """Load the implementation and judge it under the plan's profile; the run closes it."""
-        subject = suite.open_subject(self.config.impl, self.config.isolation_used, self.config.timeout)
+        config = self.config
+        subject = suite.open_subject(config.impl, config.isolation_used, config.timeout, config.limits)
         try:
             return OpenedRun(self, suite.judged_subject(subject, self.config.profile), subject.close)
         except BaseException:

@@ -181,9 +181,17 @@ def classify(check: Check, error: BaseException, attempt: Attempt, started: floa
 
 
 def _unsaved(failure: str, check: Check, attempt: Attempt) -> str:
-    """``failure`` with the check and the example it was judging when its database write failed."""
+    """``failure`` with the check and the example it was judging when its database write failed.
+
+    Hypothesis writes right after a failing example: that failure, in no database now, is said to be NOT
+    SAVED and printed in full, so it is not lost with its entry.
+    """
     violation = attempt.last_violation
-    failing = f"; the last failure: {violation} with inputs {violation.inputs!r}" if violation is not None else ""
+    failing = (
+        f"; the failure it found was NOT SAVED, here it is in full: {violation} with inputs {violation.inputs!r}"
+        if violation is not None
+        else ""
+    )
     return f"{failure}; check {check.name}, example not saved: {attempt.last_input!r}{failing}"
 
 
@@ -238,7 +246,8 @@ def _search_or_cases(
         # The harness's own storage failed: no verdict on the implementation, but what the check was
         # looking at when the write failed (hypothesis writes right after a failing example) is printed
         # in full, so a failure found is never lost with its database entry.
-        raise DatabaseUnavailable(_unsaved(str(failure), check, attempt)) from failure
+        lost = attempt.last_violation is not None
+        raise DatabaseUnavailable(_unsaved(str(failure), check, attempt), lost_failure=lost) from failure
     except Exception as error:
         return classify(check, error, attempt, started)
     return _result(check, Outcome.PASS, f"{attempt.examples} examples", attempt, started)

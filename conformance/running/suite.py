@@ -22,13 +22,14 @@ from typing import ClassVar
 from hypothesis import settings
 
 from bpe_conformance.adapters import ISOLATIONS, load_implementation
+from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
 from bpe_conformance.checks.base import Check
 from bpe_conformance.dialects.context import known_profile, with_profile
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.results.implementation import ImplementationRecord
-from bpe_conformance.results.outcomes import CheckResult, Outcome, RunRecord, SuiteResult
+from bpe_conformance.results.outcomes import CheckResult, LimitsRecord, Outcome, RunRecord, SuiteResult
 from bpe_conformance.running.skipfile import SkipPlan, load_skip_file
 from bpe_conformance.settings import EFFORTS, active_effort_name
 
@@ -50,6 +51,7 @@ __all__ = [
     "implementation_record",
     "inapplicable_checks",
     "judged_subject",
+    "limits_record",
     "open_subject",
     "run_suite",
     "select",
@@ -75,6 +77,8 @@ class RunConfig:
     profile: str | None = None
     level: str = "all"
     database: str | None = None
+    # Memory, environment and working directory of an implementation in its own process.
+    limits: ProcessLimits = DEFAULT_LIMITS
 
     # The closed choices a front end offers, so it needs nothing else of this package to build its options.
     ISOLATIONS: ClassVar[tuple[str, ...]] = tuple(ISOLATIONS)
@@ -148,9 +152,9 @@ def at_level(checks: Sequence[Check], level: str) -> list[Check]:
     return [check for check in checks if level == "all" or check.level == level]
 
 
-def open_subject(impl: str | None, isolation: str, timeout: float) -> Subject:
+def open_subject(impl: str | None, isolation: str, timeout: float, limits: ProcessLimits = DEFAULT_LIMITS) -> Subject:
     """The implementation under test: ``impl`` loaded, or the bundled reference when ``impl`` is None."""
-    return load_implementation(impl or BUNDLED_REFERENCE, isolation=isolation, timeout=timeout)
+    return load_implementation(impl or BUNDLED_REFERENCE, isolation=isolation, timeout=timeout, limits=limits)
 
 
 def judged_subject(subject: Subject, profile: str | None) -> Subject:
@@ -200,7 +204,13 @@ def config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> Ru
         declared_clauses=dict(skips.clauses),
         database=config.database,
         profile=config.profile,
+        limits=None if config.isolation_used != "process" else limits_record(config.limits),
     )
+
+
+def limits_record(limits: ProcessLimits) -> LimitsRecord:
+    """What the reports record of ``limits``."""
+    return LimitsRecord(limits.memory_bytes, limits.clean_env, limits.passed_env, limits.temp_cwd)
 
 
 def skips_for(config: RunConfig) -> SkipPlan:

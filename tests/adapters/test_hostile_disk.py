@@ -83,7 +83,8 @@ def test_fuzz_on_a_full_disk_stops_and_says_so_with_the_example(tmp_path: Path, 
     assert fuzzed.returncode != 0
     output = fuzzed.stdout + fuzzed.stderr
     assert "the example database failed" in output
-    assert "example not saved: {" in output
+    assert "example not saved: {" in output and "the failure it found was NOT SAVED" in output
+    assert "FAILED: 1 failure found but NOT SAVED" in output and "no failure found" not in output
     assert not [path for path in database.rglob("*") if path.is_file() and path.stat().st_size == 0]
 
 

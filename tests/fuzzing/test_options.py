@@ -222,3 +222,29 @@ def test_the_status_line_and_the_verdict_state_the_campaign_in_numbers() -> None
     assert verdict(result).startswith("PASSED: no failure in ")
     assert "1 234 examples" in verdict(result) and "2 checks, 2 workers" in verdict(result)
     assert "seed 7" in verdict(result) and "stopped at the deadline" in verdict(result)
+
+
+def test_a_failure_whose_database_write_failed_is_counted_as_found_and_not_saved() -> None:
+    """The verdict must not say "no failure found" when a worker found one and could not save it."""
+    from bpe_conformance.fuzzing.campaign import Campaign
+    from bpe_conformance.fuzzing.display import verdict
+    from bpe_conformance.fuzzing.records import CampaignConfig, StopReason
+    from bpe_conformance.fuzzing.report import build_summary
+    from bpe_conformance.results.implementation import ImplementationRecord
+    from bpe_conformance.running import suite
+
+    checks = suite.select(["tie-break"])
+    config = CampaignConfig("m:T", "process", 10.0, None, "all", (), ("tie-break",), 1, 600.0, "db", 7)
+    campaign = Campaign(config, checks, ImplementationRecord("tok"), "0.1.0")
+    message = "the example database db failed: disk full; check tie-break, example not saved: {...}"
+    fatal = {"event": "fatal", "worker": 0, "message": message, "database": True, "lost": True}
+    campaign._handle(campaign.slots[0], fatal)
+    result = campaign.result()
+    assert result.stop_reason is StopReason.DATABASE_FAILED and result.lost_failures == 1
+    assert verdict(result).startswith("FAILED: 1 failure found but NOT SAVED, the example database failed")
+    assert "no failure" not in verdict(result)
+    assert build_summary(result)["summary"]["lost_failures"] == 1
+    # A database that failed while nothing was being saved found nothing: that verdict stays.
+    quiet = Campaign(config, checks, ImplementationRecord("tok"), "0.1.0")
+    quiet._handle(quiet.slots[0], {**fatal, "lost": False})
+    assert verdict(quiet.result()).startswith("ERROR: no failure found, but the campaign could not go on")

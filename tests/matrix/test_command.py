@@ -24,7 +24,7 @@ def fabricated_run(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """``run_matrix`` answering the fabricated rows, with the seed it was given recorded."""
     seeds: list[int] = []
 
-    def run_matrix(seed: int, effort: str, say: Any) -> tuple[list[Any], list[str]]:
+    def run_matrix(seed: int, effort: str, say: Any, limits: Any) -> tuple[list[Any], list[str]]:
         seeds.append(seed)
         say("fabricated: running")
         return fabricated_rows(), ["ghost: skipped, ghostlib is not installed"]

@@ -127,6 +127,13 @@ EVERY_OUTCOME = [
         "decode: process died with SIGSEGV",
         counterexample={"inputs": {"ids": [1]}},
     ),
+    _result(
+        "train-greedy",
+        "BPE-TRAIN-GREEDY",
+        Outcome.MEMORY_LIMIT,
+        "train: raised MemoryError under its --memory-limit 512 MiB",
+        counterexample={"inputs": {"documents": ["ab" * 5], "max_merges": 3}},
+    ),
     _result("decode-bytes", "BPE-DECODE-BYTES", Outcome.SKIP, "capability not declared: load", examples=0),
 ]
 
@@ -142,7 +149,15 @@ def test_json_report_with_every_outcome_validates_and_keeps_counterexamples(tmp_
     text = path.read_text(encoding="ascii")
     report = json.loads(text)
     VALIDATOR.validate(report)
-    assert report["summary"]["counts"] == {"pass": 1, "fail": 2, "error": 1, "timeout": 1, "crash": 1, "skip": 1}
+    assert report["summary"]["counts"] == {
+        "pass": 1,
+        "fail": 2,
+        "error": 1,
+        "timeout": 1,
+        "crash": 1,
+        "memory-limit": 1,
+        "skip": 1,
+    }
     assert report["summary"]["exit_code"] == 1 and report["summary"]["succeeded"] is False
     assert report["config"]["seed"] == 4 and report["config"]["isolation"] == "process"
     by_check = {result["check"]: result for result in report["results"]}
@@ -257,9 +272,9 @@ def test_junit_parses_with_the_right_counts_and_classnames(tmp_path: Path) -> No
     assert root.tag == "testsuites"
     (testsuite,) = root.findall("testsuite")
     assert {key: testsuite.get(key) for key in ("tests", "failures", "errors", "skipped")} == {
-        "tests": "7",
+        "tests": "8",
         "failures": "2",
-        "errors": "3",
+        "errors": "4",
         "skipped": "1",
     }
     cases = {case.get("name"): case for case in testsuite.iter("testcase")}
@@ -298,7 +313,7 @@ def test_markdown_has_the_table_failures_and_clauses(tmp_path: Path) -> None:
 def test_terminal_summary_shows_counterexample_reproduce_and_clauses_without_a_table() -> None:
     # Issue 28: the per-check lines already say what a results table would; the summary never repeats them.
     stream = io.StringIO()
-    render_summary(make_console(stream, width=200), _suite(EVERY_OUTCOME))
+    render_summary(make_console(stream, width=240), _suite(EVERY_OUTCOME))
     text = stream.getvalue()
     assert "Conformance results" not in text and "outcome" not in text
     for expected in (
@@ -310,7 +325,8 @@ def test_terminal_summary_shows_counterexample_reproduce_and_clauses_without_a_t
         "  reproduce: bpe-conformance run --impl mypkg:Tok --check train-tie --seed 4",
         "TIMEOUT train-stop [BPE-TRAIN-STOP]",
         "CRASH roundtrip [BPE-ROUNDTRIP]",
-        "Clauses checked (7):",
+        "MEMORY-LIMIT train-greedy [BPE-TRAIN-GREEDY]",
+        "Clauses checked (8):",
         "BPE-ENCODE-ORDER (60 examples)",
         verdict_line(_suite(EVERY_OUTCOME)),
     ):
@@ -326,7 +342,9 @@ def test_terminal_quiet_prints_only_the_verdict() -> None:
     narrow = io.StringIO()
     render_summary(make_console(narrow, width=40), suite, quiet=True)
     assert narrow.getvalue() == verdict_line(suite) + "\n"
-    assert verdict_line(suite).startswith("FAILED: 1 pass, 2 fail, 1 error, 1 timeout, 1 crash, 1 skip in 1.5 s")
+    assert verdict_line(suite).startswith(
+        "FAILED: 1 pass, 2 fail, 1 error, 1 timeout, 1 crash, 1 memory-limit, 1 skip in 1.5 s"
+    )
 
 
 def test_live_view_prints_one_plain_line_per_check_when_not_a_terminal() -> None:

@@ -73,7 +73,8 @@ def test_a_failed_write_names_the_check_and_prints_the_example_it_could_not_save
         run_check(tie_break, InProcessSubject(TiesToLargestPair), settings(max_examples=60), 0, database)
     message = str(raised.value)
     assert "check tie-break, example not saved: " in message
-    assert "BPE-TRAIN-TIE" in message and "with inputs {" in message
+    assert "the failure it found was NOT SAVED, here it is in full: [BPE-TRAIN-TIE]" in message
+    assert "with inputs {'documents': [" in message and raised.value.lost_failure
 
 
 def test_the_directory_database_verifies_and_rewrites_an_entry_that_did_not_land(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from rich.text import Text
 
 from bpe_conformance.adapters import ISOLATIONS, load_implementation
-from bpe_conformance.cli.arguments import positive_seconds, whole_number_at_least
+from bpe_conformance.cli.arguments import add_limit_arguments, limits_from, positive_seconds, whole_number_at_least
 from bpe_conformance.compare.comparison import (
     DEFAULT_SHRINK_SECONDS,
     DEFAULT_TIMEOUT,
@@ -115,6 +115,7 @@ def register(subparsers: Any) -> None:
         help=f"stop shrinking after this long and keep the smallest corpus so far (default {DEFAULT_SHRINK_SECONDS:g})",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the verdict line")
+    add_limit_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -160,7 +161,9 @@ def handle(args: argparse.Namespace) -> int:
         corpus = read_corpus(args.corpus, hold_back=args.encode is None, observer=observer)
         if args.encode is not None:
             check_texts(args.encode)
-        subject = load_implementation(args.impl.strip(), isolation=args.isolation, timeout=args.timeout)
+        subject = load_implementation(
+            args.impl.strip(), isolation=args.isolation, timeout=args.timeout, limits=limits_from(args)
+        )
         try:
             subject = judged_subject(subject, args.profile)
             request = _request(args, subject.info.profile)

@@ -17,7 +17,7 @@ from typing import Any
 
 from bpe_conformance.adapters.signals import deferred_signals
 from bpe_conformance.checks.base import Check
-from bpe_conformance.cli.arguments import add_timeout_argument, whole_number_at_least
+from bpe_conformance.cli.arguments import add_limit_arguments, add_timeout_argument, limits_from, whole_number_at_least
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import STDOUT, writable_path
 from bpe_conformance.fuzzing.campaign import Campaign
@@ -139,6 +139,7 @@ def register(subparsers: Any) -> None:
         "(default: process for --impl, inprocess for the bundled reference)",
     )
     add_timeout_argument(parser)
+    add_limit_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="print only the final summary")
     parser.set_defaults(handler=handle)
 
@@ -169,6 +170,7 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
         profile=args.profile,
         level=args.level,
         database=database,
+        limits=limits_from(args),
     )
     if args.database is None:  # the documented cache directory is made with its parents; a --database is not
         _make_cache_directory(Path(database).parent)
@@ -198,6 +200,7 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
         seconds=args.duration,
         database=database,
         seed=args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big"),
+        limits=run_config.limits,
         max_failures=args.max_failures,
         effort=run_config.effort,
         skipped=skipped,

@@ -27,7 +27,7 @@ from typing import Any
 
 from bpe_conformance.adapters import COMMAND_PREFIX
 from bpe_conformance.adapters.subprocess import ProcessSubject
-from bpe_conformance.cli.arguments import add_timeout_argument
+from bpe_conformance.cli.arguments import add_limit_arguments, add_timeout_argument, limits_from
 from bpe_conformance.errors import CallAborted, HarnessError, ImplementationRaised, MalformedResult
 from bpe_conformance.reports.common import cut
 
@@ -72,6 +72,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--impl", required=True, metavar="cmd:COMMAND", help="the program, as run --impl takes it")
     add_timeout_argument(parser)
+    add_limit_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -105,7 +106,7 @@ def handle(args: argparse.Namespace) -> int:
     transcript: list[tuple[str, bytes]] = []
     print(f"handshake with {args.impl}")
     try:
-        subject = TranscribedSubject(argv, transcript, timeout=args.timeout, label=args.impl)
+        subject = TranscribedSubject(argv, transcript, timeout=args.timeout, label=args.impl, limits=limits_from(args))
     except HarnessError:
         _print_wire(transcript, 0)
         raise  # the reason, with the stderr tail: one error, exit 2, as `run` would stop

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bpe_conformance.adapters import ISOLATIONS
-from bpe_conformance.cli.arguments import add_timeout_argument
+from bpe_conformance.cli.arguments import add_limit_arguments, add_timeout_argument, limits_from
 from bpe_conformance.dialects.identify import format_report, identify_spec
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import STDOUT, writable_path, write_output
@@ -67,6 +67,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="run a module:attr implementation in its own process (default) or in the harness's",
     )
     add_timeout_argument(parser)
+    add_limit_arguments(parser)
     parser.set_defaults(handler=handle)
     return parser
 
@@ -87,7 +88,7 @@ def handle(args: argparse.Namespace) -> int:
         print(f"bpe-conformance identify: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        report = identify_spec(args.impl, args.isolation, args.timeout)
+        report = identify_spec(args.impl, args.isolation, args.timeout, limits_from(args))
     except HarnessError as error:
         print(f"bpe-conformance identify: cannot load {args.impl!r}: {error}", file=sys.stderr)
         return EXIT_USAGE

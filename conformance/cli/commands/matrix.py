@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bpe_conformance.cli.arguments import whole_number_at_least
+from bpe_conformance.cli.arguments import add_limit_arguments, limits_from, whole_number_at_least
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path, write_report
 from bpe_conformance.matrix.diff import diff_matrices, format_diff
@@ -82,6 +82,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         metavar="DIR",
         help="also run the production matrix: real encoders on the rank files in DIR (cl100k_base.tiktoken, ...)",
     )
+    add_limit_arguments(parser)
     parser.set_defaults(handler=handle)
     return parser
 
@@ -131,7 +132,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.source:
         document = read_matrix(args.source, "--from")
     else:
-        results, missing = run_matrix(args.seed, "dev", say=say)
+        results, missing = run_matrix(args.seed, "dev", say=say, limits=limits_from(args))
         document = matrix_document(results, missing, args.seed, "dev")
         _keep_production(document, dict((option, path) for path, option in outputs).get("json"))
     if folder is not None:

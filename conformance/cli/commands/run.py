@@ -2,7 +2,7 @@
 
 Without ``--impl`` the bundled reference runs in-process, which is how CI proves the suite itself.
 Exit 0 only when every check passed or was skipped by the skip file; 1 when any failed, errored,
-timed out or crashed; 2 on usage or harness errors.
+timed out, crashed or ran out of its memory limit; 2 on usage or harness errors.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from bpe_conformance.adapters.signals import deferred_signals
-from bpe_conformance.cli.arguments import add_timeout_argument, whole_number_at_least
+from bpe_conformance.cli.arguments import add_limit_arguments, add_timeout_argument, limits_from, whole_number_at_least
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import STDOUT, writable_path
 from bpe_conformance.reference.profiles import PROFILES
@@ -39,8 +39,9 @@ A check name skips that check. A clause id skips the checks whose primary clause
 any other check's failure on that clause into a skip. An entry matching nothing is an error.
 
 exit codes: 0 every check passed or was skipped by declaration; 1 a check failed, errored,
-timed out or crashed, or every check was skipped (nothing was checked); 2 usage or harness error;
-130, 143, 129 interrupted by SIGINT, SIGTERM, SIGHUP (the reports asked for hold the checks that finished)."""
+timed out, crashed or ran out of its memory limit, or every check was skipped (nothing was
+checked); 2 usage or harness error; 130, 143, 129 interrupted by SIGINT, SIGTERM, SIGHUP (the
+reports asked for hold the checks that finished)."""
 
 
 def register(subparsers: Any) -> None:
@@ -118,6 +119,7 @@ def register(subparsers: Any) -> None:
         metavar="PATH",
         help="after the run, write a skip file naming every check that did not pass (for --skip-file)",
     )
+    add_limit_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -134,6 +136,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         profile=args.profile,
         level=args.level,
         database=args.database,
+        limits=limits_from(args),
     )
 
 

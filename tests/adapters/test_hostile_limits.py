@@ -1,0 +1,216 @@
+"""Limits for an implementation in its own process: memory, environment, working directory.
+
+A hog ends as ``memory-limit`` quickly (Python and Node.js), never as a deviation, and the harness goes
+on; a correct implementation, Node.js's included, runs under a tight limit (RLIMIT_DATA, not
+RLIMIT_AS); an ordinary crash under a limit stays a crash. ``--clean-env`` keeps a secret from the
+implementation, ``--temp-cwd`` runs it in a directory that is gone afterwards, after a kill too, and a
+bad ``--memory-limit`` is one line and exit 2. Fixtures: ``tests/fixtures/hostile/limits_impls.py`` and
+``tests/fixtures/node/hog.mjs``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from bpe_conformance.adapters import load_implementation
+from bpe_conformance.adapters.limits import ProcessLimits
+from bpe_conformance.adapters.subprocess import ProcessSubject
+from bpe_conformance.cli.main import main
+from bpe_conformance.errors import CallTimeout, ImplementationCrashed, ImplementationRaised, MemoryLimitExceeded
+from tests import ROOT
+
+HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
+NODE_FIXTURES = ROOT / "tests" / "fixtures" / "node"
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed: the Node.js cases need it")
+SECRET_VARIABLE = "BPE_LIMITS_TEST_SECRET"
+# Tight enough that a hog reaches it in a second or two, ample for an interpreter and the reference.
+TIGHT = 256 * 1024**2
+TIGHT_OPTION = "256M"
+# A hog must end well within this; without a limit it would run until its call timeout (or the machine's end).
+QUICK_SECONDS = 20.0
+
+pytestmark = [
+    pytest.mark.timeout(120),
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_DATA counts allocations on Linux >= 4.7"),
+]
+
+
+@pytest.fixture
+def limits_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """limits_impls importable by the host process (the harness itself never imports it)."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), str(HOSTILE)]))
+
+
+def _subject(spec: str, **limits: object) -> ProcessSubject:
+    subject = load_implementation(spec, isolation="process", timeout=30.0, limits=ProcessLimits(**limits))  # type: ignore[arg-type]
+    assert isinstance(subject, ProcessSubject)
+    return subject
+
+
+# -- memory ---------------------------------------------------------------------------------------------
+
+
+def test_a_python_hog_ends_as_memory_limit_quickly_and_the_next_call_works(limits_on_path: None) -> None:
+    with _subject("limits_impls:Hog", memory_bytes=TIGHT) as subject:
+        started = time.monotonic()
+        with pytest.raises(MemoryLimitExceeded) as caught:
+            subject.train(["abab"], 3)
+        assert time.monotonic() - started < QUICK_SECONDS
+        assert caught.value.outcome == "memory-limit" and "--memory-limit 256 MiB" in caught.value.detail
+        assert subject.encode("ab") == [97, 98]  # a new process, the harness unharmed
+
+
+def test_a_memory_error_is_what_it_says_without_a_limit(limits_on_path: None) -> None:
+    with _subject("limits_impls:RaisesMemoryError", memory_bytes=None) as subject:
+        with pytest.raises(ImplementationRaised) as caught:
+            subject.train(["abab"], 3)
+        assert caught.value.kind == "MemoryError"
+
+
+def test_an_ordinary_crash_under_a_limit_stays_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), str(HOSTILE)]))
+    with _subject("hostile_impls:SegfaultsInEncode", memory_bytes=TIGHT) as subject:
+        with pytest.raises(ImplementationCrashed) as caught:
+            subject.encode("ab")
+        assert type(caught.value) is ImplementationCrashed and "SIGSEGV" in caught.value.detail
+
+
+@needs_node
+def test_a_node_hog_ends_as_memory_limit_quickly() -> None:
+    assert NODE is not None
+    limits = ProcessLimits(memory_bytes=TIGHT)
+    with ProcessSubject([NODE, str(NODE_FIXTURES / "hog.mjs")], timeout=30.0, limits=limits) as subject:
+        started = time.monotonic()
+        with pytest.raises(MemoryLimitExceeded) as caught:
+            subject.train(["abab"], 3)
+        assert time.monotonic() - started < QUICK_SECONDS
+        assert "out of memory" in caught.value.detail
+        assert subject.encode("ab") == [97, 98]
+
+
+@needs_node
+def test_a_correct_node_implementation_runs_under_a_tight_limit() -> None:
+    """RLIMIT_AS of the same size kills Node.js at start-up (it reserves address space); RLIMIT_DATA does not."""
+    assert NODE is not None
+    limits = ProcessLimits(memory_bytes=TIGHT)
+    with ProcessSubject([NODE, str(NODE_FIXTURES / "bpe.mjs")], timeout=30.0, limits=limits) as subject:
+        assert subject.train(["abab", "acac"], 32) == [(97, 98), (97, 99)]
+
+
+def test_run_reports_a_hog_as_memory_limit_not_a_deviation(limits_on_path: None, tmp_path: Path) -> None:
+    report_path = tmp_path / "report.json"
+    argv = ["run", "--impl", "limits_impls:Hog", "--memory-limit", TIGHT_OPTION, "--check", "tie-break"]
+    assert main([*argv, "--json", str(report_path), "--quiet"]) == 1
+    report = json.loads(report_path.read_text())
+    (result,) = report["results"]
+    assert result["outcome"] == "memory-limit" and "--memory-limit 256 MiB" in result["message"]
+    assert report["summary"]["counts"]["memory-limit"] == 1 and report["summary"]["counts"]["fail"] == 0
+    assert "deviation" not in report["summary"]["levels"] and "1 memory-limit" in report["summary"]["levels"]
+    assert report["config"]["limits"]["memory_limit"] == TIGHT
+    assert "--memory-limit 256M" in result["reproduce"]
+
+
+@pytest.mark.parametrize("command", ["run", "fuzz", "compare", "identify", "matrix", "handshake"])
+@pytest.mark.parametrize("value", ["12apples", "1K", "-1G", "4X", ""])
+def test_a_bad_memory_limit_is_one_line_and_exit_2(
+    command: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([command, "--memory-limit", value]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and "--memory-limit" in lines[0], captured.err
+    assert "Traceback" not in captured.err and "usage:" not in captured.err
+
+
+# -- environment ----------------------------------------------------------------------------------------
+
+
+def test_a_secret_reaches_the_implementation_only_without_clean_env(
+    limits_on_path: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(SECRET_VARIABLE, "hunter2")
+    with _subject("limits_impls:TellsEnvironment") as subject:
+        assert subject.info.version == "hunter2"
+    with _subject("limits_impls:TellsEnvironment", clean_env=True) as subject:
+        assert subject.info.version == "absent"  # and it still imports: PYTHONPATH is the harness's to pass
+    with _subject("limits_impls:TellsEnvironment", clean_env=True, passed_env=(SECRET_VARIABLE,)) as subject:
+        assert subject.info.version == "hunter2"
+
+
+def test_a_cmd_implementation_gets_only_what_is_allowed_and_asked_for(
+    limits_on_path: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(SECRET_VARIABLE, "hunter2")
+    spec = f"cmd:{sys.executable} -m bpe_conformance.adapters.host limits_impls:TellsEnvironment"
+    with _subject(spec, clean_env=True, passed_env=("PYTHONPATH",)) as subject:
+        assert subject.info.version == "absent"
+
+
+def test_run_clean_env_keeps_the_secret_out_of_the_report(
+    limits_on_path: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(SECRET_VARIABLE, "hunter2")
+    argv = ["run", "--impl", "limits_impls:TellsEnvironment", "--check", "tie-break", "--quiet"]
+    assert main([*argv, "--clean-env", "--json", str(tmp_path / "clean.json")]) == 0
+    assert main([*argv, "--json", str(tmp_path / "whole.json")]) == 0
+    assert "hunter2" not in (tmp_path / "clean.json").read_text()
+    assert json.loads((tmp_path / "whole.json").read_text())["implementation"]["version"] == "hunter2"
+
+
+# -- working directory ----------------------------------------------------------------------------------
+
+
+def _is_fresh_temporary(path: str) -> bool:
+    return Path(path).parent == Path(tempfile.gettempdir()) and Path(path).name.startswith("bpe-conformance-impl-")
+
+
+def test_temp_cwd_is_fresh_and_gone_afterwards_whatever_was_left_in_it(
+    limits_on_path: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with _subject("limits_impls:TellsCwd", temp_cwd=True) as subject:
+        workdir = subject.info.version
+        assert _is_fresh_temporary(workdir) and Path(workdir).is_dir()
+        subject.train(["abab"], 3)  # leaves a file and a read-only folder with a file in it
+        assert (Path(workdir) / "locked" / "inside.txt").exists()
+    assert not Path(workdir).exists()
+    assert list(tmp_path.iterdir()) == []  # nothing in the user's directory either
+
+
+def test_without_temp_cwd_the_implementation_runs_where_the_harness_does(
+    limits_on_path: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with _subject("limits_impls:TellsCwdThenHangs") as subject:
+        assert Path(subject.info.version) == tmp_path
+
+
+def test_temp_cwd_is_removed_after_a_kill(limits_on_path: None) -> None:
+    subject = load_implementation("limits_impls:TellsCwdThenHangs", timeout=2.0, limits=ProcessLimits(temp_cwd=True))
+    assert isinstance(subject, ProcessSubject)
+    with subject:
+        workdir = subject.info.version
+        assert _is_fresh_temporary(workdir)
+        with pytest.raises(CallTimeout):
+            subject.train(["abab"], 3)
+        assert not Path(workdir).exists()
+
+
+def test_a_relative_command_is_found_from_the_users_directory(
+    limits_on_path: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    script = tmp_path / "tok"
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} -m bpe_conformance.adapters.host limits_impls:TellsCwd\n")
+    script.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    with _subject("cmd:./tok", temp_cwd=True) as subject:
+        assert _is_fresh_temporary(subject.info.version)
