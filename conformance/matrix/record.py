@@ -40,6 +40,7 @@ __all__ = [
     "SCHEMA_PATH",
     "content_problems",
     "dumps_matrix",
+    "generating_command",
     "matrix_document",
     "read_matrix",
     "validate_matrix",
@@ -146,7 +147,7 @@ def matrix_document(
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "generated_by": {
-            "command": f"bpe-conformance matrix --seed {seed}" + (" --production VOCABULARIES" if production else ""),
+            "command": generating_command(seed, production=bool(production)),
             "harness_version": harness_version(),
             "hypothesis_version": hypothesis.__version__,
         },
@@ -229,6 +230,15 @@ def content_problems(document: dict[str, Any]) -> list[str]:
     return problems
 
 
+def generating_command(seed: int, *, production: bool) -> str:
+    """The command that makes a matrix document with this seed (and a production table, when it has one).
+
+    >>> generating_command(0, production=True)
+    'bpe-conformance matrix --seed 0 --production VOCABULARIES'
+    """
+    return f"bpe-conformance matrix --seed {int(seed)}" + (" --production VOCABULARIES" if production else "")
+
+
 def _rebuild_commands(document: dict[str, Any]) -> None:
     """Every cell's ``reproduce`` rebuilt from the document's fields, never taken from the file.
 
@@ -237,7 +247,7 @@ def _rebuild_commands(document: dict[str, Any]) -> None:
     """
     seed = document["seed"]
     if isinstance(document.get("generated_by"), dict):
-        document["generated_by"]["command"] = f"bpe-conformance matrix --seed {int(seed)}"
+        document["generated_by"]["command"] = generating_command(seed, production="production" in document)
     for row in document["implementations"]:
         for name, cell in row.get("cells", {}).items():
             if not isinstance(cell, dict):
