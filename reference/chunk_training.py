@@ -35,6 +35,8 @@ from bpe_conformance.reference.validation import check_documents, check_max_merg
 __all__ = ["chunk_counts", "train_chunks_fast", "train_chunks_literal"]
 
 Pair = tuple[int, int]
+# Stale heap entries tolerated beyond the live pairs before the word-count engine rebuilds its heap.
+_HEAP_SLACK = 4096
 
 
 def _texts(documents: list[str], profile: Profile) -> list[str]:
@@ -137,9 +139,11 @@ def train_chunks_fast(
     entry pushed whenever a pair's count changes, a popped entry whose count is no longer the pair's
     count skipped. Under ``first-seen`` no fixed key exists (the first place of a pair moves as words
     change), so every pair tied at the top count is popped and the one whose first occurrence comes
-    first wins, from ``holders``: exact, but slower when many pairs tie. ``progress`` is called with
-    the number of rules made after each one. ``tests/reference/test_chunk_training.py`` proves the
-    engine equal to :func:`train_chunks_literal` under every tie rule.
+    first wins, from ``holders``: exact, but slower when many pairs tie. When stale entries outnumber
+    the live pairs the heap is rebuilt from ``counts``, so it stays within a small multiple of them.
+    ``progress`` is called with the number of rules made after each one.
+    ``tests/reference/test_chunk_training.py`` proves the engine equal to :func:`train_chunks_literal`
+    under every tie rule.
     """
     rounds = check_max_merges(max_merges)
     counted = chunk_counts(documents, profile, split)
@@ -155,13 +159,16 @@ def train_chunks_fast(
         for pair in pairwise(word):
             counts[pair] = counts.get(pair, 0) + frequency
             holders.setdefault(pair, set()).add(index)
-    heap: list[tuple[int, object, Pair]] = []
+
+    def entries() -> list[tuple[int, object, Pair]]:
+        live = [(-count, key(pair) if key is not None else 0, pair) for pair, count in counts.items()]
+        heapq.heapify(live)
+        return live
 
     def push(pair: Pair, count: int) -> None:
         heapq.heappush(heap, (-count, key(pair) if key is not None else 0, pair))
 
-    for pair, count in counts.items():
-        push(pair, count)
+    heap = entries()
     rules: list[Pair] = []
     for rank in range(rounds):
         chosen = _pop_best(heap, counts, holders, words, profile, first_seen=key is None)
@@ -196,6 +203,8 @@ def train_chunks_fast(
                     counts.pop(pair, None)
                     holders.pop(pair, None)
         counts.pop(chosen, None)
+        if len(heap) > 2 * len(counts) + _HEAP_SLACK:
+            heap[:] = entries()  # mostly stale entries: rebuilt from the counts, so memory follows the live pairs
         rules.append(chosen)
         if progress is not None:
             progress(rank + 1)

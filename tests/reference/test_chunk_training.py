@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bpe_conformance.inputs.split_texts import split_texts
+from bpe_conformance.reference import chunk_training
 from bpe_conformance.reference.chunk_training import chunk_counts, train_chunks_fast, train_chunks_literal
 from bpe_conformance.reference.dialects import profile_pieces
 from bpe_conformance.reference.pretokenization import CL100K, GPT2, O200K, SplitProfile, split_text
-from bpe_conformance.reference.profiles import PROFILES, RUSTBPE, Profile
+from bpe_conformance.reference.profiles import MINBPE, PROFILES, RUSTBPE, SUBWORD_NMT, Profile
 
 # Every trainer profile, so every tie rule (first-seen, smallest/largest ids, HF ids, pieces, string key)
 # and both document modes meet the word-count engine's heap keys.
@@ -41,6 +44,16 @@ def test_no_rule_makes_a_piece_that_spans_two_chunks(documents: list[str], max_m
 def test_chunks_are_counted_with_their_frequency_in_order_of_first_occurrence() -> None:
     assert chunk_counts(["the cat the", " the"], RUSTBPE, CL100K) == {b"the": 1, b" cat": 1, b" the": 2}
     assert train_chunks_literal(["a a a b"], 1, RUSTBPE, CL100K) == [(32, 97)]
+
+
+@pytest.mark.parametrize("profile", [RUSTBPE, MINBPE, SUBWORD_NMT], ids=["rustbpe", "minbpe", "subword-nmt"])
+@given(documents=corpora, max_merges=st.integers(0, 40))
+def test_the_engine_is_unchanged_when_its_heap_is_rebuilt_every_round(
+    profile: Profile, documents: list[str], max_merges: int
+) -> None:
+    with mock.patch.object(chunk_training, "_HEAP_SLACK", -(10**9)):  # rebuilt after every merge
+        fast = train_chunks_fast(documents, max_merges, profile, CL100K)
+    assert fast == train_chunks_literal(documents, max_merges, profile, CL100K)
 
 
 def test_every_tie_rule_is_among_the_trainers() -> None:
