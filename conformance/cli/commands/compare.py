@@ -89,7 +89,7 @@ def register(subparsers: Any) -> None:
         "--split",
         choices=list(SPLIT_PROFILES),
         help="train and encode both sides behind this production profile's split pattern (the reference with the "
-        "word-count engine, the corpus read as a stream); it must be the split the implementation declares "
+        "word-count engine, which keeps only the distinct chunks); it must be the split the implementation declares "
         "(its 'split' attribute), which is used when this is not given",
     )
     parser.add_argument(
