@@ -14,13 +14,20 @@ from pathlib import Path
 import pytest
 
 from bpe_conformance.adapters import load_implementation
+from bpe_conformance.adapters.protocol import ProtocolError, implementation_info
 from bpe_conformance.compare.comparison import SPLIT_DIAGNOSIS_SKIPPED, held_back
 from bpe_conformance.compare.state import first_difference
+from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.chunk_training import train_chunks_literal
 from bpe_conformance.reference.pretokenization import CL100K
 from bpe_conformance.reference.profiles import RUSTBPE
 from tests.support.compare_runs import run_compare
-from tests.support.split_trainers import FrequencyBlindTrainer, LiteralChunkTrainer, SplitIgnoringTrainer
+from tests.support.split_trainers import (
+    FrequencyBlindTrainer,
+    LiteralChunkTrainer,
+    NumberSplitTrainer,
+    SplitIgnoringTrainer,
+)
 from tests.support.stdlib_corpus import write_corpus
 
 MERGES = 40
@@ -53,6 +60,18 @@ def test_the_handshake_carries_the_declared_split() -> None:
         subject.close()
     reference = load_implementation("reference", isolation="inprocess")
     assert reference.info.split is None
+
+
+def test_a_split_declared_badly_is_refused_in_process_and_over_the_protocol() -> None:
+    with pytest.raises(HarnessError, match="declares a split must be a string, not int"):
+        load_implementation(_spec(NumberSplitTrainer), isolation="inprocess")
+    handshake = {"name": "x", "version": "1", "language": "c", "capabilities": ["train"], "profile": "rustbpe"}
+    assert implementation_info({**handshake, "protocol": 1, "split": "cl100k"}).split == "cl100k"
+    assert implementation_info({**handshake, "protocol": 1}).split is None
+    with pytest.raises(ProtocolError, match="split"):
+        implementation_info({**handshake, "protocol": 1, "split": 5})
+    with pytest.raises(ProtocolError, match="lone surrogate"):
+        implementation_info({**handshake, "protocol": 1, "split": "cl" + chr(0xD800)})
 
 
 @pytest.mark.parametrize("option", [["--split", "cl100k"], []], ids=["given", "declared"])

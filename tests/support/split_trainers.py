@@ -19,7 +19,7 @@ from bpe_conformance.reference.pretokenization import CL100K, split_text
 from bpe_conformance.reference.profiles import RUSTBPE
 from bpe_conformance.reference.replacement import replace_pair
 
-__all__ = ["FrequencyBlindTrainer", "LiteralChunkTrainer", "SplitIgnoringTrainer"]
+__all__ = ["FrequencyBlindTrainer", "LiteralChunkTrainer", "NumberSplitTrainer", "SplitIgnoringTrainer"]
 
 Pair = tuple[int, int]
 
@@ -86,3 +86,10 @@ class SplitIgnoringTrainer(LiteralChunkTrainer):
 
     def _train(self, documents: list[str], max_merges: int) -> list[Pair]:
         return _train_sequences([list(document.encode()) for document in documents], max_merges)
+
+
+class NumberSplitTrainer(LiteralChunkTrainer):
+    """Bad declaration: a split that is not a string."""
+
+    name = "number-split-trainer"
+    split = 100_000  # type: ignore[assignment]
