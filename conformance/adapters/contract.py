@@ -68,6 +68,7 @@ class SubjectContract:
         self.name = subject.info.name
         self.version = subject.info.version
         self.profile = subject.info.profile
+        self.split = subject.info.split
         self.capabilities = frozenset(subject.info.capabilities)
 
     def _call(self, method: Callable[..., Any], *args: Any) -> Any:

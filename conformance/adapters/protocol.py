@@ -380,11 +380,14 @@ def handshake_result(info: ImplementationInfo) -> dict[str, Any]:
     >>> handshake_result(ImplementationInfo("demo"))["capabilities"]
     ['decode', 'encode', 'train']
     """
-    return {**ImplementationRecord.from_info(info).declarations(), "protocol": PROTOCOL_VERSION}
+    split = {} if info.split is None else {"split": info.split}  # optional: most implementations split nothing
+    return {**ImplementationRecord.from_info(info).declarations(), **split, "protocol": PROTOCOL_VERSION}
 
 
 def _declarations_problem(result: dict[str, Any]) -> str | None:
-    for field in ("name", "version", "language", "profile"):
+    for field in ("name", "version", "language", "profile", "split"):
+        if field == "split" and result.get("split") is None:
+            continue
         problem = declaration_problem(field, result[field], MAX_DECLARATION_CHARS)
         if problem:
             return problem
@@ -425,4 +428,5 @@ def implementation_info(result: Any) -> ImplementationInfo:
         language=result["language"],
         capabilities=frozenset(result["capabilities"]) & CAPABILITIES,
         profile=result["profile"],
+        split=result.get("split"),
     )

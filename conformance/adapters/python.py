@@ -38,7 +38,7 @@ _MAX_DECLARATION_CHARS = 200
 
 
 def describe_python_implementation(factory: Callable[[], Any], instance: Any, label: str) -> ImplementationInfo:
-    """Read the optional ``name``/``version``/``profile``/``capabilities`` attributes of an implementation."""
+    """Read the optional ``name``/``version``/``profile``/``capabilities``/``split`` attributes of an implementation."""
     declared = getattr(instance, "capabilities", None)
     if declared is None:
         required = set(_CONTRACT_METHODS)
@@ -60,8 +60,11 @@ def describe_python_implementation(factory: Callable[[], Any], instance: Any, la
         language="python",
         capabilities=frozenset(capabilities),
         profile=str(getattr(instance, "profile", "strict")),
+        split=getattr(instance, "split", None),
     )
-    for field in ("name", "version", "profile"):
+    for field in ("name", "version", "profile", "split"):
+        if field == "split" and info.split is None:
+            continue
         problem = declaration_problem(field, getattr(info, field), _MAX_DECLARATION_CHARS)
         if problem:
             raise ValueError(f"{label} declares a {problem}")

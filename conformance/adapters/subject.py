@@ -42,6 +42,9 @@ class ImplementationInfo:
     language: str = "python"
     capabilities: frozenset[str] = field(default_factory=lambda: frozenset({"train", "encode", "decode"}))
     profile: str = "strict"
+    # The production split pattern it trains and encodes behind (``gpt2``, ``cl100k``, ``o200k``:
+    # reference/pretokenization.py), or None when it splits nothing (every named dialect profile).
+    split: str | None = None
 
 
 def declaration_problem(field: str, value: object, max_chars: int) -> str | None:

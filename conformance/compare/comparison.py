@@ -39,6 +39,7 @@ from bpe_conformance.compare.state import Divergence, ReferenceEncoder, first_di
 from bpe_conformance.compare.training import Failure, Trained, failure_of, train_both
 from bpe_conformance.errors import CallAborted, HarnessError, ImplementationRaised, MalformedResult
 from bpe_conformance.reference.dialects import profile_pieces
+from bpe_conformance.reference.pretokenization import SplitProfile
 from bpe_conformance.reference.profiles import Profile
 from bpe_conformance.results.implementation import ImplementationRecord
 
@@ -47,6 +48,7 @@ __all__ = [
     "DEFAULT_SHRINK_SECONDS",
     "DEFAULT_TIMEOUT",
     "HOLD_BACK_EVERY",
+    "SPLIT_DIAGNOSIS_SKIPPED",
     "Comparison",
     "Corpus",
     "CorpusSummary",
@@ -99,6 +101,11 @@ DEFAULT_TIMEOUT = 3600.0
 DEFAULT_SHRINK_SECONDS = 300.0
 # Ids shown on each side of the first differing id.
 CONTEXT_IDS = 8
+# Why a comparison behind a split pattern judges no first divergence (and shrinks nothing).
+SPLIT_DIAGNOSIS_SKIPPED = (
+    "skipped behind a split pattern: the diagnosis, its bug models and the shrinker retrain on whole "
+    "documents, so they would judge a state the split never makes"
+)
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,7 @@ class Request:
     isolation: str = "process"
     shrink: str | None = None
     shrink_seconds: float = DEFAULT_SHRINK_SECONDS
+    split: SplitProfile | None = None  # both sides train and encode behind this production pattern
 
 
 @dataclass(frozen=True)
@@ -304,7 +312,7 @@ def _compare_encoding(
         except (CallAborted, ImplementationRaised, MalformedResult) as error:
             result.failure = failure_of(error)
             return result
-    encoder = ReferenceEncoder(trained.reference, request.profile)
+    encoder = ReferenceEncoder(trained.reference, request.profile, request.split)
     _encode_texts(subject, texts, encoder, result, observer)
     return result
 
@@ -322,6 +330,7 @@ def compare(subject: Subject, request: Request, corpus: Corpus, observer: Observ
         request.profile,
         reference_progress=observer.reference_rounds,
         implementation_done=observer.implementation_trained,
+        split=request.split,
     )
     implementation = _implementation_record(subject, request)
     comparison = Comparison(request, implementation, summary, trained)
@@ -329,7 +338,7 @@ def compare(subject: Subject, request: Request, corpus: Corpus, observer: Observ
         comparison.seconds = time.monotonic() - started
         return comparison
     comparison.encode = _compare_encoding(subject, request, trained, held, observer)
-    if trained.implementation != trained.reference:
+    if trained.implementation != trained.reference and request.split is None:
         rank = first_difference(trained.reference, trained.implementation)
         observer.judging(int(rank or 0))
         retrain, _ = subject_retrainer(subject)

@@ -12,11 +12,19 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from bpe_conformance.compare.comparison import DEFAULT_TIMEOUT, Comparison, EncodeResult, RuleSource, TextSource
+from bpe_conformance.compare.comparison import (
+    DEFAULT_TIMEOUT,
+    SPLIT_DIAGNOSIS_SKIPPED,
+    Comparison,
+    EncodeResult,
+    RuleSource,
+    TextSource,
+)
 from bpe_conformance.compare.shrink import ShrinkResult
-from bpe_conformance.compare.state import Divergence
+from bpe_conformance.compare.state import Divergence, first_difference
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import write_output
+from bpe_conformance.reference.dialects import profile_pieces
 from bpe_conformance.running.suite import HARNESS_NAME, harness_version
 from bpe_conformance.spec.resources import spec_file
 
@@ -102,6 +110,37 @@ def _shrink_record(comparison: Comparison, shrink: ShrinkResult, path: str | Non
     }
 
 
+def _split_record(comparison: Comparison) -> dict[str, Any] | None:
+    """The ``split`` object: the pattern both sides trained behind, and the first divergent round's two rules.
+
+    Behind a split no state is judged (:data:`SPLIT_DIAGNOSIS_SKIPPED`), so the round and the two
+    rules there are all the report says of a divergence, with the reason.
+    """
+    split = comparison.request.split
+    if split is None:
+        return None
+    expected, actual = comparison.training.reference, comparison.training.implementation
+    rank = None if actual is None else first_difference(expected, actual)
+    profile = comparison.request.profile
+    pieces = profile_pieces(expected[: rank or 0], profile)
+
+    def rule(rules: list[Pair]) -> dict[str, Any] | None:
+        if rank is None or rank >= len(rules):
+            return None
+        pair = rules[rank]
+        return {"pair": list(pair), "pieces": [_piece(pieces, part, profile.boundary_ids) for part in pair]}
+
+    return {
+        "name": split.name,
+        "pattern_source": split.pattern_source,
+        "reference_engine": "word-count",
+        "first_divergent_round": rank,
+        "expected": None if actual is None else rule(expected),
+        "actual": None if actual is None else rule(actual),
+        "diagnosis": None if rank is None else SPLIT_DIAGNOSIS_SKIPPED,
+    }
+
+
 def _encode_record(encode: EncodeResult) -> dict[str, Any]:
     return {
         "source": encode.source.value,
@@ -156,6 +195,7 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         "encode": None if comparison.encode is None else _encode_record(comparison.encode),
         "failure": None if failure is None else failure.as_dict(),
         "shrink": None if shrink is None else _shrink_record(comparison, shrink, request.shrink),
+        "split": _split_record(comparison),
         "seconds": round(comparison.seconds, 3),
     }
 
@@ -178,6 +218,14 @@ def _pair_text(record: dict[str, Any] | None) -> str:
     pieces = " + ".join("?" if piece is None else repr(piece) for piece in record["pieces"])
     first, second = record["pair"]
     return f"({first}, {second}) {pieces}, count {record['count']}"
+
+
+def _rule_text(record: dict[str, Any] | None) -> str:
+    if record is None:
+        return "no rule"
+    pieces = " + ".join("?" if piece is None else repr(piece) for piece in record["pieces"])
+    first, second = record["pair"]
+    return f"({first}, {second}) {pieces}"
 
 
 def _divergence_lines(record: dict[str, Any], indent: str = "  ") -> list[str]:
@@ -250,10 +298,21 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             else f"{training['implementation_rules']} rules in {training['implementation_seconds']:.2f} s"
         ),
     ]
+    split = report.get("split")
+    if split is not None:
+        lines.insert(
+            3,
+            f"split: {split['name']} ({split['pattern_source']}), both sides train and encode "
+            "behind it; the reference with the word-count engine",
+        )
     divergence = report["first_divergence"]
     if divergence is not None:
         lines += ["", f"first divergence at round {divergence['round']} (the rules before it agree)"]
         lines += _divergence_lines(divergence)
+    elif split is not None and split["first_divergent_round"] is not None:
+        lines += ["", f"first divergence at round {split['first_divergent_round']} (the rules before it agree)"]
+        lines += [f"  expected: {_rule_text(split['expected'])}", f"  actual:   {_rule_text(split['actual'])}"]
+        lines.append(f"  diagnosis: {split['diagnosis']}")
     elif training["agree"]:
         lines.append(f"rules: all {report['merges_compared']} identical")
     if report["encode"] is not None:
@@ -269,6 +328,8 @@ def report_lines(report: dict[str, Any]) -> list[str]:
 
 
 def _nothing_shrunk(report: dict[str, Any]) -> str:
+    if report.get("split") is not None:
+        return "not under a split pattern"
     if report["training"]["implementation_rules"] is None:
         return "the implementation failed to train"
     return "the rules agree (shrinking looks for a smaller corpus with the same training divergence)"
@@ -277,17 +338,21 @@ def _nothing_shrunk(report: dict[str, Any]) -> str:
 def verdict_line(report: dict[str, Any]) -> str:
     """One line: AGREED, DIVERGED or FAILED, with what and where."""
     name, seconds = report["implementation"]["name"], report["seconds"]
-    tail = f"(implementation {name}, profile {report['profile']}, {seconds:.1f} s)"
+    split = report.get("split")
+    behind = "" if split is None else f", split {split['name']}"
+    tail = f"(implementation {name}, profile {report['profile']}{behind}, {seconds:.1f} s)"
     failure, encode, divergence = report["failure"], report["encode"], report["first_divergence"]
+    # Behind a split the first divergent round is known but not judged: its round is in the split record.
+    round_ = divergence["round"] if divergence is not None else (split or {}).get("first_divergent_round")
     if report["agree"]:
         texts = 0 if encode is None else encode["texts"]
         return f"AGREED: {report['merges_compared']} rules and {texts} encoded texts identical {tail}"
     found = []
-    if divergence is not None:
-        found.append(f"training diverges at round {divergence['round']} of {report['config']['merges']}")
+    if round_ is not None:
+        found.append(f"training diverges at round {round_} of {report['config']['merges']}")
     if encode is not None and encode["differing"]:
         found.append(f"encoding differs on {encode['differing']} of {encode['texts']} texts")
     if failure is not None:
         found.append(f"the implementation's {failure['operation']} ended in {failure['outcome']}")
-    word = "DIVERGED" if divergence is not None or (encode is not None and encode["differing"]) else "FAILED"
+    word = "DIVERGED" if round_ is not None or (encode is not None and encode["differing"]) else "FAILED"
     return f"{word}: {'; '.join(found)} {tail}"

@@ -37,6 +37,7 @@ from bpe_conformance.errors import CallAborted
 from bpe_conformance.reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
 from bpe_conformance.reference.dialects import encode_profile, profile_pieces, training_sequences
 from bpe_conformance.reference.fast_encoding import MergeTable, encode_many_with_table, encode_with_table
+from bpe_conformance.reference.pretokenization import SplitProfile, split_text
 from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
@@ -125,14 +126,37 @@ def encodes_like_strict(profile: Profile) -> bool:
 
 
 class ReferenceEncoder:
-    """The profile's encoding of a text with fixed rules: the fast encoder where the profile encodes like strict."""
+    """The profile's encoding of a text with fixed rules: the fast encoder where the profile encodes like strict.
 
-    def __init__(self, rules: Rules, profile: Profile) -> None:
+    Behind a ``split`` (a production profile's pattern) the text is split into chunks first and each
+    chunk is encoded on its own, the ids joined in order (BPE-PRETOK-SPLIT); a chunk seen before is not
+    encoded again.
+
+    >>> from bpe_conformance.reference.pretokenization import CL100K
+    >>> from bpe_conformance.reference.profiles import RUSTBPE
+    >>> ReferenceEncoder([(98, 32)], RUSTBPE)("ab c"), ReferenceEncoder([(98, 32)], RUSTBPE, CL100K)("ab c")
+    ([97, 256, 99], [97, 98, 32, 99])
+    """
+
+    def __init__(self, rules: Rules, profile: Profile, split: SplitProfile | None = None) -> None:
         self.rules = list(rules)
         self.profile = profile
+        self.split = split
         self._table = MergeTable(strict_rules(self.rules, profile)) if encodes_like_strict(profile) else None
+        self._chunks: dict[str, list[int]] = {}
 
     def __call__(self, text: str) -> list[int]:
+        if self.split is None:
+            return self._whole(text)
+        ids: list[int] = []
+        for chunk in split_text(text, self.split):
+            known = self._chunks.get(chunk)
+            if known is None:
+                known = self._chunks[chunk] = self._whole(chunk)
+            ids.extend(known)
+        return ids
+
+    def _whole(self, text: str) -> list[int]:
         if self._table is None:
             return encode_profile(text, self.rules, self.profile)
         return profile_ids(encode_with_table(text.encode("utf-8"), self._table), self.profile)

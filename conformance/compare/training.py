@@ -22,7 +22,9 @@ from dataclasses import dataclass
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.errors import CallAborted, ImplementationRaised, MalformedResult
+from bpe_conformance.reference.chunk_training import train_chunks_fast
 from bpe_conformance.reference.fast_profiles import fast_train_profile
+from bpe_conformance.reference.pretokenization import SplitProfile
 from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["Failure", "Trained", "failure_of", "train_both"]
@@ -75,8 +77,14 @@ def train_both(
     *,
     reference_progress: Callable[[int], None] | None = None,
     implementation_done: Callable[[], None] | None = None,
+    split: SplitProfile | None = None,
 ) -> Trained:
-    """Train ``subject`` (in a thread) and the reference under ``profile`` (here) on ``documents``."""
+    """Train ``subject`` (in a thread) and the reference under ``profile`` (here) on ``documents``.
+
+    Behind a ``split`` the reference is the word-count engine
+    (:func:`~bpe_conformance.reference.chunk_training.train_chunks_fast`), which reads the documents one
+    at a time and keeps only the table of distinct chunks.
+    """
     outcome: dict[str, object] = {}
 
     def train_implementation() -> None:
@@ -96,7 +104,10 @@ def train_both(
     worker = threading.Thread(target=train_implementation, name="compare-implementation", daemon=True)
     worker.start()
     started = time.monotonic()
-    reference = fast_train_profile(documents, max_merges, profile, progress=reference_progress)
+    if split is None:
+        reference = fast_train_profile(documents, max_merges, profile, progress=reference_progress)
+    else:
+        reference = train_chunks_fast(iter(documents), max_merges, profile, split, progress=reference_progress)
     reference_seconds = time.monotonic() - started
     worker.join()
     if "error" in outcome:

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bpe_conformance.inputs.split_texts import split_texts
+from bpe_conformance.reference import chunk_training
 from bpe_conformance.reference.chunk_training import chunk_counts, train_chunks_fast, train_chunks_literal
 from bpe_conformance.reference.dialects import profile_pieces
 from bpe_conformance.reference.pretokenization import CL100K, GPT2, O200K, SplitProfile, split_text
-from bpe_conformance.reference.profiles import HF_TOKENIZERS, MINBPE, RUSTBPE, STRICT, Profile
+from bpe_conformance.reference.profiles import MINBPE, PROFILES, RUSTBPE, SUBWORD_NMT, Profile
 
-TRAINERS = [RUSTBPE, MINBPE, HF_TOKENIZERS, STRICT]
+# Every trainer profile, so every tie rule (first-seen, smallest/largest ids, HF ids, pieces, string key)
+# and both document modes meet the word-count engine's heap keys.
+TRAINERS = [profile for profile in PROFILES.values() if profile.tie_break is not None]
 SPLITS = [GPT2, CL100K, O200K]
 corpora = st.lists(split_texts(max_fragments=6, max_run=40), min_size=1, max_size=4)
 
@@ -39,6 +44,41 @@ def test_no_rule_makes_a_piece_that_spans_two_chunks(documents: list[str], max_m
 def test_chunks_are_counted_with_their_frequency_in_order_of_first_occurrence() -> None:
     assert chunk_counts(["the cat the", " the"], RUSTBPE, CL100K) == {b"the": 1, b" cat": 1, b" the": 2}
     assert train_chunks_literal(["a a a b"], 1, RUSTBPE, CL100K) == [(32, 97)]
+
+
+@pytest.mark.parametrize("profile", [RUSTBPE, MINBPE, SUBWORD_NMT], ids=["rustbpe", "minbpe", "subword-nmt"])
+@given(documents=corpora, max_merges=st.integers(0, 40))
+def test_the_engine_is_unchanged_when_its_heap_is_rebuilt_every_round(
+    profile: Profile, documents: list[str], max_merges: int
+) -> None:
+    with mock.patch.object(chunk_training, "_HEAP_SLACK", -(10**9)):  # rebuilt after every merge
+        fast = train_chunks_fast(documents, max_merges, profile, CL100K)
+    assert fast == train_chunks_literal(documents, max_merges, profile, CL100K)
+
+
+def test_every_tie_rule_is_among_the_trainers() -> None:
+    from bpe_conformance.reference.profiles import TIE_BREAKS
+
+    assert {profile.tie_break for profile in TRAINERS} == set(TIE_BREAKS)
+
+
+@given(documents=corpora, max_merges=st.integers(0, 20))
+def test_documents_may_be_a_stream_read_one_at_a_time(documents: list[str], max_merges: int) -> None:
+    streamed = train_chunks_fast((document for document in documents), max_merges, RUSTBPE, CL100K)
+    assert streamed == train_chunks_literal(documents, max_merges, RUSTBPE, CL100K)
+
+
+def test_progress_is_told_every_rule_made() -> None:
+    told: list[int] = []
+    rules = train_chunks_fast(["abab abab cdcd"], 8, RUSTBPE, CL100K, progress=told.append)
+    assert told == list(range(1, len(rules) + 1)) and rules
+
+
+def test_a_single_unwrapped_document_or_a_bad_one_is_refused() -> None:
+    with pytest.raises(TypeError, match="wrap a single document"):
+        train_chunks_fast("abab", 2, RUSTBPE, CL100K)
+    with pytest.raises(TypeError, match="document 1 must be a str"):
+        train_chunks_fast(iter(["ab", b"ab"]), 2, RUSTBPE, CL100K)  # type: ignore[arg-type]
 
 
 def test_an_encode_only_profile_cannot_train() -> None:

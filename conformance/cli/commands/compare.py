@@ -15,10 +15,12 @@ from typing import Any
 from rich.text import Text
 
 from bpe_conformance.adapters import ISOLATIONS, load_implementation
+from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.cli.arguments import add_limit_arguments, limits_from, positive_seconds, whole_number_at_least
 from bpe_conformance.compare.comparison import (
     DEFAULT_SHRINK_SECONDS,
     DEFAULT_TIMEOUT,
+    SPLIT_DIAGNOSIS_SKIPPED,
     Request,
     check_texts,
     compare,
@@ -30,10 +32,11 @@ from bpe_conformance.compare.report import build_report, exit_code, report_lines
 from bpe_conformance.dialects.context import known_profile
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import STDOUT, writable_path
+from bpe_conformance.reference.pretokenization import SPLIT_PROFILES, SplitProfile, get_split_profile
 from bpe_conformance.reports.terminal import make_console, wrap_command, wrap_detail
 from bpe_conformance.running.suite import judged_subject
 
-__all__ = ["DEFAULT_SHRINK_PATH", "DEFAULT_TIMEOUT", "handle", "register"]
+__all__ = ["DEFAULT_SHRINK_PATH", "DEFAULT_TIMEOUT", "handle", "judged_split", "register"]
 
 DEFAULT_SHRINK_PATH = "compare-shrunk.jsonl"
 _REPRODUCE = "  reproduce: "
@@ -48,7 +51,12 @@ reference's rules before encoding, so its encoder is compared alone.
 
 exit codes: 0 the rules and the encoded ids agree; 1 they differ somewhere, or the implementation
 failed (raised, answered with the wrong type, timed out, crashed); 2 usage error (a bad path, an
-undecodable file, an empty corpus, a bad .jsonl line, an unknown profile)."""
+undecodable file, an empty corpus, a bad .jsonl line, an unknown profile, a --split the implementation
+does not declare, --shrink behind a split).
+
+Behind a split (--split, or the split the implementation declares) both sides train on the chunks the
+production pattern makes, never merging across one; the first divergent round is reported with the two
+rules there but not judged, and nothing is shrunk (both would retrain on whole documents)."""
 
 
 def register(subparsers: Any) -> None:
@@ -76,6 +84,13 @@ def register(subparsers: Any) -> None:
         "--profile",
         metavar="NAME",
         help="judge under this profile of specs/profiles.md instead of the one the implementation declares",
+    )
+    parser.add_argument(
+        "--split",
+        choices=list(SPLIT_PROFILES),
+        help="train and encode both sides behind this production profile's split pattern (the reference with the "
+        "word-count engine, which keeps only the distinct chunks); it must be the split the implementation declares "
+        "(its 'split' attribute), which is used when this is not given",
     )
     parser.add_argument(
         "--encode",
@@ -119,7 +134,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=handle)
 
 
-def _request(args: argparse.Namespace, profile_name: str) -> Request:
+def _request(args: argparse.Namespace, profile_name: str, split: SplitProfile | None) -> Request:
     return Request(
         impl=args.impl.strip(),
         corpus=tuple(args.corpus),
@@ -130,7 +145,29 @@ def _request(args: argparse.Namespace, profile_name: str) -> Request:
         isolation=args.isolation,
         shrink=args.shrink,
         shrink_seconds=args.shrink_seconds,
+        split=split,
     )
+
+
+def judged_split(subject: Subject, requested: str | None) -> SplitProfile | None:
+    """The split both sides train behind: the one the implementation declares, which ``--split`` must name.
+
+    An implementation splits as it splits, so unlike ``--profile`` the option cannot change it; it states
+    what the user expects, and a mismatch is a usage error before any training.
+    """
+    declared = subject.info.split
+    name = subject.info.name
+    if requested is not None and declared != requested:
+        held = (
+            "declares no split (it trains on whole documents)" if declared is None else f"declares split {declared!r}"
+        )
+        raise HarnessError(f"--split {requested}: {name} {held}")
+    if declared is None:
+        return None
+    try:
+        return get_split_profile(declared)
+    except ValueError as error:
+        raise HarnessError(f"{name} declares a split, but {error}") from None
 
 
 def _check_paths(args: argparse.Namespace) -> None:
@@ -153,6 +190,8 @@ def handle(args: argparse.Namespace) -> int:
         raise HarnessError("--impl is empty (an unset variable?)")
     if args.profile is not None:
         _known_or_usage(args.profile)
+    if args.split is not None and args.shrink is not None:
+        raise HarnessError(f"--shrink: {SPLIT_DIAGNOSIS_SKIPPED}; run without --shrink")
     _check_paths(args)
     console = make_console(sys.stderr if str(args.json) == STDOUT else None)  # --json -: stdout is the JSON's
     observer: Observer = LiveDisplay(console) if console.is_terminal and not args.quiet else Observer()
@@ -166,7 +205,9 @@ def handle(args: argparse.Namespace) -> int:
         )
         try:
             subject = judged_subject(subject, args.profile)
-            request = _request(args, subject.info.profile)
+            request = _request(args, subject.info.profile, judged_split(subject, args.split))
+            if request.split is not None and args.shrink is not None:
+                raise HarnessError(f"--shrink: {SPLIT_DIAGNOSIS_SKIPPED}; run without --shrink")
             if request.profile.tie_break is None:
                 raise HarnessError(f"profile {request.profile.name!r} is encode-only: it has no training to compare")
             if not subject.supports("train"):
