@@ -1,8 +1,12 @@
 """``bpe-conformance identify --impl SPEC``: which dialect profile explains an implementation.
 
 Prints the verdict, how many probes each profile explains, and the counterexample against the
-closest profile when none explains everything. Exit status: 0 identified, 1 no profile fits,
-2 usage error (the implementation could not be loaded).
+closest profile when none explains everything; then every parameter on its own, with the questions
+that tell it, the closest named profile, the parameters that differ from it and the custom
+``--profile`` string that judges the implementation by exactly those choices. Exit status: 0 a named
+or a custom profile explains every answer, 1 no combination of documented values does (a parameter
+fits no value, or a departure no parameter explains), 2 usage error (the implementation could not
+be loaded).
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="bpe-conformance")
@@ -102,4 +106,4 @@ def handle(args: argparse.Namespace) -> int:
             reason = error.strerror or error
             print(f"bpe-conformance identify: cannot write {str(json_path)!r}: {reason}", file=sys.stderr)
             return EXIT_USAGE
-    return EXIT_IDENTIFIED if report.identified else EXIT_UNIDENTIFIED
+    return EXIT_IDENTIFIED if report.judged_by_profile else EXIT_UNIDENTIFIED
