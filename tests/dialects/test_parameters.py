@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from bpe_conformance import reference
 from bpe_conformance.cli import main as cli
@@ -16,6 +17,7 @@ from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.reference.profile_spec import PARAMETERS, parse_profile
 from bpe_conformance.reference.profiles import PROFILES, Profile
 from bpe_conformance.running import RunConfig, RunPlan
+from bpe_conformance.spec.resources import spec_file
 from tests.dialects.test_identify import OverlappingMergeTokenizer
 from tests.support.combined_dialects import FirstSeenMinOne, LargestPiecesMinOneJoined, LastSeen
 
@@ -149,6 +151,17 @@ def test_identify_json_carries_every_parameter(tmp_path: Path, capsys: pytest.Ca
     assert parameters["profile"] is None and parameters["closest"] == "strict"
     evidence = parameters["parameters"][0]["evidence"][0]
     assert set(evidence) == {"question", "why", "call", "observed", "predictions", "explained", "fitting"}
+    _validate(document)
+
+
+def _validate(document: dict[str, Any]) -> None:
+    schema = json.loads(spec_file("schema", "identify.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator(schema).validate(document)
+
+
+@pytest.mark.parametrize("factory", [reference.Tokenizer, FirstSeenMinOne, OverlappingMergeTokenizer])
+def test_the_identify_document_follows_its_schema(factory: Any) -> None:
+    _validate(json.loads(json.dumps(identify(factory).to_dict(), default=repr)))
 
 
 def test_identify_exits_0_when_a_custom_profile_explains_everything(capsys: pytest.CaptureFixture[str]) -> None:
