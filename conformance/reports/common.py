@@ -232,7 +232,14 @@ def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int |
     """
     lines = []
     for label, value in (counterexample or {}).items():
-        if label == "localisation" and isinstance(value, dict):
+        if label == "refused":
+            continue  # the refusal is shown once, with the checks it blocked (reports.grouping.refusals)
+        if label == "refusals" and isinstance(value, list):
+            errors = "; ".join(str(record.get("error", "")) for record in value if isinstance(record, dict))
+            lines.append(
+                f"also refused (shown once above, with the checks it blocked): {_shortened(errors, max_chars)}"
+            )
+        elif label == "localisation" and isinstance(value, dict):
             lines += [_shortened(line, max_chars) for line in localisation_lines(value)]
         elif label == "divergence" and isinstance(value, dict):
             lines.append("first divergent merge round:")
