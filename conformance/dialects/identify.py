@@ -296,18 +296,22 @@ def format_report(report: IdentifyReport) -> str:
     return "\n".join(lines)
 
 
-def identify_spec(spec: str, isolation: str = "process", timeout: float = DEFAULT_TIMEOUT) -> IdentifyReport:
+def identify_spec(
+    spec: str, isolation: str = "process", timeout: float = DEFAULT_TIMEOUT, extra: Iterable[Profile] = ()
+) -> IdentifyReport:
     """Identify the implementation ``spec`` names (as ``run --impl`` takes it); HarnessError if it cannot load.
 
     Every implementation is probed through its subject (a fresh model per probe), so a hang, an
     exit or a ``SystemExit`` in it is an observation, never the end of the command. A ``cmd:``
-    program always runs in its own process; ``module:attr`` runs where ``isolation`` says.
+    program always runs in its own process; ``module:attr`` runs where ``isolation`` says. ``extra``
+    profiles (custom ones, ``identify --profile``) are judged beside the named ones.
     """
     stripped = spec.strip()
     if not stripped.startswith(COMMAND_PREFIX) and stripped not in SHORTCUTS:
         split_spec(stripped)  # module:attr, or the shortcuts `run` takes too
     subject = load_implementation(spec, isolation=isolation, timeout=timeout)
     try:
-        return identify(contract_factory(subject))
+        added = [profile for profile in extra if profile.name not in PROFILES]
+        return identify(contract_factory(subject), [*PROFILES.values(), *added] if added else None)
     finally:
         subject.close()

@@ -170,3 +170,12 @@ def test_identify_exits_0_when_a_custom_profile_explains_everything(capsys: pyte
     )
     assert code == 0
     assert "judge it by: --profile 'strict+tie_break=first-seen+min_count=1'" in capsys.readouterr().out
+
+
+def test_identify_judges_a_custom_profile_given_with_profile(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = "strict+tie=first-seen+min_count=1"
+    arguments = ["identify", "--impl", "tests.support.combined_dialects:FirstSeenMinOne", "--isolation", "inprocess"]
+    assert cli.main([*arguments, "--profile", spec]) == 0
+    assert "identified as: strict+tie_break=first-seen+min_count=1" in capsys.readouterr().out
+    assert cli.main([*arguments, "--profile", "strict+tie=sideways"]) == 2
+    assert "--profile: profile 'strict+tie=sideways': tie_break 'sideways' is not one of" in capsys.readouterr().err

@@ -35,6 +35,7 @@ from bpe_conformance.cli.arguments import add_timeout_argument
 from bpe_conformance.dialects.identify import format_report, identify_spec
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import STDOUT, writable_path, write_output
+from bpe_conformance.reference.profile_spec import resolve_profile
 
 __all__ = [
     "EXIT_IDENTIFIED",
@@ -70,6 +71,14 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         default="process",
         help="run a module:attr implementation in its own process (default) or in the harness's",
     )
+    parser.add_argument(
+        "--profile",
+        action="append",
+        default=[],
+        metavar="PROFILE",
+        help="also judge by this profile (repeatable): a custom base+field=value+... such as "
+        "strict+tie=first-seen+min_count=1, or a .toml/.json profile file",
+    )
     add_timeout_argument(parser)
     parser.set_defaults(handler=handle)
     return parser
@@ -91,7 +100,12 @@ def handle(args: argparse.Namespace) -> int:
         print(f"bpe-conformance identify: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        report = identify_spec(args.impl, args.isolation, args.timeout)
+        extra = [resolve_profile(value) for value in args.profile]
+    except (ValueError, TypeError) as error:
+        print(f"bpe-conformance identify: --profile: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        report = identify_spec(args.impl, args.isolation, args.timeout, extra)
     except HarnessError as error:
         print(f"bpe-conformance identify: cannot load {args.impl!r}: {error}", file=sys.stderr)
         return EXIT_USAGE
