@@ -236,6 +236,8 @@ def parse_profile(spec: str) -> Profile:
         if base not in PROFILES:
             raise ValueError(f"unknown profile {spec!r}; choose one of: {', '.join(PROFILES)} (or base+field=value)")
         return PROFILES[base]
+    if base.strip() not in PROFILES:
+        raise _fail(spec, f"unknown base profile {base.strip()!r}; choose one of: {', '.join(PROFILES)}")
     overrides: dict[str, str] = {}
     for item in items:
         key, equals, value = item.partition("=")
