@@ -19,7 +19,7 @@ from bpe_conformance.reports.terminal import make_console, render_summary
 from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running import RunConfig, RunPlan
 from bpe_conformance.running.runner import run_check
-from tests.support.refusals import RefusesEmptyCorpus
+from tests.support.refusals import RaisesWhenPairsRunOut, RefusesEmptyCorpus
 
 REFUSED = "train raised ValueError: no documents to train on"
 IMPL = "tests.support.refusals:RefusesEmptyCorpus"
@@ -66,3 +66,14 @@ def test_the_json_report_carries_the_refusals(tmp_path: Path) -> None:
     (result,) = json.loads(target.read_text(encoding="utf-8"))["results"]
     assert result["counterexample"]["refused"] is True
     assert result["counterexample"]["refusals"][0]["key"] == REFUSED
+
+
+def test_stop_rule_tells_a_refused_empty_corpus_from_a_crash_when_pairs_run_out() -> None:
+    """Raising on an empty corpus while stopping properly elsewhere is a refusal; raising whenever pairs run
+    out is the stop rule's violation, as before."""
+    (check,) = select_checks(["stop-rule"])
+    refused = run_check(check, InProcessSubject(RefusesEmptyCorpus), settings(max_examples=40), 0)
+    assert refused.outcome is Outcome.ERROR and is_refusal_only(refused)
+    crashed = run_check(check, InProcessSubject(RaisesWhenPairsRunOut), settings(max_examples=40), 0)
+    assert crashed.outcome is Outcome.FAIL and crashed.clause == "BPE-TRAIN-STOP"
+    assert "raised once no pair was left" in crashed.message

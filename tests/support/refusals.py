@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bpe_conformance import reference
 
-__all__ = ["RefusesEmptyCorpus"]
+__all__ = ["RaisesWhenPairsRunOut", "RefusesEmptyCorpus"]
 
 
 class RefusesEmptyCorpus(reference.Tokenizer):
@@ -28,3 +28,22 @@ class RefusesEmptyCorpus(reference.Tokenizer):
         if isinstance(documents, list) and not documents:
             raise ValueError("no documents to train on")
         return super().train(documents, max_merges)
+
+
+class RaisesWhenPairsRunOut(reference.Tokenizer):
+    """Strict, but training raises once no pair is left before max_merges (minbpe's ``max()`` of nothing):
+    a stop-rule defect, not a refusal, since it raises on corpora that make rules too.
+
+    >>> RaisesWhenPairsRunOut().train(["ab", "ab"], 8)
+    Traceback (most recent call last):
+    ...
+    ValueError: max() arg is an empty sequence
+    """
+
+    name = "raises-when-pairs-run-out"
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        rules = super().train(documents, max_merges)
+        if len(rules) < max_merges:
+            raise ValueError("max() arg is an empty sequence")
+        return rules
