@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bpe_conformance.checks.base import LEVELS
-from bpe_conformance.reports.grouping import deviations
+from bpe_conformance.reports.grouping import deviations, is_refusal_only, refusals
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
@@ -428,8 +428,12 @@ def level_verdict(level: str, results: list[CheckResult]) -> str:
     advisories = total_advisories(ran)
     noted = f", {advisories} {'advisory' if advisories == 1 else 'advisories'}" if advisories else ""
     parts = [plural(deviations, "deviation")] if deviations else []
+    # A refusal is one finding however many checks met it: counted once, not as each check's error.
+    refused = [result for result in ran if is_refusal_only(result)]
+    if refused:
+        parts.append(plural(len(refusals(refused)), "refused input"))
     for outcome, noun in _NOT_DEVIATIONS.items():
-        count = sum(1 for result in ran if result.outcome is outcome)
+        count = sum(1 for result in ran if result.outcome is outcome and result not in refused)
         if count:
             parts.append(f"{count} {noun}" if count == 1 else f"{count} {noun}{'es' if noun.endswith('sh') else 's'}")
     if parts:

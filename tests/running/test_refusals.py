@@ -13,6 +13,7 @@ from bpe_conformance import reference
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import select_checks
 from bpe_conformance.cli.main import main
+from bpe_conformance.reports.common import level_verdicts
 from bpe_conformance.reports.grouping import is_refusal_only, refusals
 from bpe_conformance.reports.markdown import render_markdown
 from bpe_conformance.reports.terminal import make_console, render_summary
@@ -56,6 +57,7 @@ def test_the_refusal_is_one_finding_with_the_checks_it_blocked(tmp_path: Path) -
     assert text.count("REFUSED train raised ValueError: no documents to train on") == 1
     assert f"blocked: {', '.join(refusal.checks)}" in text
     assert "ERROR greedy-selection" not in text and "Failures (1)" in text
+    assert level_verdicts(suite).startswith("algorithm: 1 refused input ·")
     markdown = render_markdown(suite)
     assert markdown.count("### REFUSED `train`") == 1 and "ERROR greedy" not in markdown
 
