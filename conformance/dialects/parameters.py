@@ -157,7 +157,6 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
     "decode_policy": ("decode-invalid-utf8", "decode-unknown-id"),
     "lone_surrogates": ("lone-surrogate",),
 }
-_TRAINING = ("tie_break", "min_count", "documents", "document_separator")
 # What each kind of probe depends on (the cache key of a prediction).
 _DEPENDS = {
     "train": ("tie_break", "min_count", "documents", "document_separator", "boundary_ids", "pre_tokenization"),

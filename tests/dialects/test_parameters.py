@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 from bpe_conformance import reference
 from bpe_conformance.cli import main as cli
 from bpe_conformance.dialects.identify import format_report, identify
-from bpe_conformance.dialects.parameters import QUESTIONS, Status, infer_parameters
+from bpe_conformance.dialects.parameters import PARAMETER_PROBES, QUESTIONS, Status, infer_parameters
 from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.reference.profile_spec import PARAMETERS, parse_profile
 from bpe_conformance.reference.profiles import PROFILES, Profile
@@ -179,3 +179,11 @@ def test_identify_judges_a_custom_profile_given_with_profile(capsys: pytest.Capt
     assert "identified as: strict+tie_break=first-seen+min_count=1" in capsys.readouterr().out
     assert cli.main([*arguments, "--profile", "strict+tie=sideways"]) == 2
     assert "--profile: profile 'strict+tie=sideways': tie_break 'sideways' is not one of" in capsys.readouterr().err
+
+
+def test_every_question_names_a_probe_and_no_probe_answers_two_parameters() -> None:
+    names = [probe.name for probe in PARAMETER_PROBES]
+    assert len(names) == len(set(names))
+    owned = [name for questions in QUESTIONS.values() for name in questions]
+    assert len(owned) == len(set(owned)) and set(owned) <= set(names)
+    assert set(QUESTIONS) == {field for field in PARAMETERS if field != "first_rule_id"}
