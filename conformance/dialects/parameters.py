@@ -392,7 +392,8 @@ def infer_parameters(
         return _agrees(predict(probe, assignment), observed[_observation_key(probe, assignment)])
 
     consistent = [combo for combo in combos if all(explains(combo, probe) for probe in probes)]
-    sensitive = {parameter: _sensitive(probes, parameter, offered, predict) for parameter in asked}
+    # Only needed to place a departure: which answers each parameter can change.
+    sensitive = {} if consistent else {p: _sensitive(probes, p, offered, predict) for p in asked}
     suspects: dict[str, list[Assignment]] = {}
     if not consistent:
         for parameter in asked:
