@@ -13,6 +13,7 @@ from bpe_conformance import reference
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import select_checks
 from bpe_conformance.cli.main import main
+from bpe_conformance.fuzzing.findings import finding_key
 from bpe_conformance.reports.common import level_verdicts
 from bpe_conformance.reports.grouping import is_refusal_only, refusals
 from bpe_conformance.reports.markdown import render_markdown
@@ -79,3 +80,14 @@ def test_stop_rule_tells_a_refused_empty_corpus_from_a_crash_when_pairs_run_out(
     crashed = run_check(check, InProcessSubject(RaisesWhenPairsRunOut), settings(max_examples=40), 0)
     assert crashed.outcome is Outcome.FAIL and crashed.clause == "BPE-TRAIN-STOP"
     assert "raised once no pair was left" in crashed.message
+
+
+def test_a_fuzz_campaign_counts_one_refusal_once_whatever_check_met_it() -> None:
+    subject = InProcessSubject(RefusesEmptyCorpus)
+    found = [
+        run_check(check, subject, settings(max_examples=20), seed)
+        for check in select_checks(["vocab-size", "rule-ids"])
+        for seed in (0, 1)
+    ]
+    assert all(is_refusal_only(result) for result in found)
+    assert len({finding_key(result) for result in found}) == 1
