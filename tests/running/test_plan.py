@@ -12,6 +12,7 @@ import pytest
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
+from bpe_conformance.reference.profiles import get_profile
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running import RunConfig, RunInterrupted, RunPlan, suite
 from tests import ROOT
@@ -50,6 +51,13 @@ def test_a_custom_profile_is_carried_by_its_canonical_name(tmp_path: Path) -> No
     profile_file.write_text('{"base": "rustbpe", "tie": "largest-ids"}', encoding="utf-8")
     plan = RunPlan.build(RunConfig(patterns=TIE_BREAK, profile=str(profile_file)))
     assert plan.config.profile == "rustbpe+tie_break=largest-ids"
+
+
+def test_a_report_carries_the_custom_profile_by_a_name_that_resolves_to_it() -> None:
+    suite = RunPlan.build(RunConfig(patterns=("vocab-size",), profile="strict+min_count=1+tie=largest-ids")).run()
+    assert suite.implementation.profile == "strict+tie_break=largest-ids+min_count=1"
+    assert suite.implementation.declared_profile == "strict"
+    assert get_profile(suite.implementation.profile).tie_break == "largest-ids"
 
 
 def test_the_plugin_prefix_names_its_own_options() -> None:
