@@ -120,9 +120,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--bpe-profile",
-        metavar="NAME",
+        metavar="PROFILE",
         default=None,
-        help=f"judge under this dialect profile instead of the declared one ({', '.join(PROFILES)})",
+        help=f"judge under this dialect profile instead of the declared one ({', '.join(PROFILES)}), "
+        "or a custom one: base+field=value+... (strict+tie=first-seen+min_count=1) or a .toml/.json profile file",
     )
     group.addoption(
         "--bpe-skip-file",

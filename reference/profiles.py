@@ -11,7 +11,9 @@ profile was verified against its library.
 >>> get_profile("gpt-5")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown profile 'gpt-5'; choose one of: strict, minbpe, ..., tiktoken
+ValueError: unknown profile 'gpt-5'; choose one of: strict, minbpe, ..., tiktoken (or base+field=value)
+>>> get_profile("strict+tie=first-seen").tie_break
+'first-seen'
 """
 
 from __future__ import annotations
@@ -225,9 +227,13 @@ PROFILES: dict[str, Profile] = {
 
 
 def get_profile(name: object) -> Profile:
-    """The named profile; an unknown name is a ValueError listing the known ones."""
+    """The named profile, or a custom one (``base+field=value...``, :mod:`~bpe_conformance.reference.profile_spec`);
+    an unknown name is a ValueError listing the known ones."""
     if not isinstance(name, str):
         raise TypeError(f"profile name must be a str, not {type(name).__name__}")
-    if name not in PROFILES:
-        raise ValueError(f"unknown profile {name!r}; choose one of: {', '.join(PROFILES)}")
-    return PROFILES[name]
+    if name in PROFILES:
+        return PROFILES[name]
+    # profile_spec imports this module, so it is imported here, when a custom profile is asked for.
+    from bpe_conformance.reference.profile_spec import parse_profile
+
+    return parse_profile(name)

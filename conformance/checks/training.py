@@ -20,6 +20,7 @@ from bpe_conformance.checks.base import ALGORITHM, Check
 from bpe_conformance.checks.common import rules_json, training_examples, verify_training_rounds
 from bpe_conformance.diagnosis import TRAINING_STAGES
 from bpe_conformance.dialects.context import (
+    input_refusal,
     not_applicable,
     profile_pieces_of,
     rule_problem,
@@ -187,6 +188,9 @@ def verify_stop_rule(subject: Subject, example: dict[str, Any]) -> None:
     is left is a violation too, under every profile: a crash is never a dialect.
     """
     if verify_training_rounds(subject, example) is None:
+        refusal = input_refusal(subject, example["documents"], example["max_merges"])
+        if refusal is not None:
+            raise refusal  # refused before any rule was due, while it stops properly elsewhere: a refusal
         raise stop_violation(subject, example["documents"], example["max_merges"])
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "bounded_answer",
     "differing_parameters",
     "expected_rules",
+    "input_refusal",
     "is_strict",
     "known_profile",
     "not_applicable",
@@ -157,6 +158,37 @@ def train_subject(subject: Subject, documents: list[str], max_merges: int) -> Ru
         if pairs_run_out(list(documents), max_merges, subject_profile(subject)):
             return None
         raise
+
+
+# A corpus whose pairs run out after a rule, under every profile (the budget is never the stop).
+_RUN_OUT_CONTROL = (["ab", "ab"], 8)
+
+
+def input_refusal(subject: Subject, documents: list[str], max_merges: int) -> ImplementationRaised | None:
+    """The refusal behind a raise on valid input where no rule was due, when it is one (else None).
+
+    A trainer that raised on ``documents`` before any rule (an empty corpus, say) while it stops
+    properly once pairs run out on a corpus that makes a rule is refusing this input, not breaking
+    the stop rule: the returned error is recorded as a refusal (one finding, the runner). None when a
+    rule was due, when the control also fails (a stop defect), or when the raise is no input error.
+    """
+    profile = subject_profile(subject)
+    if expected_rules(list(documents), max_merges, profile):
+        return None
+    control, budget = _RUN_OUT_CONTROL
+    subject.reset()
+    try:
+        stops = subject.train(list(control), budget) == expected_rules(list(control), budget, profile)
+    except ImplementationRaised:
+        return None
+    if not stops:
+        return None
+    subject.reset()
+    try:
+        subject.train(list(documents), max_merges)
+    except ImplementationRaised as raised:
+        return raised if raised.is_input_error else None
+    return None
 
 
 def stop_violation(subject: Subject, documents: list[str], max_merges: int) -> Violation:

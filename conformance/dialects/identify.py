@@ -25,6 +25,7 @@ from bpe_conformance.adapters import COMMAND_PREFIX, SHORTCUTS, load_implementat
 from bpe_conformance.adapters.contract import contract_factory
 from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
 from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
+from bpe_conformance.dialects.parameters import ParameterReport, format_parameters, infer_parameters
 from bpe_conformance.dialects.probes import (
     CAPABILITIES,
     PROBES,
@@ -100,11 +101,17 @@ class IdentifyReport:
     counterexample: Observation | None = None
     cannot_train: bool = False
     interface_deviations: list[Observation] = field(default_factory=list, repr=False)
+    parameters: ParameterReport | None = field(default=None, repr=False)
 
     @property
     def identified(self) -> bool:
-        """Some profile explains every observation."""
+        """Some named profile explains every observation."""
         return bool(self.matches)
+
+    @property
+    def judged_by_profile(self) -> bool:
+        """Some named profile, or a custom one made of documented values, explains every answer."""
+        return self.identified or (self.parameters is not None and self.parameters.complete)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form of the report."""
@@ -123,6 +130,7 @@ class IdentifyReport:
             if self.counterexample is None
             else _observation_dict(self.counterexample, self.closest),
             "observations": [_observation_dict(observation, None) for observation in self.observations],
+            "parameters": None if self.parameters is None else self.parameters.to_dict(),
         }
 
 
@@ -195,8 +203,23 @@ def observe_all(factory: Callable[[], Any], capabilities: frozenset[str], profil
     return observations
 
 
-def identify(factory: Callable[[], Any], profiles: Iterable[Profile] | None = None) -> IdentifyReport:
-    """Probe ``factory()`` instances and report which profiles explain everything they did."""
+def _known_answers(observations: list[Observation]) -> dict[tuple[str, int | None], Outcome]:
+    """The answers identify observed, keyed as parameter inference asks them (probe name, numbering)."""
+    known: dict[tuple[str, int | None], Outcome] = {}
+    for observation in observations:
+        name, _, numbering = observation.probe.partition("@")
+        known[(name, int(numbering) if numbering else None)] = observation.observed
+    return known
+
+
+def identify(
+    factory: Callable[[], Any], profiles: Iterable[Profile] | None = None, *, parameters: bool = True
+) -> IdentifyReport:
+    """Probe ``factory()`` instances and report which profiles explain everything they did.
+
+    With ``parameters`` (the default), each parameter is also inferred on its own
+    (:mod:`~bpe_conformance.dialects.parameters`), reusing the answers already observed.
+    """
     candidates = list(PROFILES.values()) if profiles is None else list(profiles)
     sample = capture(factory)
     instance = sample.value if sample.ok else None
@@ -221,6 +244,9 @@ def identify(factory: Callable[[], Any], profiles: Iterable[Profile] | None = No
         counterexample=counterexample,
         cannot_train=cannot_train(observations),
         interface_deviations=[o for o in observations if o.deviates_from_interface(closest)],
+        parameters=infer_parameters(factory, capabilities, _known_answers(observations))
+        if parameters and sample.ok
+        else None,
     )
 
 
@@ -266,23 +292,31 @@ def format_report(report: IdentifyReport) -> str:
         lines.append(f"  call:     {example.call}")
         lines.append(f"  expected: {example.expected[report.closest].describe()}")
         lines.append(f"  observed: {example.observed.describe()}")
+    if report.parameters is not None:
+        lines.extend(format_parameters(report.parameters))
     return "\n".join(lines)
 
 
 def identify_spec(
-    spec: str, isolation: str = "process", timeout: float = DEFAULT_TIMEOUT, limits: ProcessLimits = DEFAULT_LIMITS
+    spec: str,
+    isolation: str = "process",
+    timeout: float = DEFAULT_TIMEOUT,
+    limits: ProcessLimits = DEFAULT_LIMITS,
+    extra: Iterable[Profile] = (),
 ) -> IdentifyReport:
     """Identify the implementation ``spec`` names (as ``run --impl`` takes it); HarnessError if it cannot load.
 
     Every implementation is probed through its subject (a fresh model per probe), so a hang, an
     exit or a ``SystemExit`` in it is an observation, never the end of the command. A ``cmd:``
-    program always runs in its own process; ``module:attr`` runs where ``isolation`` says.
+    program always runs in its own process; ``module:attr`` runs where ``isolation`` says. ``extra``
+    profiles (custom ones, ``identify --profile``) are judged beside the named ones.
     """
     stripped = spec.strip()
     if not stripped.startswith(COMMAND_PREFIX) and stripped not in SHORTCUTS:
         split_spec(stripped)  # module:attr, or the shortcuts `run` takes too
     subject = load_implementation(spec, isolation=isolation, timeout=timeout, limits=limits)
     try:
-        return identify(contract_factory(subject))
+        added = [profile for profile in extra if profile.name not in PROFILES]
+        return identify(contract_factory(subject), [*PROFILES.values(), *added] if added else None)
     finally:
         subject.close()

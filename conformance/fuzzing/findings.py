@@ -30,8 +30,15 @@ __all__ = ["Finding", "FindingBook", "finding_key"]
 
 
 def finding_key(result: CheckResult) -> tuple[str, str, str, str]:
-    """What makes a failure distinct: the check, the outcome, the clause and the minimal inputs."""
-    inputs = (result.counterexample or {}).get("inputs")
+    """What makes a failure distinct: the check, the outcome, the clause and the minimal inputs.
+
+    A refusal (an input the profile accepts, refused) is one finding whichever check and example met it:
+    its key is the refused call and error.
+    """
+    counterexample = result.counterexample or {}
+    if counterexample.get("refused") and counterexample.get("refusals"):
+        return "", result.outcome.value, "refused", str(counterexample["refusals"][0].get("key", ""))
+    inputs = counterexample.get("inputs")
     canonical = json.dumps(to_json_safe(inputs), sort_keys=True, ensure_ascii=True)
     return result.check, result.outcome.value, result.clause, canonical
 

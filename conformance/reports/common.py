@@ -20,7 +20,7 @@ from typing import Any
 
 from bpe_conformance.adapters.limits import DEFAULT_MEMORY_LIMIT
 from bpe_conformance.checks.base import LEVELS
-from bpe_conformance.reports.grouping import deviations
+from bpe_conformance.reports.grouping import deviations, is_refusal_only, refusals
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, LimitsRecord, Outcome, SuiteResult
 from bpe_conformance.running.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
@@ -241,7 +241,14 @@ def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int |
     """
     lines = []
     for label, value in (counterexample or {}).items():
-        if label == "localisation" and isinstance(value, dict):
+        if label == "refused":
+            continue  # the refusal is shown once, with the checks it blocked (reports.grouping.refusals)
+        if label == "refusals" and isinstance(value, list):
+            errors = "; ".join(str(record.get("error", "")) for record in value if isinstance(record, dict))
+            lines.append(
+                f"also refused (shown once above, with the checks it blocked): {_shortened(errors, max_chars)}"
+            )
+        elif label == "localisation" and isinstance(value, dict):
             lines += [_shortened(line, max_chars) for line in localisation_lines(value)]
         elif label == "divergence" and isinstance(value, dict):
             lines.append("first divergent merge round:")
@@ -441,8 +448,12 @@ def level_verdict(level: str, results: list[CheckResult]) -> str:
     advisories = total_advisories(ran)
     noted = f", {advisories} {'advisory' if advisories == 1 else 'advisories'}" if advisories else ""
     parts = [plural(deviations, "deviation")] if deviations else []
+    # A refusal is one finding however many checks met it: counted once, not as each check's error.
+    refused = [result for result in ran if is_refusal_only(result)]
+    if refused:
+        parts.append(plural(len(refusals(refused)), "refused input"))
     for outcome, noun in _NOT_DEVIATIONS.items():
-        count = sum(1 for result in ran if result.outcome is outcome)
+        count = sum(1 for result in ran if result.outcome is outcome and result not in refused)
         if count:
             parts.append(f"{count} {noun}" if count == 1 else f"{count} {noun}{'es' if noun.endswith('sh') else 's'}")
     if parts:

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 
-__all__ = ["Deviation", "deviations", "localisation_label"]
+__all__ = ["Deviation", "Refusal", "deviations", "is_refusal_only", "localisation_label", "refusals"]
 
 
 @dataclass(frozen=True)
@@ -67,3 +68,43 @@ def deviations(results: Sequence[CheckResult]) -> list[Deviation]:
         checks = (owner.check, *(result.check for result in members if result is not owner))
         found.append(Deviation(clause=clause, label=label, localised=localised, owner=owner.check, checks=checks))
     return found
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One input the profile accepts that the implementation refused, with every check it blocked."""
+
+    operation: str
+    error: str
+    inputs: dict[str, Any]
+    checks: tuple[str, ...]
+
+
+def is_refusal_only(result: CheckResult) -> bool:
+    """The check's only finding is a refusal: its other examples showed no deviation."""
+    return bool((result.counterexample or {}).get("refused"))
+
+
+def refusals(results: Sequence[CheckResult]) -> list[Refusal]:
+    """The refusals of a run, one per distinct error, each with the checks that met it, in order first seen.
+
+    >>> from bpe_conformance.results.outcomes import Outcome
+    >>> record = {"operation": "train", "error": "ValueError: empty", "inputs": {}, "key": "train raised ..."}
+    >>> def refused(check):
+    ...     example = {"inputs": {}, "refused": True, "refusals": [record]}
+    ...     return CheckResult(check, "X", ("X",), "", Outcome.ERROR, "", 1, 0.0, counterexample=example)
+    >>> [(r.error, r.checks) for r in refusals([refused("a"), refused("b")])]
+    [('ValueError: empty', ('a', 'b'))]
+    """
+    groups: dict[str, tuple[dict[str, Any], list[str]]] = {}
+    for result in results:
+        if result.outcome.counts_as_success:
+            continue
+        for record in (result.counterexample or {}).get("refusals", ()):
+            _, checks = groups.setdefault(str(record["key"]), (record, []))
+            if result.check not in checks:
+                checks.append(result.check)
+    return [
+        Refusal(str(record["operation"]), str(record["error"]), dict(record["inputs"]), tuple(checks))
+        for record, checks in groups.values()
+    ]

@@ -24,6 +24,7 @@ from bpe_conformance.reports.common import (
     shown_message,
     verdict_line,
 )
+from bpe_conformance.reports.grouping import is_refusal_only, refusals
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, SuiteResult
 from bpe_conformance.running.suite import HARNESS_NAME
@@ -130,9 +131,21 @@ def render_markdown(suite: SuiteResult) -> str:
         *(_result_row(result) for result in suite.results),
         "",
     ]
-    failed = failures(suite)
-    if failed:
+    failed = [result for result in failures(suite) if not is_refusal_only(result)]
+    refused = refusals(suite.results)
+    if failed or refused:
         lines += ["## Failures", ""]
+        for refusal in refused:  # one refusal, shown once, with the checks it blocked
+            lines += [
+                f"### REFUSED `{refusal.operation}` raised {table_cell(printable(refusal.error))}",
+                "",
+                "An input the profile accepts, refused with an input error (one finding, shown once); each check it "
+                "blocked went on to its other examples.",
+                "",
+                f"- Inputs: `{table_cell(printable(str(refusal.inputs)))}`",
+                f"- Blocked: {', '.join(f'`{check}`' for check in refusal.checks)}",
+                "",
+            ]
         for result in failed:
             lines += _failure_section(suite, result)
     noted = [(result, note) for result in suite.results for note in result.advisories]

@@ -11,6 +11,7 @@ per-check lines and the table only name the outcome.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import textwrap
@@ -41,6 +42,7 @@ from bpe_conformance.reports.common import (
     verdict,
     verdict_line,
 )
+from bpe_conformance.reports.grouping import Refusal, is_refusal_only, refusals
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.settings import HYPOTHESIS_VERSION
@@ -253,6 +255,15 @@ def failure_lines(result: CheckResult, reproduce: str) -> list[str]:
     return lines
 
 
+def refusal_lines(refusal: Refusal) -> list[str]:
+    """The lines under a refusal's header: what it means, the input, and the checks it blocked."""
+    return [
+        "  an input the profile accepts, refused with an input error (one finding, shown once)",
+        f"  inputs: {json.dumps(refusal.inputs, ensure_ascii=False)[:MAX_VALUE_CHARS]}",
+        f"  blocked: {', '.join(refusal.checks)} (each went on to its other examples)",
+    ]
+
+
 def clause_lines(suite: SuiteResult, width: int) -> list[str]:
     """``Clauses checked (N): A (k examples), B (...)``, wrapped between clauses to lines of ``width``.
 
@@ -290,10 +301,17 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
     console.print()
     for line in textwrap.wrap(_EXAMPLES_NOTE, console.width):
         console.print(Text(line, style="dim"))
-    failed = failures(suite)
-    if failed:
+    failed = [result for result in failures(suite) if not is_refusal_only(result)]
+    refused = refusals(suite.results)
+    if failed or refused:
         console.print()
-        console.print(Text(f"Failures ({len(failed)})", style="bold red"))
+        console.print(Text(f"Failures ({len(failed) + len(refused)})", style="bold red"))
+    for refusal in refused:  # one refusal, shown once, with the checks it blocked
+        console.print()
+        console.print(Text(f"REFUSED {refusal.operation} raised {refusal.error}", style=OUTCOME_STYLES[Outcome.ERROR]))
+        for line in refusal_lines(refusal):
+            for piece in wrap_detail(line, console.width):
+                console.print(Text(piece, overflow="fold"))
     for result in failed:
         console.print()
         reproduce = reproduce_command(suite, result.check) + hypothesis_note(result.check, suite.hypothesis_version)

@@ -32,7 +32,7 @@ from hypothesis.database import ExampleDatabase
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.reference.profiles import PROFILES
+from bpe_conformance.reference.profile_spec import resolve_profile
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running import suite
@@ -71,10 +71,13 @@ class RunPlan:
     @classmethod
     def build(cls, config: RunConfig, *, fail_fast: bool = False, option_prefix: str = "--") -> RunPlan:
         """Check everything ``config`` names; ``option_prefix`` is how errors name the options (``--bpe-``)."""
-        if config.profile is not None and config.profile not in PROFILES:
-            raise HarnessError(
-                f"{option_prefix}profile: unknown profile {config.profile!r}; choose one of: {', '.join(PROFILES)}"
-            )
+        if config.profile is not None:
+            # A custom profile (base+field=value, or a .toml/.json file) is checked here, once, and carried on
+            # by its canonical name, which every later step (workers, reports, reruns) resolves again.
+            try:
+                config = dataclasses.replace(config, profile=resolve_profile(config.profile).name)
+            except (ValueError, TypeError) as error:
+                raise HarnessError(f"{option_prefix}profile: {error}") from None
         if config.database is not None:
             parse_location(config.database, f"{option_prefix}database")  # unreachable: when it is opened
         try:

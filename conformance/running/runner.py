@@ -29,17 +29,28 @@ from bpe_conformance.results.advisories import collecting
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.database import DatabaseUnavailable
 
-__all__ = ["Attempt", "check_settings", "classify", "run_check", "run_checks", "shown_input"]
+__all__ = ["Attempt", "check_settings", "classify", "refusal_record", "run_check", "run_checks", "shown_input"]
 
 
 @dataclass
 class Attempt:
-    """What one check saw while hypothesis drove it: how many examples, and the last violation."""
+    """What one check saw while hypothesis drove it: how many examples, and the last violation.
+
+    ``refusals`` are the examples the implementation refused with an input error (ValueError or
+    TypeError) although the profile accepts them: each is recorded once, and the check goes on to its
+    other examples instead of stopping there.
+    """
 
     examples: int = 0
     last_violation: Violation | None = None
     last_input: Any = None
     notes: list[str] = field(default_factory=list)
+    refusals: list[tuple[ImplementationRaised, Any]] = field(default_factory=list)
+
+    def refused(self, raised: ImplementationRaised, example: Any) -> None:
+        """Record a refusal, once per distinct error."""
+        if all(str(raised) != str(seen) for seen, _ in self.refusals):
+            self.refusals.append((raised, example))
 
 
 def check_settings(base: settings, check: Check, database: ExampleDatabase | None = None) -> settings:
@@ -60,7 +71,8 @@ def check_settings(base: settings, check: Check, database: ExampleDatabase | Non
     )
 
 
-def _verify_once(check: Check, subject: Subject, attempt: Attempt, example: Any) -> None:
+def _verify_once(check: Check, subject: Subject, attempt: Attempt, example: Any) -> bool:
+    """Judge one example; False when the implementation refused it (recorded), so the caller moves on."""
     attempt.examples += 1
     attempt.last_input = example
     try:
@@ -68,6 +80,15 @@ def _verify_once(check: Check, subject: Subject, attempt: Attempt, example: Any)
     except Violation as violation:
         attempt.last_violation = violation
         raise
+    except ImplementationRaised as raised:
+        # A check's examples are inputs its profile accepts (a check of rejection judges raising itself):
+        # a ValueError or TypeError here is a refusal, one finding, not the end of the check.
+        if not raised.is_input_error:
+            raise
+        attempt.refused(raised, example)
+        subject.reset()
+        return False
+    return True
 
 
 def _run_search(
@@ -76,7 +97,8 @@ def _run_search(
     assert check.strategy is not None
 
     def property_under_test(example: Any) -> None:
-        _verify_once(check, subject, attempt, example)
+        if not _verify_once(check, subject, attempt, example):
+            hypothesis.reject()  # refused: recorded; let the search try the check's other examples
 
     # Every check runs this one function; the check's name keeps their saved examples apart in a database
     # (the attribute hypothesis's own pytest plugin sets to tell parametrized cases apart).
@@ -102,7 +124,42 @@ def shown_input(case: Any) -> dict[str, Any]:
 
 def _run_cases(check: Check, subject: Subject, attempt: Attempt, cases: Iterable[Any]) -> None:
     for case in cases:
-        _verify_once(check, subject, attempt, case)
+        _verify_once(check, subject, attempt, case)  # a refused case is recorded; the next one still runs
+
+
+def refusal_record(raised: ImplementationRaised, example: Any) -> dict[str, Any]:
+    """What a report says of one refusal: the call, the error, the input (its key groups the checks it blocked)."""
+    return {
+        "operation": raised.operation,
+        "error": f"{raised.kind}: {raised.message}",
+        "inputs": shown_input(example),
+        "key": str(raised),
+    }
+
+
+def _refusal_result(check: Check, attempt: Attempt, started: float) -> CheckResult:
+    raised, example = attempt.refusals[0]
+    others = attempt.examples - len(attempt.refusals)
+    message = (
+        f"refused an input the profile accepts: {raised}; the check went on: "
+        f"{plural(others, 'other example')} judged, no deviation"
+    )
+    records = [refusal_record(error, refused) for error, refused in attempt.refusals]
+    counterexample = {"inputs": shown_input(example), "refused": True, "refusals": records}
+    return _result(check, Outcome.ERROR, message, attempt, started, counterexample=counterexample)
+
+
+def _with_refusals(result: CheckResult, attempt: Attempt) -> CheckResult:
+    """``result`` carrying the refusals its check met before it ended (so the report groups them)."""
+    if not attempt.refusals or result.outcome is Outcome.PASS:
+        return result
+    records = [refusal_record(error, refused) for error, refused in attempt.refusals]
+    return dataclasses.replace(result, counterexample={**(result.counterexample or {}), "refusals": records})
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 example``, ``2 examples``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _result(
@@ -168,6 +225,8 @@ def classify(check: Check, error: BaseException, attempt: Attempt, started: floa
             counterexample={"inputs": shown_input(attempt.last_input)},
         )
     if isinstance(error, HypothesisException):
+        if attempt.refusals:  # every example (or too many) refused: the refusal is the finding
+            return _refusal_result(check, attempt, started)
         return _result(check, Outcome.ERROR, f"hypothesis could not run this check: {error}", attempt, started)
     summary = "".join(traceback.format_exception_only(type(error), error)).strip()
     return _result(
@@ -249,7 +308,9 @@ def _search_or_cases(
         lost = attempt.last_violation is not None
         raise DatabaseUnavailable(_unsaved(str(failure), check, attempt), lost_failure=lost) from failure
     except Exception as error:
-        return classify(check, error, attempt, started)
+        return _with_refusals(classify(check, error, attempt, started), attempt)
+    if attempt.refusals:
+        return _refusal_result(check, attempt, started)
     return _result(check, Outcome.PASS, f"{attempt.examples} examples", attempt, started)
 
 

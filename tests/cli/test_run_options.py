@@ -89,3 +89,10 @@ def test_a_skip_whose_check_still_fails_is_not_stale(
     (broken_module / "skips.txt").write_text("demo-worked-example  # ties our own way\n", encoding="utf-8")
     assert cli.main([*LARGEST_TIE, "--skip-file", "skips.txt"]) == 0
     assert "stale skip" not in capsys.readouterr().out
+
+
+def test_a_bad_custom_profile_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["run", "--profile", "strict+min_count=0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("--profile: profile 'strict+min_count=0': min_count 0 is not an integer >= 1")
+    assert "\n" not in err and "Traceback" not in err

@@ -162,6 +162,7 @@ def test_a_bad_encode_text_is_found_before_training(capsys: pytest.CaptureFixtur
     ("arguments", "said"),
     [
         (["--profile", "gpt-9"], "--profile: unknown profile 'gpt-9'"),
+        (["--profile", "strict+documents=joined"], "documents 'joined' is not one of: separate, concatenated"),
         (["--json", "/nonexistent/report.json"], "--json /nonexistent/report.json: directory '/nonexistent'"),
         (["--shrink", "/nonexistent/s.jsonl"], "--shrink /nonexistent/s.jsonl: directory '/nonexistent'"),
     ],

@@ -5,12 +5,14 @@ else of ``running/``."""
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
+from bpe_conformance.reference.profiles import get_profile
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running import RunConfig, RunInterrupted, RunPlan, suite
 from tests import ROOT
@@ -25,6 +27,11 @@ TIE_BREAK = ("tie-break",)
         (RunConfig(patterns=TIE_BREAK, level="interface"), "no checks selected (--level interface"),
         (RunConfig(patterns=TIE_BREAK, level="everything"), "unknown level 'everything'"),
         (RunConfig(patterns=TIE_BREAK, profile="gpt-9"), "--profile: unknown profile 'gpt-9'"),
+        (
+            RunConfig(patterns=TIE_BREAK, profile="strict+tie=last-seen"),
+            "--profile: profile 'strict+tie=last-seen': tie_break 'last-seen' is not one of: smallest-ids,",
+        ),
+        (RunConfig(patterns=TIE_BREAK, profile="/no/such/mine.toml"), "no such profile file"),
         (RunConfig(patterns=TIE_BREAK, database="ftp://host/x"), "--database ftp://host/x: unknown scheme 'ftp'"),
         (RunConfig(patterns=TIE_BREAK, effort="forever"), "unknown effort 'forever'"),
         (RunConfig(patterns=TIE_BREAK, skip_file="/no/such/skips.txt"), "cannot read skip file '/no/such/skips.txt'"),
@@ -34,6 +41,23 @@ def test_every_configuration_error_is_raised_by_build(config: RunConfig, message
     with pytest.raises(HarnessError) as raised:
         RunPlan.build(config)
     assert message in str(raised.value)
+
+
+def test_a_custom_profile_is_carried_by_its_canonical_name(tmp_path: Path) -> None:
+    """A custom --profile, as a string or a file, is checked once and carried on by the name reports show."""
+    plan = RunPlan.build(RunConfig(patterns=TIE_BREAK, profile="strict+min_count=1+tie=first-seen"))
+    assert plan.config.profile == "strict+tie_break=first-seen+min_count=1"
+    profile_file = tmp_path / "mine.json"
+    profile_file.write_text('{"base": "rustbpe", "tie": "largest-ids"}', encoding="utf-8")
+    plan = RunPlan.build(RunConfig(patterns=TIE_BREAK, profile=str(profile_file)))
+    assert plan.config.profile == "rustbpe+tie_break=largest-ids"
+
+
+def test_a_report_carries_the_custom_profile_by_a_name_that_resolves_to_it() -> None:
+    suite = RunPlan.build(RunConfig(patterns=("vocab-size",), profile="strict+min_count=1+tie=largest-ids")).run()
+    assert suite.implementation.profile == "strict+tie_break=largest-ids+min_count=1"
+    assert suite.implementation.declared_profile == "strict"
+    assert get_profile(suite.implementation.profile).tie_break == "largest-ids"
 
 
 def test_the_plugin_prefix_names_its_own_options() -> None:

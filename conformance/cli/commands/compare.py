@@ -33,6 +33,7 @@ from bpe_conformance.dialects.context import known_profile
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import STDOUT, writable_path
 from bpe_conformance.reference.pretokenization import SPLIT_PROFILES, SplitProfile, get_split_profile
+from bpe_conformance.reference.profile_spec import resolve_profile
 from bpe_conformance.reports.terminal import make_console, wrap_command, wrap_detail
 from bpe_conformance.running.suite import judged_subject
 
@@ -82,8 +83,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--profile",
-        metavar="NAME",
-        help="judge under this profile of specs/profiles.md instead of the one the implementation declares",
+        metavar="PROFILE",
+        help="judge under this profile of specs/profiles.md instead of the one the implementation declares: a name, "
+        "base+field=value+... (e.g. strict+tie=first-seen+min_count=1) or a .toml/.json profile file",
     )
     parser.add_argument(
         "--split",
@@ -189,7 +191,7 @@ def handle(args: argparse.Namespace) -> int:
     if not args.impl.strip():
         raise HarnessError("--impl is empty (an unset variable?)")
     if args.profile is not None:
-        _known_or_usage(args.profile)
+        args.profile = _known_or_usage(args.profile)
     if args.split is not None and args.shrink is not None:
         raise HarnessError(f"--shrink: {SPLIT_DIAGNOSIS_SKIPPED}; run without --shrink")
     _check_paths(args)
@@ -229,9 +231,9 @@ def handle(args: argparse.Namespace) -> int:
     return exit_code(comparison)
 
 
-def _known_or_usage(name: str) -> None:
-    """A usage error naming the known profiles when ``name`` is not one."""
+def _known_or_usage(name: str) -> str:
+    """The canonical name of the profile ``name`` gives (a name, base+field=value, a file); a usage error if none."""
     try:
-        known_profile(name)
-    except ValueError as error:
+        return resolve_profile(name).name
+    except (ValueError, TypeError) as error:
         raise HarnessError(f"--profile: {error}") from None

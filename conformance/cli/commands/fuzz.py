@@ -101,8 +101,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--profile",
-        metavar="NAME",
-        help=f"judge under this dialect profile instead of the declared one ({', '.join(PROFILES)})",
+        metavar="PROFILE",
+        help=f"judge under this dialect profile instead of the declared one ({', '.join(PROFILES)}), "
+        "or a custom one: base+field=value+... (strict+tie=first-seen+min_count=1) or a .toml/.json profile file",
     )
     parser.add_argument(
         "--level",
@@ -192,7 +193,7 @@ def campaign_config(args: argparse.Namespace) -> tuple[CampaignConfig, list[Chec
         impl=args.impl,
         isolation=run_config.isolation_used,
         timeout=args.timeout,
-        profile=args.profile,
+        profile=plan.config.profile,
         level=args.level,
         patterns=tuple(args.check),
         checks=tuple(check.name for check in fuzzed),

@@ -1,8 +1,12 @@
 """``bpe-conformance identify --impl SPEC``: which dialect profile explains an implementation.
 
 Prints the verdict, how many probes each profile explains, and the counterexample against the
-closest profile when none explains everything. Exit status: 0 identified, 1 no profile fits,
-2 usage error (the implementation could not be loaded).
+closest profile when none explains everything; then every parameter on its own, with the questions
+that tell it, the closest named profile, the parameters that differ from it and the custom
+``--profile`` string that judges the implementation by exactly those choices. Exit status: 0 a named
+or a custom profile explains every answer, 1 no combination of documented values does (a parameter
+fits no value, or a departure no parameter explains), 2 usage error (the implementation could not
+be loaded).
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="bpe-conformance")
@@ -31,6 +35,7 @@ from bpe_conformance.cli.arguments import add_limit_arguments, add_timeout_argum
 from bpe_conformance.dialects.identify import format_report, identify_spec
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import STDOUT, writable_path, write_output
+from bpe_conformance.reference.profile_spec import resolve_profile
 
 __all__ = [
     "EXIT_IDENTIFIED",
@@ -66,6 +71,14 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         default="process",
         help="run a module:attr implementation in its own process (default) or in the harness's",
     )
+    parser.add_argument(
+        "--profile",
+        action="append",
+        default=[],
+        metavar="PROFILE",
+        help="also judge by this profile (repeatable): a custom base+field=value+... such as "
+        "strict+tie=first-seen+min_count=1, or a .toml/.json profile file",
+    )
     add_timeout_argument(parser)
     add_limit_arguments(parser)
     parser.set_defaults(handler=handle)
@@ -88,7 +101,12 @@ def handle(args: argparse.Namespace) -> int:
         print(f"bpe-conformance identify: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        report = identify_spec(args.impl, args.isolation, args.timeout, limits_from(args))
+        extra = [resolve_profile(value) for value in args.profile]
+    except (ValueError, TypeError) as error:
+        print(f"bpe-conformance identify: --profile: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        report = identify_spec(args.impl, args.isolation, args.timeout, limits_from(args), extra)
     except HarnessError as error:
         print(f"bpe-conformance identify: cannot load {args.impl!r}: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -103,4 +121,4 @@ def handle(args: argparse.Namespace) -> int:
             reason = error.strerror or error
             print(f"bpe-conformance identify: cannot write {str(json_path)!r}: {reason}", file=sys.stderr)
             return EXIT_USAGE
-    return EXIT_IDENTIFIED if report.identified else EXIT_UNIDENTIFIED
+    return EXIT_IDENTIFIED if report.judged_by_profile else EXIT_UNIDENTIFIED

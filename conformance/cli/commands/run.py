@@ -94,9 +94,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--profile",
-        metavar="NAME",
+        metavar="PROFILE",
         help="judge under this dialect profile of specs/profiles.md instead of the one the implementation "
-        f"declares ({', '.join(PROFILES)})",
+        f"declares ({', '.join(PROFILES)}), "
+        "or a custom one: base+field=value+... (strict+tie=first-seen+min_count=1) or a .toml/.json profile file",
     )
     parser.add_argument(
         "--vocabulary",

@@ -1,0 +1,198 @@
+"""reference/profile_spec.py: custom profiles from base+field=value strings and small TOML/JSON files."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bpe_conformance.reference.dialects import decode_profile, encode_profile, train_profile
+from bpe_conformance.reference.fast_profiles import fast_train_profile, has_fast_engine
+from bpe_conformance.reference.profile_spec import (
+    PARAMETERS,
+    custom_profile,
+    load_profile_file,
+    parse_profile,
+    resolve_profile,
+)
+from bpe_conformance.reference.profiles import (
+    DECODE_POLICIES,
+    DOCUMENT_MODES,
+    ENCODE_ALGORITHMS,
+    MINBPE,
+    PROFILES,
+    STRICT,
+    SURROGATE_POLICIES,
+    TIE_BREAKS,
+    get_profile,
+)
+
+NEEDS_TOMLLIB = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is Python 3.11+")
+
+
+def test_a_base_with_overrides_changes_exactly_those_parameters() -> None:
+    profile = parse_profile("strict+tie=first-seen+min_count=1")
+    assert profile.name == "strict+tie_break=first-seen+min_count=1"
+    changed = [field for field in PARAMETERS if getattr(profile, field) != getattr(STRICT, field)]
+    assert changed == ["tie_break", "min_count"]
+    assert (profile.tie_break, profile.min_count) == ("first-seen", 1)
+
+
+def test_the_canonical_name_orders_fields_and_drops_values_equal_to_the_base() -> None:
+    profile = parse_profile("minbpe+min_count=3+tie_break=first-seen+documents=separate")
+    assert profile.name == "minbpe+min_count=3+documents=separate"
+    assert parse_profile("strict+min_count=2") == STRICT
+
+
+def test_numbering_follows_boundary_ids_either_way() -> None:
+    assert parse_profile("strict+boundary_ids=false").first_rule_id == 256
+    assert parse_profile("strict+first_rule_id=256").boundary_ids is False
+    assert parse_profile("strict+first_rule_id=256").name == "strict+boundary_ids=false"
+    assert parse_profile("rustbpe+boundary_ids=TRUE").first_rule_id == 258
+
+
+def test_texts_are_percent_encoded_in_the_name_and_plain_in_the_profile() -> None:
+    profile = parse_profile("strict+documents=concatenated+document_separator=%0A%2B")
+    assert profile.document_separator == "\n+"
+    assert profile.name == "strict+documents=concatenated+document_separator=%0A%2B"
+    split = parse_profile(r"strict+pre_tokenization=%20%3F%5CS%2B%7C%5Cs%2B")
+    assert split.pre_tokenization == r" ?\S+|\s+"
+    assert parse_profile(split.name) == split
+
+
+def test_get_profile_resolves_custom_names_so_reports_round_trip() -> None:
+    profile = parse_profile("minbpe+decode_policy=strict")
+    assert get_profile(profile.name) == profile
+    assert get_profile("minbpe") is MINBPE
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("strict+tie=last-seen", "tie_break 'last-seen' is not one of: smallest-ids, first-seen"),
+        ("strict+ties=first-seen", "unknown parameter 'ties'; choose one of: tie (tie_break), tie_break, min_count"),
+        ("strict+min_count=0", "min_count 0 is not an integer >= 1"),
+        ("strict+min_count=two", "min_count 'two' is not an integer >= 1"),
+        ("strict+first_rule_id=257", "first_rule_id 257 is not one of: 256, 258"),
+        ("strict+boundary_ids=maybe", "boundary_ids 'maybe' is not one of: true, false"),
+        ("strict+boundary_ids=true+first_rule_id=256", "first_rule_id 256 contradicts boundary_ids=true (258)"),
+        ("strict+documents=joined", "documents 'joined' is not one of: separate, concatenated"),
+        ("strict+document_separator=%0A", "document_separator needs documents=concatenated"),
+        ("strict+encode_algorithm=heap", "encode_algorithm 'heap' is not one of: rank-order, piece-rank"),
+        ("strict+decode_policy=lenient", "decode_policy 'lenient' is not one of: strict, replace, skip-unknown"),
+        ("strict+lone_surrogates=drop", "lone_surrogates 'drop' is not one of: error, replace"),
+        ("strict+pre_tokenization=(", "pre_tokenization '(' is not a Python regular expression"),
+        ("strict+pre_tokenization=(a)", "has a capturing group"),
+        ("strict+pre_tokenization=a*", "matches the empty text"),
+        ("strict+tie=first-seen+tie_break=largest-ids", "tie_break is given twice"),
+        ("strict+min_count", "'min_count' is not field=value"),
+        ("strict+name=mine", "unknown parameter 'name'"),
+        ("gpt-5+tie=first-seen", "unknown base profile 'gpt-5'; choose one of: strict, minbpe"),
+        ("gpt-5", "unknown profile 'gpt-5'; choose one of: strict, minbpe"),
+    ],
+)
+def test_a_bad_spec_is_one_line_naming_the_field_value_and_choices(spec: str, message: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        resolve_profile(spec)
+    text = str(raised.value)
+    assert message in text
+    assert "\n" not in text
+
+
+def test_encode_only_base_or_none_tie_is_allowed_and_cannot_train() -> None:
+    profile = parse_profile("strict+tie=none")
+    assert profile.tie_break is None
+    with pytest.raises(ValueError, match="encode-only"):
+        train_profile(["abab"], 1, profile)
+    assert parse_profile("tiktoken+lone_surrogates=error").tie_break is None
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@NEEDS_TOMLLIB
+def test_a_toml_file_names_a_base_and_overrides(tmp_path: Path) -> None:
+    path = _write(tmp_path, "mine.toml", 'base = "strict"\ntie = "first-seen"\nmin_count = 1\nboundary_ids = false\n')
+    profile = resolve_profile(path)
+    assert profile.name == "strict+tie_break=first-seen+min_count=1+boundary_ids=false"
+    assert profile.first_rule_id == 256
+    assert get_profile(profile.name) == profile
+
+
+def test_a_json_file_takes_plain_texts(tmp_path: Path) -> None:
+    table = {"base": "rustbpe", "documents": "concatenated", "document_separator": "\n", "pre_tokenization": None}
+    profile = resolve_profile(_write(tmp_path, "mine.json", json.dumps(table)))
+    assert (profile.documents, profile.document_separator) == ("concatenated", "\n")
+    assert profile.name == "rustbpe+documents=concatenated+document_separator=%0A"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("a.json", '{"tie": "first-seen"}', "base None must name a profile: one of strict"),
+        ("a.json", '["strict"]', "the file must hold one table"),
+        ("a.json", "{", "not valid JSON"),
+        ("a.json", '{"base": "strict", "min_count": true}', "min_count True is not an integer >= 1"),
+        ("a.json", '{"base": "strict", "tie": 3}', "tie_break 3 is not one of"),
+        ("a.json", '{"base": "strict", "colour": "red"}', "unknown parameter 'colour'"),
+        ("a.json", " " * 70_000 + "{}", "at most 65536 bytes"),
+        pytest.param("a.toml", "base = ", "not valid TOML", marks=NEEDS_TOMLLIB),
+    ],
+)
+def test_a_bad_file_is_one_line(tmp_path: Path, name: str, text: str, message: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        resolve_profile(_write(tmp_path, name, text))
+    assert message in str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
+def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no such profile file"):
+        load_profile_file(tmp_path / "absent.toml")
+
+
+_PATTERNS = (None, r" ?\S+|\s+", r"[^\n]+|\n")
+overrides = st.fixed_dictionaries(
+    {},
+    optional={
+        "tie_break": st.sampled_from(TIE_BREAKS),
+        "min_count": st.integers(1, 4),
+        "boundary_ids": st.booleans(),
+        "documents": st.sampled_from(DOCUMENT_MODES),
+        "pre_tokenization": st.sampled_from(_PATTERNS),
+        "encode_algorithm": st.sampled_from(ENCODE_ALGORITHMS),
+        "decode_policy": st.sampled_from(DECODE_POLICIES),
+        "lone_surrogates": st.sampled_from(SURROGATE_POLICIES),
+    },
+)
+bases = st.sampled_from([name for name, profile in PROFILES.items() if profile.tie_break is not None])
+documents = st.lists(st.text(alphabet="ab \nc1é", max_size=12), max_size=4)
+
+
+def _custom(base: str, changes: dict[str, Any], separator: str) -> Any:
+    if changes.get("documents", PROFILES[base].documents) == "concatenated" and separator:
+        changes = {**changes, "documents": "concatenated", "document_separator": separator}
+    return custom_profile(base, changes)
+
+
+@given(base=bases, changes=overrides, separator=st.sampled_from(["", "\n", "|"]), docs=documents)
+def test_every_accepted_profile_round_trips_and_the_engines_agree_on_it(
+    base: str, changes: dict[str, Any], separator: str, docs: list[str]
+) -> None:
+    """Whatever combination the validator accepts, its name resolves to it again, the fast engine trains as the
+    literal reference does, and the literal encoder and decoder run it (an encoding decodes to its text)."""
+    profile = _custom(base, changes, separator)
+    assert get_profile(profile.name) == profile
+    rules = train_profile(docs, 50, profile)
+    if has_fast_engine(profile):
+        assert fast_train_profile(docs, 50, profile) == rules
+    for text in docs:
+        assert decode_profile(encode_profile(text, rules, profile), rules, profile) == text
