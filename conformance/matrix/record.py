@@ -28,6 +28,7 @@ from jsonschema import Draft202012Validator
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import loads_bounded, read_text_file
 from bpe_conformance.matrix.run import Failure, RowResult, failure_command, reproduce_command
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.outcomes import CheckResult
 from bpe_conformance.running.suite import catalogue, harness_version
 from bpe_conformance.spec.resources import spec_file
@@ -79,9 +80,9 @@ def _outcomes(cell: str, failure: Failure | None) -> tuple[str, str]:
     return {"pass": ("pass", "pass"), "dialect": ("pass", "fail"), "skip": ("skip", "skip")}.get(cell, (failed, failed))
 
 
-def _strict_record(row: RowResult, check: dict[str, str], strict: CheckResult | None, seed: int) -> dict[str, Any]:
+def _strict_record(row: RowResult, check: dict[str, str], strict: CheckResult | None, seed: int) -> JSONObject:
     rerun = Failure(row.row.label, row.row.spec, "strict", check["name"], check["clause"], "fail", "", None)
-    record: dict[str, Any] = {
+    record: JSONObject = {
         "clause": strict.clause if strict is not None else check["clause"],
         "message": _capped(strict.message) if strict is not None else "",
         "reproduce": failure_command(rerun, seed),
@@ -91,13 +92,13 @@ def _strict_record(row: RowResult, check: dict[str, str], strict: CheckResult | 
     return record
 
 
-def _cell(row: RowResult, check: dict[str, str], seed: int) -> dict[str, Any]:
+def _cell(row: RowResult, check: dict[str, str], seed: int) -> JSONObject:
     name, cell = check["name"], row.cells[check["name"]]
     failure = next((item for item in row.failures if item.check == name), None)
     declared = row.results.get("declared", {}).get(name)
     strict = row.results.get("strict", {}).get(name)
     outcome, strict_outcome = _outcomes(cell, failure)
-    record: dict[str, Any] = {
+    record: JSONObject = {
         "cell": cell,
         "outcome": declared.outcome.value if declared is not None else outcome,
         "strict_outcome": strict.outcome.value if strict is not None else strict_outcome,
@@ -115,7 +116,7 @@ def _cell(row: RowResult, check: dict[str, str], seed: int) -> dict[str, Any]:
     return record
 
 
-def _implementation(row: RowResult, checks: list[dict[str, str]], seed: int) -> dict[str, Any]:
+def _implementation(row: RowResult, checks: list[dict[str, str]], seed: int) -> JSONObject:
     return {
         "label": row.row.label,
         "spec": row.row.spec,
@@ -128,7 +129,7 @@ def _implementation(row: RowResult, checks: list[dict[str, str]], seed: int) -> 
     }
 
 
-def matrix_document(results: list[RowResult], missing: list[str], seed: int, effort: str) -> dict[str, Any]:
+def matrix_document(results: list[RowResult], missing: list[str], seed: int, effort: str) -> JSONObject:
     """The matrix of ``results`` (and the rows whose library is ``missing``) as the JSON-ready document."""
     checks = _checks()
     return {
@@ -154,13 +155,13 @@ def validate_matrix(document: Any) -> list[str]:
     return [f"/{'/'.join(map(str, error.path))}: {error.message}" for error in errors]
 
 
-def dumps_matrix(document: dict[str, Any]) -> str:
+def dumps_matrix(document: JSONObject) -> str:
     """The document as UTF-8-safe JSON text: readable non-ASCII, lone surrogates escaped (as ``\\udc80``)."""
     text = json.dumps(document, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
-def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> dict[str, Any]:
+def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> JSONObject:
     """The matrix document in the file ``path``; a HarnessError naming ``what`` and the problem otherwise."""
     text = read_text_file(path, what)
     try:
@@ -186,7 +187,7 @@ def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> dict[str,
     return document
 
 
-def content_problems(document: dict[str, Any]) -> list[str]:
+def content_problems(document: JSONObject) -> list[str]:
     """What the schema cannot say about a (schema-valid) document: every row has one cell per check, no other.
 
     The renderers index every row's cells by every check: a crafted document missing one ended in a
@@ -203,7 +204,7 @@ def content_problems(document: dict[str, Any]) -> list[str]:
     return problems
 
 
-def _rebuild_commands(document: dict[str, Any]) -> None:
+def _rebuild_commands(document: JSONObject) -> None:
     """Every cell's ``reproduce`` rebuilt from the document's fields, never taken from the file.
 
     A crafted document could otherwise show ``bpe-conformance run x; rm -rf ~`` as the command to copy.

@@ -15,6 +15,7 @@ from typing import Any
 from bpe_conformance.checks.base import LEVELS
 from bpe_conformance.matrix.record import matrix_document
 from bpe_conformance.matrix.run import RowResult
+from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "FAILURES_HEADING",
@@ -59,12 +60,12 @@ def level_tally(cells: dict[str, str], levels: dict[str, str], level: str) -> st
     return f"{failed} fail"
 
 
-def cell_values(implementation: dict[str, Any]) -> dict[str, str]:
+def cell_values(implementation: JSONObject) -> dict[str, str]:
     """An implementation's cells of a matrix document, check name to ``pass``/``fail``/``dialect``/``skip``."""
     return {name: record["cell"] for name, record in implementation["cells"].items()}
 
 
-def shown_cell(record: dict[str, Any], check: dict[str, str]) -> str:
+def shown_cell(record: JSONObject, check: dict[str, str]) -> str:
     """A cell as the table shows it: a ``fail`` whose failure names another clause than the row's says which.
 
     A check fails on any divergence its example provokes, under the clause the experiments localised it to
@@ -81,7 +82,7 @@ def shown_cell(record: dict[str, Any], check: dict[str, str]) -> str:
     return str(record["cell"])
 
 
-def _table(document: dict[str, Any]) -> list[str]:
+def _table(document: JSONObject) -> list[str]:
     """One table, the algorithm level first and the interface level after it, so neither hides the other."""
     rows, checks = document["implementations"], document["checks"]
     levels = {check["name"]: check["level"] for check in checks}
@@ -103,7 +104,7 @@ def _table(document: dict[str, Any]) -> list[str]:
     return lines
 
 
-def failing_cells(document: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, str], dict[str, Any]]]:
+def failing_cells(document: JSONObject) -> list[tuple[JSONObject, dict[str, str], JSONObject]]:
     """``(implementation, check, cell)`` for every ``fail`` cell, in row order, then the suite's check order."""
     return [
         (row, check, row["cells"][check["name"]])
@@ -113,7 +114,7 @@ def failing_cells(document: dict[str, Any]) -> list[tuple[dict[str, Any], dict[s
     ]
 
 
-def _failure_section(document: dict[str, Any]) -> list[str]:
+def _failure_section(document: JSONObject) -> list[str]:
     failures, seed = failing_cells(document), document["seed"]
     lines = [FAILURES_HEADING, ""]
     if not failures:
@@ -140,7 +141,7 @@ def _failure_section(document: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render_markdown(document: dict[str, Any]) -> str:
+def render_markdown(document: JSONObject) -> str:
     """``docs/matrix.md`` from a matrix document: the table, the skipped libraries, every failure."""
     seed, effort, missing = document["seed"], document["effort"], document["not_installed"]
     lines = [

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
 
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = ["CheckResult", "Outcome", "RunRecord", "SuiteResult"]
@@ -47,7 +47,7 @@ class CheckResult:
     message: str
     examples: int
     seconds: float
-    counterexample: dict[str, Any] | None = None
+    counterexample: JSONObject | None = None
     level: str = "algorithm"
     advisories: tuple[str, ...] = ()
 
@@ -66,7 +66,7 @@ class VocabularyRecord:
     special_tokens: tuple[tuple[str, int], ...]
     sha256: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The ``config.vocabulary`` object of the JSON report."""
         return {
             "profile": self.profile,
@@ -105,7 +105,7 @@ class RunRecord:
     # A production run only (run --vocabulary); absent from every other report.
     vocabulary: VocabularyRecord | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The ``config`` object of the JSON report, every field (lists and dicts, in the report's order)."""
         return {
             "impl": self.impl,
@@ -123,7 +123,7 @@ class RunRecord:
             "profile": self.profile,
         } | ({} if self.vocabulary is None else {"vocabulary": self.vocabulary.to_json()})
 
-    def given(self) -> dict[str, Any]:
+    def given(self) -> JSONObject:
         """The fields recorded (not None), as the reproduce line reads them."""
         return {key: value for key, value in self.to_json().items() if value is not None}
 

@@ -24,7 +24,6 @@ import inspect
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import hypothesis
 
@@ -34,6 +33,7 @@ from bpe_conformance.diagnosis import describe
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path, write_report
 from bpe_conformance.reference import LiteralTokenizer
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import plural, render_value, to_json_safe
 from bpe_conformance.reports.markdown import fence
 from bpe_conformance.results.outcomes import CheckResult
@@ -392,7 +392,7 @@ def _check(args: argparse.Namespace) -> int:
     )
     counts = tally(proofs)
     if args.json is not None:
-        records: list[dict[str, Any]] = [to_json_safe(as_record(proof)) for proof in proofs]
+        records: list[JSONObject] = [to_json_safe(as_record(proof)) for proof in proofs]
         write_report(args.json, json.dumps(records, indent=2, ensure_ascii=True) + "\n", "--json")
     scope = "relevant checks" if args.quick else "every check"
     print(f"{headline(counts)} ({scope}, effort {args.effort}, seed {args.seed})")
