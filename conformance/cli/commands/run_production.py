@@ -14,7 +14,7 @@ import sys
 from bpe_conformance.cli.commands.run import _report_paths, _write_reports, config_from_args
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.production_encoders import REFERENCE_ENCODERS
-from bpe_conformance.reports.terminal import live_view, make_console, render_header, render_summary
+from bpe_conformance.reports.terminal import RunHeader, live_view, make_console, render_header, render_summary
 from bpe_conformance.running import suite
 from bpe_conformance.running.production import production_checks, production_setup_for, run_production_suite
 
@@ -54,12 +54,12 @@ def handle_production(args: argparse.Namespace) -> int:
     try:
         setup = production_setup_for(config.profile, subject.info.profile, args.vocabulary)
         if not args.quiet:
-            shown = {
-                **dataclasses.asdict(config),
-                "isolation": "inprocess",
-                "checks": [check.name for check in checks],
-                "effort": f"{config.effort} · {setup.describe()}",
-            }
+            shown = RunHeader(
+                checks=len(checks),
+                isolation="inprocess",
+                seed=config.seed,
+                effort=f"{config.effort} · {setup.describe()}",
+            )
             record = dataclasses.replace(suite.implementation_record(subject, config.impl), profile=setup.profile.name)
             render_header(console, record, shown, f"{suite.HARNESS_NAME} {suite.harness_version()}")
         with live_view(console, len(checks), quiet=args.quiet) as view:
