@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bpe_conformance.reference.json_values import JSONObject
+
 __all__ = [
     "INPUT_ERROR_FAMILIES",
     "CallAborted",
@@ -88,11 +90,11 @@ class Violation(AssertionError):
         clause: str,
         message: str,
         *,
-        inputs: dict[str, Any],
+        inputs: JSONObject,
         expected: Any,
         actual: Any,
-        divergence: dict[str, Any] | None = None,
-        localisation: dict[str, Any] | None = None,
+        divergence: JSONObject | None = None,
+        localisation: JSONObject | None = None,
     ) -> None:
         super().__init__(f"[{clause}] {message}")
         self.clause = clause
@@ -103,9 +105,9 @@ class Violation(AssertionError):
         self.divergence = divergence
         self.localisation = localisation
 
-    def counterexample(self) -> dict[str, Any]:
+    def counterexample(self) -> JSONObject:
         """The JSON-ready counterexample of the report schema."""
-        example: dict[str, Any] = {"inputs": self.inputs, "expected": self.expected, "actual": self.actual}
+        example: JSONObject = {"inputs": self.inputs, "expected": self.expected, "actual": self.actual}
         if self.divergence is not None:
             example["divergence"] = self.divergence
         if self.localisation is not None:
@@ -148,7 +150,7 @@ class CallAborted(BaseException):  # a BaseException so hypothesis does not shri
 
     outcome = "crash"
 
-    def __init__(self, operation: str, detail: str, inputs: dict[str, Any] | None = None) -> None:
+    def __init__(self, operation: str, detail: str, inputs: JSONObject | None = None) -> None:
         super().__init__(f"{operation}: {detail}")
         self.operation = operation
         self.detail = detail

@@ -25,6 +25,7 @@ import json
 from typing import Any
 
 from bpe_conformance.reference.alphabet import vocab_size
+from bpe_conformance.reference.json_values import JSONObject, JSONValue
 from bpe_conformance.reference.pieces import check_piece_budget
 from bpe_conformance.reference.validation import check_rules
 
@@ -72,8 +73,8 @@ def dumps(rules: list[tuple[int, int]]) -> str:
 _BOM = "\ufeff"
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    document: dict[str, Any] = {}
+def _unique_keys(pairs: list[tuple[str, JSONValue]]) -> JSONObject:
+    document: JSONObject = {}
     for key, value in pairs:
         if key in document:
             raise ValueError(f"tokenizer file has duplicate key {key!r}")

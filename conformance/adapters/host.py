@@ -50,6 +50,7 @@ from bpe_conformance.adapters.python import describe_python_implementation
 from bpe_conformance.adapters.subject import ImplementationInfo, declaration_problem
 from bpe_conformance.errors import HarnessError, exception_ancestors
 from bpe_conformance.inputs.unrepresentable import restore
+from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["Session", "guard_process_group", "main", "open_session", "respond", "serve", "take_protocol_streams"]
 
@@ -87,13 +88,13 @@ def _error_text(error: BaseException) -> str:
         return f"<unprintable {type(error).__name__}>"
 
 
-def _raised(request_id: int, error: BaseException) -> dict[str, Any]:
+def _raised(request_id: int, error: BaseException) -> JSONObject:
     response = build_error(request_id, type(error).__name__, _error_text(error))
     response["error"]["ancestors"] = list(exception_ancestors(type(error)))  # its family: specs/protocol.md 3.2
     return response
 
 
-def _handshake(session: Session, request_id: int, requested: object) -> dict[str, Any]:
+def _handshake(session: Session, request_id: int, requested: object) -> JSONObject:
     if requested != PROTOCOL_VERSION or isinstance(requested, bool):
         return build_error(
             request_id, "ProtocolVersion", f"this host speaks protocol {PROTOCOL_VERSION}, not {requested!r}"
@@ -115,7 +116,7 @@ def _handshake(session: Session, request_id: int, requested: object) -> dict[str
     return build_result(request_id, result)
 
 
-def _reset(session: Session, request_id: int) -> dict[str, Any]:
+def _reset(session: Session, request_id: int) -> JSONObject:
     assert session.factory is not None
     try:
         session.instance = session.factory()
@@ -124,7 +125,7 @@ def _reset(session: Session, request_id: int) -> dict[str, Any]:
     return build_result(request_id, None)
 
 
-def _call_contract(session: Session, request_id: int, operation: str, arguments: list[Any]) -> dict[str, Any]:
+def _call_contract(session: Session, request_id: int, operation: str, arguments: list[Any]) -> JSONObject:
     method = getattr(session.instance, operation, None)
     if not callable(method):
         return build_error(request_id, "NotImplemented", f"{session.spec} has no {operation} method")

@@ -29,6 +29,7 @@ from typing import Any
 
 from bpe_conformance.adapters.subject import CAPABILITIES, ImplementationInfo, declaration_problem
 from bpe_conformance.inputs.unrepresentable import marker
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.spec.resources import spec_file
 
@@ -155,7 +156,7 @@ def to_wire(value: Any) -> Any:
     return _unrepresentable(value)
 
 
-def build_request(request_id: int, operation: str, **arguments: Any) -> dict[str, Any]:
+def build_request(request_id: int, operation: str, **arguments: Any) -> JSONObject:
     """A request message; arguments are sent as-is (converted by :func:`to_wire`), never validated.
 
     >>> build_request(1, "train", documents=["ab"], max_merges=True)
@@ -174,7 +175,7 @@ def build_request(request_id: int, operation: str, **arguments: Any) -> dict[str
     return {"id": request_id, "op": operation, **{name: to_wire(arguments[name]) for name in expected}}
 
 
-def build_result(request_id: int, result: Any) -> dict[str, Any]:
+def build_result(request_id: int, result: Any) -> JSONObject:
     """A success response.
 
     >>> build_result(2, [(97, 98)])
@@ -183,7 +184,7 @@ def build_result(request_id: int, result: Any) -> dict[str, Any]:
     return {"id": request_id, "ok": True, "result": to_wire(result)}
 
 
-def build_error(request_id: int | None, kind: str, message: str) -> dict[str, Any]:
+def build_error(request_id: int | None, kind: str, message: str) -> JSONObject:
     """A structured error response; ``kind`` is e.g. ``"ValueError"`` or ``"NotImplemented"``.
 
     >>> build_error(None, "ProtocolError", "not JSON")
@@ -192,7 +193,7 @@ def build_error(request_id: int | None, kind: str, message: str) -> dict[str, An
     return {"id": request_id, "ok": False, "error": {"type": str(kind) or "Internal", "message": str(message)}}
 
 
-def encode_message(message: dict[str, Any]) -> bytes:
+def encode_message(message: JSONObject) -> bytes:
     """One protocol line: compact JSON, ASCII only (lone surrogates as ``\\udXXX`` escapes), ``\\n``-terminated."""
     return json.dumps(message, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
 
@@ -327,7 +328,7 @@ def vocabulary_support(result: dict[str, Any]) -> VocabularySupport:
 
 def load_schema(name: str) -> dict[str, Any]:
     """The parsed JSON Schema ``request``, ``response`` or ``handshake``."""
-    record: dict[str, Any] = json.loads((SCHEMA_DIR / _SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+    record: JSONObject = json.loads((SCHEMA_DIR / _SCHEMA_FILES[name]).read_text(encoding="utf-8"))
     return record
 
 
@@ -374,7 +375,7 @@ def validate_response(message: Any) -> None:
         raise ProtocolError(f"response does not follow protocol {PROTOCOL_VERSION}: {problem}")
 
 
-def handshake_result(info: ImplementationInfo) -> dict[str, Any]:
+def handshake_result(info: ImplementationInfo) -> JSONObject:
     """What a server answers to a handshake for an implementation described by ``info``.
 
     >>> handshake_result(ImplementationInfo("demo"))["capabilities"]

@@ -79,6 +79,7 @@ from bpe_conformance.errors import (
     ImplementationRaised,
     MemoryLimitExceeded,
 )
+from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
@@ -324,7 +325,7 @@ class ProcessSubject(Subject):
     def _call(self, operation: str, **arguments: Any) -> Any:
         return self._exchange(self._ensure_running(operation), operation, arguments, self.timeout)
 
-    def _exchange(self, running: RunningProcess, operation: str, arguments: dict[str, Any], seconds: float) -> Any:
+    def _exchange(self, running: RunningProcess, operation: str, arguments: JSONObject, seconds: float) -> Any:
         request_id = next(self._ids)
         deadline = time.monotonic() + seconds
         message = encode_message(build_request(request_id, operation, **arguments))

@@ -21,6 +21,7 @@ from bpe_conformance.checks.encoding_models import (
     follow_up_texts,
     single_pass_encode,
 )
+from bpe_conformance.checks.examples import TrainingExample, drawn
 from bpe_conformance.diagnosis import (
     Judgement,
     Retrain,
@@ -39,6 +40,7 @@ from bpe_conformance.dialects.context import (
 from bpe_conformance.errors import INPUT_ERROR_FAMILIES, ImplementationRaised, MalformedResult, Violation
 from bpe_conformance.inputs.strategies import max_merges_values
 from bpe_conformance.reference import BOUNDARY_IDS
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.results.advisories import advise
 
@@ -72,9 +74,9 @@ def rules_json(rules: Rules) -> list[list[int]]:
 
 def training_examples(
     documents: st.SearchStrategy[list[str]], max_value: int = 24
-) -> st.SearchStrategy[dict[str, Any]]:
+) -> st.SearchStrategy[TrainingExample]:
     """``{"documents": ..., "max_merges": ...}`` with the documents from ``documents``."""
-    return st.fixed_dictionaries({"documents": documents, "max_merges": max_merges_values(max_value=max_value)})
+    return drawn(TrainingExample, documents=documents, max_merges=max_merges_values(max_value=max_value))
 
 
 def _expected_json(documents: list[str], max_merges: int, profile: Profile) -> Any:
@@ -173,7 +175,7 @@ def subject_retrainer(
     return retrain, answers
 
 
-def verify_training_rounds(subject: Subject, example: dict[str, Any]) -> Rules | None:
+def verify_training_rounds(subject: Subject, example: TrainingExample) -> Rules | None:
     """Train; raise a violation for the first round that breaks the subject's profile, whatever its kind.
 
     Rounds are judged in the state the implementation's own earlier rules leave. The violation's clause
@@ -221,7 +223,7 @@ def rejection_verdict(raised: ImplementationRaised, preferred: str) -> str:
     return "other" if families else "outside"
 
 
-def expect_rejection(call: Callable[[], Any], *, clause: str, what: str, inputs: dict[str, Any], kind: str) -> None:
+def expect_rejection(call: Callable[[], Any], *, clause: str, what: str, inputs: JSONObject, kind: str) -> None:
     """``call()`` must raise a ValueError or a TypeError (any subclass); ``kind`` is the one the spec prefers.
 
     The other family is an advisory note; another error, or a result, is a violation of ``clause``.

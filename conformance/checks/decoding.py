@@ -24,6 +24,14 @@ from hypothesis import strategies as st
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, INTERFACE, Check
 from bpe_conformance.checks.common import expect_rejection, rejection_verdict, rules_json
+from bpe_conformance.checks.examples import (
+    BadIdsExample,
+    CutExample,
+    ExplodeExample,
+    TextsExample,
+    TrainingExample,
+    drawn,
+)
 from bpe_conformance.dialects.context import (
     not_applicable,
     profile_encode,
@@ -36,6 +44,7 @@ from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values, unicode_corpora
 from bpe_conformance.reference import BEGIN_ID, END_ID
 from bpe_conformance.reference.dialects import decode_profile
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.results.advisories import advise
 
@@ -57,7 +66,7 @@ HARD_TEXTS = ("cafe\u0301", "A\u030a", "a\r\nb\x00", "👨\u200d👩\u200d👧",
 BAD_ID_KINDS = (*_INVALID_UTF8, "first unknown id", "far unknown id", "negative id", "bool id", "partial rule piece")
 
 
-def _trained_rules(subject: Subject, example: dict[str, Any]) -> Rules | None:
+def _trained_rules(subject: Subject, example: TrainingExample) -> Rules | None:
     """The implementation's rules, or None when they are malformed (rule-references reports that).
 
     None too when training raised once no pair was left (stop-rule reports that).
@@ -79,7 +88,7 @@ def _spelled(ids: list[int], rules: Rules, profile: Profile) -> bytes | None:
     return b"".join(pieces[token] for token in ids)
 
 
-def _decode_or_violation(subject: Subject, ids: list[int], clause: str, inputs: dict[str, Any], expected: str) -> str:
+def _decode_or_violation(subject: Subject, ids: list[int], clause: str, inputs: JSONObject, expected: str) -> str:
     """``decode(ids)`` for ids whose pieces join to ``expected``; raising there violates ``clause``."""
     try:
         return subject.decode(list(ids))
@@ -93,17 +102,17 @@ def _decode_or_violation(subject: Subject, ids: list[int], clause: str, inputs: 
         ) from None
 
 
-def _expect_text(subject: Subject, ids: list[int], text: str, clause: str, inputs: dict[str, Any], why: str) -> None:
+def _expect_text(subject: Subject, ids: list[int], text: str, clause: str, inputs: JSONObject, why: str) -> None:
     actual = _decode_or_violation(subject, ids, clause, inputs, text)
     if actual != text:
         raise Violation(clause, f"decode({ids}) {why}", inputs={**inputs, "ids": ids}, expected=text, actual=actual)
 
 
-def _inputs(example: dict[str, Any], rules: Rules) -> dict[str, Any]:
+def _inputs(example: TrainingExample, rules: Rules) -> JSONObject:
     return {"documents": list(example["documents"]), "max_merges": example["max_merges"], "rules": rules_json(rules)}
 
 
-def verify_round_trip(subject: Subject, example: dict[str, Any]) -> None:
+def verify_round_trip(subject: Subject, example: TextsExample) -> None:
     """BPE-ROUNDTRIP: ``decode(encode(t)) == t`` for training documents, unseen texts and a few hard ones."""
     documents = list(example["documents"])
     rules = train_subject(subject, documents, example["max_merges"])
@@ -134,7 +143,7 @@ def verify_round_trip(subject: Subject, example: dict[str, Any]) -> None:
         _expect_text(subject, ids, text, "BPE-ROUNDTRIP", inputs, "of encode(text) did not give the text back")
 
 
-def verify_decode_concatenates(subject: Subject, example: dict[str, Any]) -> None:
+def verify_decode_concatenates(subject: Subject, example: TextsExample) -> None:
     """BPE-DECODE-CONCAT: decoding joins the pieces of the ids in order; a rule's piece is its parts' pieces."""
     rules = _trained_rules(subject, example)
     if rules is None:
@@ -164,7 +173,7 @@ def _explode(ids: list[int], pieces: list[bytes], choices: list[bool]) -> list[i
     return exploded
 
 
-def verify_decode_bytes(subject: Subject, example: dict[str, Any]) -> None:
+def verify_decode_bytes(subject: Subject, example: ExplodeExample) -> None:
     """BPE-DECODE-BYTES: ids that split characters decode when the whole is valid UTF-8 (bytes first, then text)."""
     rules = _trained_rules(subject, example)
     if rules is None:
@@ -228,7 +237,7 @@ def expected_decode(ids: list[Any], rules: Rules, profile: Profile) -> tuple[boo
 
 
 def _policy_violation(
-    clause: str, inputs: dict[str, Any], profile: Profile, expected: tuple[bool, str], actual: str
+    clause: str, inputs: JSONObject, profile: Profile, expected: tuple[bool, str], actual: str
 ) -> Violation:
     returns, answer = expected
     wanted = f"return {answer!r}" if returns else f"raise {answer}"
@@ -243,7 +252,7 @@ def _policy_violation(
 
 
 def _verify_decode_policy(
-    subject: Subject, ids: list[Any], rules: Rules, profile: Profile, clause: str, inputs: dict[str, Any]
+    subject: Subject, ids: list[Any], rules: Rules, profile: Profile, clause: str, inputs: JSONObject
 ) -> None:
     """Under a lenient decode policy the profile's own answer is the expected one: text or an error kind."""
     expected = expected_decode(ids, rules, profile)
@@ -263,7 +272,7 @@ def _verify_decode_policy(
         raise _policy_violation(clause, inputs, profile, expected, f"returned {returned!r}")
 
 
-def verify_decode_strict(subject: Subject, example: dict[str, Any]) -> None:
+def verify_decode_strict(subject: Subject, example: BadIdsExample) -> None:
     """BPE-DECODE-STRICT: unknown ids and invalid UTF-8 raise ValueError (bool ids TypeError), never U+FFFD.
 
     Under a profile whose decode policy is ``replace`` or ``skip-unknown`` the expected answer is that
@@ -292,7 +301,7 @@ def verify_decode_strict(subject: Subject, example: dict[str, Any]) -> None:
     )
 
 
-def verify_vocab_size(subject: Subject, example: dict[str, Any]) -> None:
+def verify_vocab_size(subject: Subject, example: TrainingExample) -> None:
     """BPE-VOCAB-SIZE: the vocabulary is 258 + rules made, never 258 + max_merges: the next id is unknown.
 
     Any error counts as "unknown" here (an algorithm-level clause); which error family it must be
@@ -336,7 +345,7 @@ def boundary_inapplicable(profile: Profile) -> str | None:
     return not_applicable(profile, "boundary_ids", "ids 256 and 257 are the first two rules, not boundaries")
 
 
-def verify_boundary_ids(subject: Subject, example: dict[str, Any]) -> None:
+def verify_boundary_ids(subject: Subject, example: CutExample) -> None:
     """BPE-ALPHA-BOUNDARY: ids 256 and 257 carry no bytes, wherever they appear in the ids to decode."""
     if boundary_inapplicable(subject_profile(subject)) is not None:
         return
@@ -352,10 +361,11 @@ def verify_boundary_ids(subject: Subject, example: dict[str, Any]) -> None:
             _expect_text(subject, marked, text, "BPE-ALPHA-BOUNDARY", inputs, "must ignore the boundary ids")
 
 
-def _examples(documents: st.SearchStrategy[list[str]], **extra: st.SearchStrategy[Any]) -> Callable[[], Any]:
-    def strategy() -> st.SearchStrategy[dict[str, Any]]:
-        fields = {"documents": documents, "max_merges": max_merges_values(max_value=24), **extra}
-        return st.fixed_dictionaries(fields)
+def _examples(
+    shape: Callable[..., TrainingExample], documents: st.SearchStrategy[list[str]], /, **extra: st.SearchStrategy[Any]
+) -> Callable[[], Any]:
+    def strategy() -> st.SearchStrategy[TrainingExample]:
+        return drawn(shape, documents=documents, max_merges=max_merges_values(max_value=24), **extra)
 
     return strategy
 
@@ -370,7 +380,7 @@ DECODING_CHECKS = [
         clause="BPE-ROUNDTRIP",
         summary="decode(encode(t)) == t for training documents and unseen texts, multi-byte and emoji included",
         verify=verify_round_trip,
-        strategy=_examples(corpora(max_documents=3, max_length=24), texts=_TEXTS),
+        strategy=_examples(TextsExample, corpora(max_documents=3, max_length=24), texts=_TEXTS),
         requires=frozenset({"train", "encode", "decode"}),
         budget=0.5,
     ),
@@ -380,7 +390,7 @@ DECODING_CHECKS = [
         clause="BPE-DECODE-CONCAT",
         summary="decode joins the pieces of the ids; a rule's piece is its two parts' pieces",
         verify=verify_decode_concatenates,
-        strategy=_examples(corpora(max_documents=3, max_length=24), texts=_TEXTS),
+        strategy=_examples(TextsExample, corpora(max_documents=3, max_length=24), texts=_TEXTS),
         requires=_DECODE,
         budget=0.5,
     ),
@@ -391,7 +401,10 @@ DECODING_CHECKS = [
         summary="ids that split characters decode when their bytes together are valid UTF-8",
         verify=verify_decode_bytes,
         strategy=_examples(
-            unicode_corpora(max_documents=3, max_length=10), texts=_TEXTS, explode=st.lists(st.booleans(), max_size=4)
+            ExplodeExample,
+            unicode_corpora(max_documents=3, max_length=10),
+            texts=_TEXTS,
+            explode=st.lists(st.booleans(), max_size=4),
         ),
         requires=_DECODE,
         budget=0.5,
@@ -403,6 +416,7 @@ DECODING_CHECKS = [
         summary="unknown ids and invalid UTF-8 raise ValueError, bool ids TypeError; never a replacement character",
         verify=verify_decode_strict,
         strategy=_examples(
+            BadIdsExample,
             unicode_corpora(max_documents=3, max_length=10),
             kind=st.sampled_from(BAD_ID_KINDS),
             prefix=st.sampled_from(("", "a", "é", "低")),
@@ -417,7 +431,7 @@ DECODING_CHECKS = [
         clause="BPE-VOCAB-SIZE",
         summary="the vocabulary is 258 + rules made: ids from there on are unknown, whatever max_merges was",
         verify=verify_vocab_size,
-        strategy=_examples(corpora(max_documents=3, max_length=20)),
+        strategy=_examples(TrainingExample, corpora(max_documents=3, max_length=20)),
         requires=_DECODE,
         budget=0.5,
     ),
@@ -428,7 +442,7 @@ DECODING_CHECKS = [
         summary="ids 256 and 257 decode to nothing, around or inside a text",
         verify=verify_boundary_ids,
         inapplicable=boundary_inapplicable,
-        strategy=_examples(corpora(max_documents=3, max_length=20), texts=_TEXTS, cut=st.integers(0, 64)),
+        strategy=_examples(CutExample, corpora(max_documents=3, max_length=20), texts=_TEXTS, cut=st.integers(0, 64)),
         requires=_DECODE,
         budget=0.5,
     ),

@@ -7,13 +7,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from hypothesis import strategies as st
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
 from bpe_conformance.checks.common import verify_encodings, verify_training_rounds
+from bpe_conformance.checks.examples import TextsExample, TrainingExample, drawn
 from bpe_conformance.checks.training import stage_clauses_besides
 from bpe_conformance.dialects.context import (
     not_applicable,
@@ -40,7 +41,7 @@ _ENCODE_CLAUSES = ("BPE-ALPHA-BYTES", "BPE-ENCODE-BOUNDARY", "BPE-MERGE-NOREMATC
 _NEW_PAIRS = ("xyxyxyxy", "qqqqqqqq", "zzzz zzzz", "😀😀😀😀", "\x00\x00\x00")
 
 
-def verify_encode_trained(subject: Subject, example: dict[str, Any]) -> None:
+def verify_encode_trained(subject: Subject, example: TextsExample) -> None:
     """BPE-ENCODE-ORDER: after training, training documents and unseen texts get exactly the canonical ids.
 
     For a training document these are its final training sequence (BPE-TRAIN-INPUT). Canonical is
@@ -57,7 +58,7 @@ def _has_repeated_piece(rules: list[tuple[int, int]], profile: Profile) -> bool:
     return len(set(pieces)) < len(pieces)
 
 
-def verify_encode_loaded_rules(subject: Subject, example: dict[str, Any]) -> None:
+def verify_encode_loaded_rules(subject: Subject, example: LoadedExample) -> None:
     """BPE-ENCODE-ORDER: for any valid rule list given to ``load``, even one training never makes, exact ids.
 
     The rules are renumbered into the profile's ids. A piece-rank encoder keeps one rank per piece,
@@ -82,7 +83,7 @@ def pre_tokenization_inapplicable(profile: Profile) -> str | None:
     return not_applicable(profile, "pre_tokenization", "the profile splits text into chunks before merging")
 
 
-def verify_no_pretokenization(subject: Subject, example: dict[str, Any]) -> None:
+def verify_no_pretokenization(subject: Subject, example: TrainingExample) -> None:
     """BPE-ENCODE-RAW: merges cross spaces and punctuation, in training and in encoding."""
     if pre_tokenization_inapplicable(subject_profile(subject)) is not None:
         return
@@ -98,7 +99,7 @@ def _snapshot(subject: Subject, texts: list[str]) -> list[list[int]]:
     return [subject.encode(text) for text in texts]
 
 
-def verify_encode_pure(subject: Subject, example: dict[str, Any]) -> None:
+def verify_encode_pure(subject: Subject, example: TextsExample) -> None:
     """BPE-ENCODE-PURE: encoding other texts (with pairs training never saw) changes no later encoding."""
     documents = list(example["documents"])
     if train_subject(subject, documents, example["max_merges"]) is None:
@@ -119,22 +120,28 @@ def verify_encode_pure(subject: Subject, example: dict[str, Any]) -> None:
             )
 
 
-def _with_variants(case: tuple[str, list[tuple[int, int]]]) -> dict[str, Any]:
+class LoadedExample(TypedDict):
+    """Rules to load, and texts to encode with them."""
+
+    rules: list[tuple[int, int]]
+    texts: list[str]
+
+
+def _with_variants(case: tuple[str, list[tuple[int, int]]]) -> LoadedExample:
     text, rules = case
     return {"rules": rules, "texts": [text, text[::-1], text * 2]}
 
 
-def _loaded_examples() -> st.SearchStrategy[dict[str, Any]]:
+def _loaded_examples() -> st.SearchStrategy[LoadedExample]:
     return texts_and_rules(max_rules=10, max_length=24).map(_with_variants)
 
 
-def _trained_examples(documents: st.SearchStrategy[list[str]]) -> st.SearchStrategy[dict[str, Any]]:
-    return st.fixed_dictionaries(
-        {
-            "documents": documents,
-            "max_merges": max_merges_values(max_value=24),
-            "texts": st.lists(encode_texts(max_length=24), max_size=3),
-        }
+def _trained_examples(documents: st.SearchStrategy[list[str]]) -> st.SearchStrategy[TextsExample]:
+    return drawn(
+        TextsExample,
+        documents=documents,
+        max_merges=max_merges_values(max_value=24),
+        texts=st.lists(encode_texts(max_length=24), max_size=3),
     )
 
 
@@ -166,8 +173,10 @@ ENCODING_CHECKS = [
         summary="merges cross spaces and punctuation, in training and in encoding",
         verify=verify_no_pretokenization,
         inapplicable=pre_tokenization_inapplicable,
-        strategy=lambda: st.fixed_dictionaries(
-            {"documents": pretokenization_corpora(max_documents=3, max_length=24), "max_merges": st.integers(4, 24)}
+        strategy=lambda: drawn(
+            TrainingExample,
+            documents=pretokenization_corpora(max_documents=3, max_length=24),
+            max_merges=st.integers(4, 24),
         ),
         requires=frozenset({"train", "encode"}),
         also=(*stage_clauses_besides("BPE-ENCODE-RAW"), "BPE-ENCODE-ORDER"),

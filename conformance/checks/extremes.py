@@ -20,7 +20,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from hypothesis import strategies as st
 
@@ -29,6 +29,7 @@ from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import ProcessSubject
 from bpe_conformance.checks.base import ALGORITHM, Check
 from bpe_conformance.checks.common import rules_json
+from bpe_conformance.checks.examples import TextsExample, TrainingExample, drawn
 from bpe_conformance.dialects.context import expected_rules, is_strict, subject_profile, train_subject
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.inputs.corpora.training import WIDE_MAX_MERGES
@@ -40,13 +41,22 @@ __all__ = ["EXTREME_CHECKS", "HASH_SEEDS", "verify_large_counts", "verify_wide_m
 
 Rules = list[tuple[int, int]]
 # Two fixed seeds, so a hash-order bug is found (and shrunk) the same way on every run.
+
+
+class LargeCountExample(TypedDict):
+    """A corpus with a pair seen past 8 or 16 bits of count, and the merge budget."""
+
+    corpus: LargeCountCorpus
+    max_merges: int
+
+
 HASH_SEEDS = (1, 2)
 
 
 # ---- max_merges past 32 bits ------------------------------------------------------------------
 
 
-def verify_wide_max_merges(subject: Subject, example: dict[str, Any]) -> None:
+def verify_wide_max_merges(subject: Subject, example: TrainingExample) -> None:
     """BPE-TRAIN-MAXMERGES: a wide max_merges is valid and trains what any budget never reached trains."""
     documents, max_merges = list(example["documents"]), example["max_merges"]
     expected = expected_rules(list(documents), max_merges, subject_profile(subject))
@@ -97,7 +107,7 @@ def _trains_right(subject: Subject, corpus: LargeCountCorpus, max_merges: int) -
     return expected, train_subject(subject, documents, max_merges)
 
 
-def verify_large_counts(subject: Subject, example: dict[str, Any]) -> None:
+def verify_large_counts(subject: Subject, example: LargeCountExample) -> None:
     """BPE-TRAIN-COUNT: a pair seen 256 or 65 536 times is counted that many times, not modulo 2**8 or 2**16.
 
     Put down to the count only when the same corpus with the big pair seen once fewer than the width
@@ -165,7 +175,7 @@ def _answers(instance: ProcessSubject, documents: list[str], max_merges: int, te
     return rules, [instance.encode(text) for text in texts]
 
 
-def verify_across_processes(subject: Subject, example: dict[str, Any]) -> None:
+def verify_across_processes(subject: Subject, example: TextsExample) -> None:
     """BPE-PROP-DETERMINISM: processes under other hash seeds and environment orders give the same answers."""
     documents, max_merges = list(example["documents"]), example["max_merges"]
     texts = [*documents, *example["texts"]]
@@ -200,8 +210,10 @@ EXTREME_CHECKS = [
         clause="BPE-TRAIN-MAXMERGES",
         summary="max_merges past 32, 53 and 64 bits is valid and trains as a budget never reached",
         verify=verify_wide_max_merges,
-        strategy=lambda: st.fixed_dictionaries(
-            {"documents": corpora(max_documents=3, max_length=20), "max_merges": st.sampled_from(WIDE_MAX_MERGES)}
+        strategy=lambda: drawn(
+            TrainingExample,
+            documents=corpora(max_documents=3, max_length=20),
+            max_merges=st.sampled_from(WIDE_MAX_MERGES),
         ),
         budget=0.25,
     ),
@@ -211,7 +223,7 @@ EXTREME_CHECKS = [
         clause="BPE-TRAIN-COUNT",
         summary="a pair seen 256 or 65 536 times outranks one seen a few times: counts never wrap",
         verify=verify_large_counts,
-        strategy=lambda: st.fixed_dictionaries({"corpus": large_count_corpora(), "max_merges": st.integers(1, 3)}),
+        strategy=lambda: drawn(LargeCountExample, corpus=large_count_corpora(), max_merges=st.integers(1, 3)),
         budget=0.2,
     ),
     Check(
@@ -220,12 +232,11 @@ EXTREME_CHECKS = [
         clause="BPE-PROP-DETERMINISM",
         summary="two fresh processes under other hash seeds and environment orders give the same rules and ids",
         verify=verify_across_processes,
-        strategy=lambda: st.fixed_dictionaries(
-            {
-                "documents": corpora(max_documents=3, max_length=20),
-                "max_merges": max_merges_values(max_value=20),
-                "texts": st.lists(encode_texts(max_length=20), max_size=2),
-            }
+        strategy=lambda: drawn(
+            TextsExample,
+            documents=corpora(max_documents=3, max_length=20),
+            max_merges=max_merges_values(max_value=20),
+            texts=st.lists(encode_texts(max_length=20), max_size=2),
         ),
         requires=frozenset({"train"}),
         budget=0.25,  # two more processes to start: few examples, each one three trainings

@@ -10,16 +10,17 @@ These need no expected answer: they compare the implementation with itself.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from hypothesis import strategies as st
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
 from bpe_conformance.checks.common import rules_json, training_examples
+from bpe_conformance.checks.examples import SeedExample, TextsExample, TrainingExample, drawn
 from bpe_conformance.dialects.context import not_applicable, subject_profile, train_subject
 from bpe_conformance.errors import Violation
 from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["PROPERTY_CHECKS", "document_order_inapplicable"]
@@ -27,11 +28,11 @@ __all__ = ["PROPERTY_CHECKS", "document_order_inapplicable"]
 Rules = list[tuple[int, int]]
 
 
-def _inputs(example: dict[str, Any]) -> dict[str, Any]:
+def _inputs(example: TrainingExample) -> JSONObject:
     return {"documents": list(example["documents"]), "max_merges": example["max_merges"]}
 
 
-def verify_determinism(subject: Subject, example: dict[str, Any]) -> None:
+def verify_determinism(subject: Subject, example: TextsExample) -> None:
     """BPE-PROP-DETERMINISM: the same documents give the same rules, and the same text the same ids."""
     documents, max_merges = list(example["documents"]), example["max_merges"]
     first = train_subject(subject, list(documents), max_merges)
@@ -82,7 +83,7 @@ def document_order_inapplicable(profile: Profile) -> str | None:
     return None
 
 
-def verify_document_order(subject: Subject, example: dict[str, Any]) -> None:
+def verify_document_order(subject: Subject, example: SeedExample) -> None:
     """BPE-PROP-PERMUTE: any permutation of the documents gives the same rules."""
     if document_order_inapplicable(subject_profile(subject)) is not None:
         return
@@ -100,7 +101,7 @@ def verify_document_order(subject: Subject, example: dict[str, Any]) -> None:
             )
 
 
-def verify_prefix(subject: Subject, example: dict[str, Any]) -> None:
+def verify_prefix(subject: Subject, example: TrainingExample) -> None:
     """BPE-PROP-PREFIX: the rules for m merges are a prefix of the rules for m + k merges.
 
     Checked for every m below the number of rules made with ``max_merges``, so a reordering anywhere shows.
@@ -129,7 +130,7 @@ def _pieces(rules: Rules, first_rule_id: int) -> list[bytes]:
     return pieces[first_rule_id:]
 
 
-def verify_unique_pieces(subject: Subject, example: dict[str, Any]) -> None:
+def verify_unique_pieces(subject: Subject, example: TrainingExample) -> None:
     """BPE-PROP-UNIQUE: no two trained rules have the same piece (so never the same pair twice)."""
     rules = train_subject(subject, list(example["documents"]), example["max_merges"])
     if rules is None:
@@ -147,13 +148,12 @@ def verify_unique_pieces(subject: Subject, example: dict[str, Any]) -> None:
         seen[piece] = rank
 
 
-def _document_order_examples() -> st.SearchStrategy[dict[str, Any]]:
-    return st.fixed_dictionaries(
-        {
-            "documents": corpora(min_documents=2, max_documents=4, max_length=20),
-            "max_merges": max_merges_values(max_value=20),
-            "seed": st.integers(0, 2**16),
-        }
+def _document_order_examples() -> st.SearchStrategy[SeedExample]:
+    return drawn(
+        SeedExample,
+        documents=corpora(min_documents=2, max_documents=4, max_length=20),
+        max_merges=max_merges_values(max_value=20),
+        seed=st.integers(0, 2**16),
     )
 
 
@@ -164,12 +164,11 @@ PROPERTY_CHECKS = [
         clause="BPE-PROP-DETERMINISM",
         summary="the same documents give the same rules (again, and in a fresh instance); the same text the same ids",
         verify=verify_determinism,
-        strategy=lambda: st.fixed_dictionaries(
-            {
-                "documents": corpora(max_documents=3, max_length=20),
-                "max_merges": max_merges_values(max_value=20),
-                "texts": st.lists(encode_texts(max_length=20), max_size=2),
-            }
+        strategy=lambda: drawn(
+            TextsExample,
+            documents=corpora(max_documents=3, max_length=20),
+            max_merges=max_merges_values(max_value=20),
+            texts=st.lists(encode_texts(max_length=20), max_size=2),
         ),
         budget=0.5,
     ),
@@ -189,8 +188,8 @@ PROPERTY_CHECKS = [
         clause="BPE-PROP-PREFIX",
         summary="the rules for m merges are a prefix of the rules for m + k merges",
         verify=verify_prefix,
-        strategy=lambda: st.fixed_dictionaries(
-            {"documents": corpora(max_documents=3, max_length=20), "max_merges": st.integers(2, 12)}
+        strategy=lambda: drawn(
+            TrainingExample, documents=corpora(max_documents=3, max_length=20), max_merges=st.integers(2, 12)
         ),
         budget=0.5,
     ),

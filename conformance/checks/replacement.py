@@ -10,13 +10,12 @@ in the rules a run of one byte produces, and in the ids of runs of odd and even 
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import strategies as st
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
 from bpe_conformance.checks.common import verify_encodings, verify_training_rounds
+from bpe_conformance.checks.examples import TrainingExample, drawn
 from bpe_conformance.checks.training import stage_clauses_besides
 from bpe_conformance.dialects.context import rules_are_valid, subject_profile
 from bpe_conformance.inputs.strategies import run_corpora
@@ -32,7 +31,7 @@ def _run_texts(documents: list[str]) -> list[str]:
     return [*documents, *(char * length for char in starts for length in range(1, 8))]
 
 
-def verify_merge_scan(subject: Subject, example: dict[str, Any]) -> None:
+def verify_merge_scan(subject: Subject, example: TrainingExample) -> None:
     """BPE-MERGE-SCAN: ``[a, a, a]`` becomes ``[n, a]``, visible in the rules learned and the ids of runs."""
     documents = list(example["documents"])
     rules = verify_training_rounds(subject, example)
@@ -50,8 +49,8 @@ REPLACEMENT_CHECKS = [
         clause="BPE-MERGE-SCAN",
         summary="replacement scans left to right without overlap: [a, a, a] -> [n, a], a made token is not rematched",
         verify=verify_merge_scan,
-        strategy=lambda: st.fixed_dictionaries(
-            {"documents": run_corpora(max_documents=3, max_run=16), "max_merges": st.integers(3, 24)}
+        strategy=lambda: drawn(
+            TrainingExample, documents=run_corpora(max_documents=3, max_run=16), max_merges=st.integers(3, 24)
         ),
         also=("BPE-MERGE-NOREMATCH", *stage_clauses_besides("BPE-MERGE-SCAN"), "BPE-ENCODE-ORDER"),
     ),

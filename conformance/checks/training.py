@@ -11,13 +11,12 @@ class, so a dialect that breaks ties differently fails ``tie-break`` and nothing
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import strategies as st
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
 from bpe_conformance.checks.common import rules_json, training_examples, verify_training_rounds
+from bpe_conformance.checks.examples import EarlierExample, TextsExample, TrainingExample, drawn
 from bpe_conformance.diagnosis import TRAINING_STAGES
 from bpe_conformance.dialects.context import (
     input_refusal,
@@ -40,6 +39,7 @@ from bpe_conformance.inputs.strategies import (
     tie_corpora,
 )
 from bpe_conformance.reference import BOUNDARY_IDS, BYTE_COUNT
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["TRAINING_CHECKS", "TRAINING_STAGE_CLAUSES", "cross_document_inapplicable", "stage_clauses_besides"]
@@ -53,11 +53,11 @@ def stage_clauses_besides(*own: str) -> tuple[str, ...]:
     return tuple(clause for clause in TRAINING_STAGE_CLAUSES if clause not in own)
 
 
-def _inputs(example: dict[str, Any]) -> dict[str, Any]:
+def _inputs(example: TrainingExample) -> JSONObject:
     return {"documents": list(example["documents"]), "max_merges": example["max_merges"]}
 
 
-def verify_rule_references(subject: Subject, example: dict[str, Any]) -> None:
+def verify_rule_references(subject: Subject, example: TrainingExample) -> None:
     """BPE-RULE-REF: each part of rule r is a byte (0-255) or an earlier rule's id (258 to 257 + r).
 
     Under a profile without boundary ids, rule r is 256 + r and may refer to 256 to 255 + r.
@@ -123,7 +123,7 @@ def _rule_id_problem(
     )
 
 
-def verify_rule_ids(subject: Subject, example: dict[str, Any]) -> None:
+def verify_rule_ids(subject: Subject, example: TextsExample) -> None:
     """BPE-RULE-ID: the ids ``encode`` emits are 258 + rank of the rules ``train`` returned, nothing else.
 
     The first rule id is the profile's: 256 when it has no boundary ids.
@@ -154,34 +154,34 @@ def cross_document_inapplicable(profile: Profile) -> str | None:
     return not_applicable(profile, "documents", "the profile counts pairs across documents on purpose")
 
 
-def verify_no_cross_document_pairs(subject: Subject, example: dict[str, Any]) -> None:
+def verify_no_cross_document_pairs(subject: Subject, example: TrainingExample) -> None:
     """BPE-TRAIN-DOCS: no rule is explained by counting pairs across document boundaries."""
     if cross_document_inapplicable(subject_profile(subject)) is not None:
         return
     verify_training_rounds(subject, example)
 
 
-def verify_overlapping_counts(subject: Subject, example: dict[str, Any]) -> None:
+def verify_overlapping_counts(subject: Subject, example: TrainingExample) -> None:
     """BPE-TRAIN-COUNT: no rule (or early stop) is explained by counting overlapping windows once."""
     verify_training_rounds(subject, example)
 
 
-def verify_greedy_selection(subject: Subject, example: dict[str, Any]) -> None:
+def verify_greedy_selection(subject: Subject, example: TrainingExample) -> None:
     """BPE-TRAIN-GREEDY: replaying the implementation's own rules, each had the highest count of its round."""
     verify_training_rounds(subject, example)
 
 
-def verify_tie_break(subject: Subject, example: dict[str, Any]) -> None:
+def verify_tie_break(subject: Subject, example: TrainingExample) -> None:
     """BPE-TRAIN-TIE: among pairs sharing the highest count, the smallest (a, b) as integers was chosen."""
     verify_training_rounds(subject, example)
 
 
-def verify_recount(subject: Subject, example: dict[str, Any]) -> None:
+def verify_recount(subject: Subject, example: TrainingExample) -> None:
     """BPE-TRAIN-RECOUNT: no rule is explained by counts left over from an earlier round."""
     verify_training_rounds(subject, example)
 
 
-def verify_stop_rule(subject: Subject, example: dict[str, Any]) -> None:
+def verify_stop_rule(subject: Subject, example: TrainingExample) -> None:
     """BPE-TRAIN-STOP: no rule with a best count below 2, none beyond max_merges, no stop while a pair repeats.
 
     The minimum count is the profile's (1 for trainers that merge pairs seen once). Raising once no pair
@@ -194,7 +194,7 @@ def verify_stop_rule(subject: Subject, example: dict[str, Any]) -> None:
         raise stop_violation(subject, example["documents"], example["max_merges"])
 
 
-def verify_training_input(subject: Subject, example: dict[str, Any]) -> None:
+def verify_training_input(subject: Subject, example: EarlierExample) -> None:
     """BPE-TRAIN-INPUT: the rules depend only on this call's documents, not on earlier calls or encoded text."""
     documents, max_merges = list(example["documents"]), example["max_merges"]
     subject.reset()
@@ -217,7 +217,7 @@ def verify_training_input(subject: Subject, example: dict[str, Any]) -> None:
         )
 
 
-def verify_documents_as_given(subject: Subject, example: dict[str, Any]) -> None:
+def verify_documents_as_given(subject: Subject, example: TrainingExample) -> None:
     """BPE-TRAIN-INPUT, BPE-TRAIN-DOCS: each document is counted byte for byte as given, repeats included.
 
     No rule may be explained by documents stripped, normalized to NFC, or deduplicated before counting.
@@ -245,30 +245,30 @@ def _small_corpora() -> st.SearchStrategy[list[str]]:
     return corpora(max_documents=4, max_length=24)
 
 
-def _rule_id_examples() -> st.SearchStrategy[dict[str, Any]]:
-    return st.fixed_dictionaries(
-        {
-            "documents": _small_corpora(),
-            "max_merges": max_merges_values(max_value=24),
-            "texts": st.lists(encode_texts(max_length=20), max_size=3),
-        }
+def _rule_id_examples() -> st.SearchStrategy[TextsExample]:
+    return drawn(
+        TextsExample,
+        documents=_small_corpora(),
+        max_merges=max_merges_values(max_value=24),
+        texts=st.lists(encode_texts(max_length=20), max_size=3),
     )
 
 
-def _training_input_examples() -> st.SearchStrategy[dict[str, Any]]:
-    return st.fixed_dictionaries(
-        {
-            "documents": _small_corpora(),
-            "max_merges": st.integers(1, 16),
-            "earlier": _small_corpora(),
-            "texts": st.lists(encode_texts(max_length=20), max_size=2),
-        }
+def _training_input_examples() -> st.SearchStrategy[EarlierExample]:
+    return drawn(
+        EarlierExample,
+        documents=_small_corpora(),
+        max_merges=st.integers(1, 16),
+        earlier=_small_corpora(),
+        texts=st.lists(encode_texts(max_length=20), max_size=2),
     )
 
 
-def _stop_examples() -> st.SearchStrategy[dict[str, Any]]:
-    return st.fixed_dictionaries(
-        {"documents": _small_corpora(), "max_merges": st.sampled_from((0, 1, 2)) | max_merges_values(max_value=24)}
+def _stop_examples() -> st.SearchStrategy[TrainingExample]:
+    return drawn(
+        TrainingExample,
+        documents=_small_corpora(),
+        max_merges=st.sampled_from((0, 1, 2)) | max_merges_values(max_value=24),
     )
 
 

@@ -26,11 +26,13 @@ from bpe_conformance.adapters.protocol import to_wire
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import INTERFACE, Check
 from bpe_conformance.checks.common import expect_rejection, rules_json
+from bpe_conformance.checks.examples import TrainingExample, drawn
 from bpe_conformance.dialects.context import expected_rules, is_strict, subject_profile, train_subject
 from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values
 from bpe_conformance.inputs.unrepresentable import marker
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
@@ -111,7 +113,7 @@ class BadCall:
             return subject.decode(argument)
         return subject.load(argument)
 
-    def inputs(self) -> dict[str, Any]:
+    def inputs(self) -> JSONObject:
         """The counterexample's inputs; a value JSON cannot carry is shown as the protocol's marker for it."""
         return {"operation": self.operation, "argument": _shown(self.argument), "problem": self.description}
 
@@ -232,6 +234,13 @@ RULES_CASES = tuple(
 ALL_CASES = MAX_MERGES_CASES + DOCUMENTS_CASES + TEXT_CASES + IDS_CASES + RULES_CASES
 
 
+class CallExample(TrainingExample):
+    """A training example, a bad call to make after it, and texts whose encodings it must not change."""
+
+    call: BadCall
+    texts: list[str]
+
+
 def setup_merges(profile: Profile) -> int:
     """As many merges as the profile makes on the set-up documents, so setting up never runs out of pairs.
 
@@ -295,7 +304,7 @@ def _probe(subject: Subject, texts: list[str]) -> list[list[int]]:
     return [subject.encode(text) for text in texts]
 
 
-def verify_failed_call_keeps_model(subject: Subject, example: dict[str, Any]) -> None:
+def verify_failed_call_keeps_model(subject: Subject, example: CallExample) -> None:
     """A rejected call leaves the model as it was: the same texts encode to the same ids afterwards."""
     case: BadCall = example["call"]
     if not subject.supports(case.operation):
@@ -389,13 +398,12 @@ VALIDATION_CHECKS = [
         clause="BPE-INPUT-DOCS",
         summary="a rejected train, load, encode or decode leaves the model unchanged",
         verify=verify_failed_call_keeps_model,
-        strategy=lambda: st.fixed_dictionaries(
-            {
-                "documents": corpora(max_documents=3, max_length=20),
-                "max_merges": max_merges_values(max_value=16),
-                "call": st.sampled_from(ALL_CASES),
-                "texts": st.lists(encode_texts(max_length=16), max_size=2),
-            }
+        strategy=lambda: drawn(
+            CallExample,
+            documents=corpora(max_documents=3, max_length=20),
+            max_merges=max_merges_values(max_value=16),
+            call=st.sampled_from(ALL_CASES),
+            texts=st.lists(encode_texts(max_length=16), max_size=2),
         ),
         requires=frozenset({"train", "encode"}),
         also=("BPE-TRAIN-MAXMERGES", "BPE-INPUT-TEXT", "BPE-INPUT-IDS", "BPE-INPUT-RULES", "BPE-RULE-REF"),

@@ -34,6 +34,7 @@ from bpe_conformance.dialects.context import bounded_answer, not_applicable, pai
 from bpe_conformance.errors import HarnessError, ImplementationRaised, Violation
 from bpe_conformance.reference import BOUNDARY_IDS
 from bpe_conformance.reference.dialects import renumbered
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.results.advisories import advise
 from bpe_conformance.vectors.files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors, profile_directory, profile_files
@@ -119,16 +120,16 @@ def _contract(subject: Subject) -> _Contract | _LoadOnlyContract:
 
 
 @functools.cache
-def _profile_vectors(profile: str) -> dict[str, list[dict[str, Any]]]:
+def _profile_vectors(profile: str) -> dict[str, list[JSONObject]]:
     return load_vectors(profile=profile)
 
 
 @functools.cache
-def _by_id(profile: str) -> dict[str, dict[str, Any]]:
+def _by_id(profile: str) -> dict[str, JSONObject]:
     return {vector["id"]: vector for vectors in _profile_vectors(profile).values() for vector in vectors}
 
 
-def vector_cases(file_name: str, profile: str = STRICT.name) -> list[dict[str, Any]]:
+def vector_cases(file_name: str, profile: str = STRICT.name) -> list[JSONObject]:
     """The vectors of one file (``training.json``, ``load.json`` or ``invalid.json``) of ``profile``, in file order."""
     return _profile_vectors(profile)[file_name]
 
@@ -143,7 +144,7 @@ def _is_ids(value: Any) -> bool:
     return isinstance(value, list) and all(type(token) is int for token in value)
 
 
-def _wide_budget_misread(vector: dict[str, Any], mismatch: Mismatch, retrain: Retrain) -> bool:
+def _wide_budget_misread(vector: JSONObject, mismatch: Mismatch, retrain: Retrain) -> bool:
     """A max_merges past 31 bits answered wrong, where a small budget, also never reached, trains right:
     the budget was narrowed or wrapped (BPE-TRAIN-MAXMERGES), whatever the rules look like."""
     if vector["max_merges"] < WIDE_BUDGET or not _is_rules(mismatch.expected):
@@ -153,7 +154,7 @@ def _wide_budget_misread(vector: dict[str, Any], mismatch: Mismatch, retrain: Re
 
 
 def mismatch_clause(
-    vector: dict[str, Any],
+    vector: JSONObject,
     mismatch: Mismatch,
     retrain: Retrain | None = None,
     encode: Encoder | None = None,
@@ -202,7 +203,7 @@ def vectors_inapplicable(profile: Profile, file_name: str = "training.json") -> 
     return None
 
 
-def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
+def verify_vector(subject: Subject, vector: JSONObject) -> None:
     """Replay one vector of the subject's profile; the first mismatch that is not a skipped optional operation is a
     violation. A vector of another profile is a harness error: no subject is judged by another profile's answers."""
     profile = subject_profile(subject)
@@ -243,12 +244,12 @@ def verify_vector(subject: Subject, vector: dict[str, Any]) -> None:
 
 
 def _localised(
-    vector: dict[str, Any],
+    vector: JSONObject,
     mismatch: Mismatch,
     retrain: Retrain | None,
     fresh: Callable[[Rules], Encoder] | None,
     profile: Profile,
-) -> tuple[str, str, dict[str, Any] | None, dict[str, Any]] | None:
+) -> tuple[str, str, JSONObject | None, JSONObject] | None:
     """A wrong answer to a vector localised like a property check's: (clause, message tail, divergence, record).
 
     None when the implementation cannot be asked (the clause is then :func:`mismatch_clause`'s) or the

@@ -28,7 +28,6 @@ import enum
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.common import subject_retrainer
@@ -39,6 +38,7 @@ from bpe_conformance.compare.state import Divergence, ReferenceEncoder, first_di
 from bpe_conformance.compare.training import Failure, Trained, failure_of, train_both
 from bpe_conformance.errors import CallAborted, HarnessError, ImplementationRaised, MalformedResult
 from bpe_conformance.reference.dialects import profile_pieces
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.pretokenization import SplitProfile
 from bpe_conformance.reference.profiles import Profile
 from bpe_conformance.results.implementation import ImplementationRecord
@@ -148,7 +148,7 @@ class EncodeResult:
     texts: int = 0
     bytes: int = 0
     differing: int = 0
-    first_difference: dict[str, Any] | None = None
+    first_difference: JSONObject | None = None
     failure: Failure | None = None
 
     @property
@@ -249,7 +249,7 @@ def check_texts(paths: Sequence[str]) -> int:
 
 def _difference(
     index: int, document: Document, expected: list[int], actual: list[int], pieces: list[bytes]
-) -> dict[str, Any]:
+) -> JSONObject:
     position = first_difference(expected, actual)
     assert position is not None
     start = max(0, position - CONTEXT_IDS)

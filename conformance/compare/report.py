@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any
 
 from bpe_conformance.compare.comparison import (
     DEFAULT_TIMEOUT,
@@ -25,6 +24,7 @@ from bpe_conformance.compare.state import Divergence, first_difference
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import write_output
 from bpe_conformance.reference.dialects import profile_pieces
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.running.suite import HARNESS_NAME, harness_version
 from bpe_conformance.spec.resources import spec_file
 
@@ -57,7 +57,7 @@ def _piece(pieces: list[bytes], token_id: int, boundary: bool) -> str | None:
     return pieces[token_id].decode("utf-8", errors="backslashreplace")
 
 
-def _side(pair: Pair | None, count: int | None, divergence: Divergence, boundary: bool) -> dict[str, Any] | None:
+def _side(pair: Pair | None, count: int | None, divergence: Divergence, boundary: bool) -> JSONObject | None:
     if pair is None:
         return None
     return {
@@ -67,7 +67,7 @@ def _side(pair: Pair | None, count: int | None, divergence: Divergence, boundary
     }
 
 
-def divergence_record(divergence: Divergence, boundary: bool) -> dict[str, Any]:
+def divergence_record(divergence: Divergence, boundary: bool) -> JSONObject:
     """The ``first_divergence`` object of the report."""
     judgement = divergence.judgement
     return {
@@ -95,7 +95,7 @@ def reproduce_command(comparison: Comparison, corpus: str, merges: int) -> str:
     return shlex.join(words)
 
 
-def _shrink_record(comparison: Comparison, shrink: ShrinkResult, path: str | None) -> dict[str, Any]:
+def _shrink_record(comparison: Comparison, shrink: ShrinkResult, path: str | None) -> JSONObject:
     boundary = comparison.request.profile.boundary_ids
     return {
         "path": path,
@@ -110,7 +110,7 @@ def _shrink_record(comparison: Comparison, shrink: ShrinkResult, path: str | Non
     }
 
 
-def _split_record(comparison: Comparison) -> dict[str, Any] | None:
+def _split_record(comparison: Comparison) -> JSONObject | None:
     """The ``split`` object: the pattern both sides trained behind, and the first divergent round's two rules.
 
     Behind a split no state is judged (:data:`SPLIT_DIAGNOSIS_SKIPPED`), so the round and the two
@@ -124,7 +124,7 @@ def _split_record(comparison: Comparison) -> dict[str, Any] | None:
     profile = comparison.request.profile
     pieces = profile_pieces(expected[: rank or 0], profile)
 
-    def rule(rules: list[Pair]) -> dict[str, Any] | None:
+    def rule(rules: list[Pair]) -> JSONObject | None:
         if rank is None or rank >= len(rules):
             return None
         pair = rules[rank]
@@ -141,7 +141,7 @@ def _split_record(comparison: Comparison) -> dict[str, Any] | None:
     }
 
 
-def _encode_record(encode: EncodeResult) -> dict[str, Any]:
+def _encode_record(encode: EncodeResult) -> JSONObject:
     return {
         "source": encode.source.value,
         "rules": encode.rules.value,
@@ -153,7 +153,7 @@ def _encode_record(encode: EncodeResult) -> dict[str, Any]:
     }
 
 
-def build_report(comparison: Comparison) -> dict[str, Any]:
+def build_report(comparison: Comparison) -> JSONObject:
     """The report as JSON-ready data."""
     request, training, corpus = comparison.request, comparison.training, comparison.corpus
     boundary = request.profile.boundary_ids
@@ -200,7 +200,7 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     }
 
 
-def write_report(report: dict[str, Any], path: str | Path) -> None:
+def write_report(report: JSONObject, path: str | Path) -> None:
     """Write a :func:`build_report` as indented, ASCII-only JSON; HarnessError when the file cannot be written."""
     text = json.dumps(report, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
     try:
@@ -212,7 +212,7 @@ def write_report(report: dict[str, Any], path: str | Path) -> None:
 # --- the terminal ---
 
 
-def _pair_text(record: dict[str, Any] | None) -> str:
+def _pair_text(record: JSONObject | None) -> str:
     if record is None:
         return "no rule"
     pieces = " + ".join("?" if piece is None else repr(piece) for piece in record["pieces"])
@@ -220,7 +220,7 @@ def _pair_text(record: dict[str, Any] | None) -> str:
     return f"({first}, {second}) {pieces}, count {record['count']}"
 
 
-def _rule_text(record: dict[str, Any] | None) -> str:
+def _rule_text(record: JSONObject | None) -> str:
     if record is None:
         return "no rule"
     pieces = " + ".join("?" if piece is None else repr(piece) for piece in record["pieces"])
@@ -228,7 +228,7 @@ def _rule_text(record: dict[str, Any] | None) -> str:
     return f"({first}, {second}) {pieces}"
 
 
-def _divergence_lines(record: dict[str, Any], indent: str = "  ") -> list[str]:
+def _divergence_lines(record: JSONObject, indent: str = "  ") -> list[str]:
     lines = [
         f"{indent}expected: {_pair_text(record['expected'])}",
         f"{indent}actual:   {_pair_text(record['actual'])}",
@@ -240,7 +240,7 @@ def _divergence_lines(record: dict[str, Any], indent: str = "  ") -> list[str]:
     return lines
 
 
-def _encode_lines(record: dict[str, Any]) -> list[str]:
+def _encode_lines(record: JSONObject) -> list[str]:
     source = TextSource(record["source"]).description
     rules = RuleSource(record["rules"]).description
     head = f"encoding: {record['texts']} texts ({record['bytes']} bytes) {source}, with {rules}"
@@ -260,7 +260,7 @@ def _encode_lines(record: dict[str, Any]) -> list[str]:
     ]
 
 
-def _shrink_lines(record: dict[str, Any]) -> list[str]:
+def _shrink_lines(record: JSONObject) -> list[str]:
     where = record["path"] or "(not written)"
     state = "" if record["complete"] else ", stopped by --shrink-seconds before the search ended"
     lines = [
@@ -275,7 +275,7 @@ def _shrink_lines(record: dict[str, Any]) -> list[str]:
     return lines
 
 
-def report_lines(report: dict[str, Any]) -> list[str]:
+def report_lines(report: JSONObject) -> list[str]:
     """The report for a terminal or a log, verdict last."""
     implementation, corpus, training = report["implementation"], report["corpus"], report["training"]
     lines = [
@@ -327,7 +327,7 @@ def report_lines(report: dict[str, Any]) -> list[str]:
     return [*lines, "", verdict_line(report)]
 
 
-def _nothing_shrunk(report: dict[str, Any]) -> str:
+def _nothing_shrunk(report: JSONObject) -> str:
     if report.get("split") is not None:
         return "not under a split pattern"
     if report["training"]["implementation_rules"] is None:
@@ -335,7 +335,7 @@ def _nothing_shrunk(report: dict[str, Any]) -> str:
     return "the rules agree (shrinking looks for a smaller corpus with the same training divergence)"
 
 
-def verdict_line(report: dict[str, Any]) -> str:
+def verdict_line(report: JSONObject) -> str:
     """One line: AGREED, DIVERGED or FAILED, with what and where."""
     name, seconds = report["implementation"]["name"], report["seconds"]
     split = report.get("split")

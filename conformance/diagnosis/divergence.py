@@ -15,7 +15,6 @@ import enum
 import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from bpe_conformance.diagnosis.confirmation import (
     MIN_FOLLOW_UPS,
@@ -35,6 +34,7 @@ from bpe_conformance.diagnosis.models import (
 )
 from bpe_conformance.reference import count_pairs, replace_pair
 from bpe_conformance.reference.dialects import profile_pieces, select_profile_pair
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.reference.validation import check_documents, check_max_merges
 
@@ -145,7 +145,7 @@ class Judgement:
     top_counts: list[tuple[Pair, int]]
     confirmed: bool = False
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """The JSON-ready ``divergence`` of a counterexample."""
         return {
             "round": self.round,
@@ -160,7 +160,7 @@ class Judgement:
         }
 
 
-def _pair_record(pair: Pair | None, count: int | None) -> dict[str, Any] | None:
+def _pair_record(pair: Pair | None, count: int | None) -> JSONObject | None:
     return None if pair is None else {"pair": list(pair), "count": count}
 
 
@@ -301,7 +301,7 @@ def first_divergence(
     actual_rules: list[Pair],
     profile: Profile = STRICT,
     retrain: Retrain | None = None,
-) -> dict[str, Any] | None:
+) -> JSONObject | None:
     """The first round where ``actual_rules`` leaves the reference's rules, as a JSON-ready dict; None if equal.
 
     Keys: ``round``; ``expected`` and ``actual`` (each ``{"pair": [a, b], "count": n}`` with the count in
@@ -321,7 +321,7 @@ def first_divergence(
     return None if judgement is None else judgement.as_dict()
 
 
-def describe(divergence: dict[str, Any]) -> str:
+def describe(divergence: JSONObject) -> str:
     """One line for a failure message.
 
     >>> print(describe(first_divergence(["abab", "acac"], 32, [(97, 99)])))  # doctest: +NORMALIZE_WHITESPACE
@@ -330,7 +330,7 @@ def describe(divergence: dict[str, Any]) -> str:
     tie order would do, and so would counts or documents other than the specification's [BPE-TRAIN-TIE]
     """
 
-    def side(record: dict[str, Any] | None) -> str:
+    def side(record: JSONObject | None) -> str:
         if record is None:
             return "no rule"
         return f"({record['pair'][0]}, {record['pair'][1]}) (count {record['count']})"

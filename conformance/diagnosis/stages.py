@@ -19,6 +19,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from bpe_conformance.reference.json_values import JSONObject
+
 __all__ = ["Experiment", "Localisation", "Stage"]
 
 
@@ -91,13 +93,13 @@ class Experiment:
 
     stage: Stage
     question: str
-    inputs: dict[str, Any]
+    inputs: JSONObject
     expected: Any
     answer: Any
     agrees: bool | None
     control: bool = False
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """The JSON-ready record, enough to ask the implementation the same question again."""
         return {
             "stage": self.stage.value,
@@ -136,7 +138,7 @@ class Localisation:
         """What failures with the same root share: the stage's slug, or the unlocalised symptom."""
         return self.stage.value if self.stage is not None else self.label
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """The JSON-ready record the report carries."""
         return {
             "localised": self.localised,

@@ -37,6 +37,7 @@ from bpe_conformance.dialects.probes import (
     run_probe,
 )
 from bpe_conformance.reference.alphabet import FIRST_RULE_ID
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import PROFILES, Profile
 
 __all__ = [
@@ -134,7 +135,7 @@ class IdentifyReport:
         }
 
 
-def _outcome_dict(outcome: Outcome) -> dict[str, Any]:
+def _outcome_dict(outcome: Outcome) -> JSONObject:
     return (
         {"ok": outcome.ok, "value": outcome.value, "error": outcome.error}
         if outcome.ok
@@ -142,7 +143,7 @@ def _outcome_dict(outcome: Outcome) -> dict[str, Any]:
     )
 
 
-def _observation_dict(observation: Observation, profile: str | None) -> dict[str, Any]:
+def _observation_dict(observation: Observation, profile: str | None) -> JSONObject:
     expected = observation.expected if profile is None else {profile: observation.expected[profile]}
     return {
         "probe": observation.probe,

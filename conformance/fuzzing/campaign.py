@@ -28,7 +28,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from hypothesis import find, settings
 from hypothesis import strategies as st
@@ -49,6 +48,7 @@ from bpe_conformance.fuzzing.findings import Finding, FindingBook
 from bpe_conformance.fuzzing.messages import EventKind, decode_event, result_from_record
 from bpe_conformance.fuzzing.records import CampaignConfig, CampaignInterrupted, CampaignResult, CheckTally, StopReason
 from bpe_conformance.fuzzing.worker import WorkerConfig
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.running.database import cache_directory
 from bpe_conformance.settings import keep_storage_out_of_cwd
@@ -236,7 +236,7 @@ class Campaign:
 
     # -- events
 
-    def _handle(self, slot: WorkerSlot, event: dict[str, Any]) -> None:
+    def _handle(self, slot: WorkerSlot, event: JSONObject) -> None:
         kind = EventKind(event["event"])  # decode_event let only known kinds through
         if kind is EventKind.PROGRESS:
             counts = event.get("examples") or {}
@@ -261,7 +261,7 @@ class Campaign:
         elif kind is EventKind.DONE:
             slot.finished = True
 
-    def _found(self, event: dict[str, Any]) -> None:
+    def _found(self, event: JSONObject) -> None:
         result = result_from_record(event["result"])
         finding = self.book.add(result, int(event.get("worker", -1)), int(event.get("seed", 0)), self.elapsed())
         if finding is None:

@@ -28,6 +28,7 @@ from bpe_conformance.fuzzing.records import CampaignConfig, CampaignResult, Chec
 from bpe_conformance.reports.common import hypothesis_note, plural, printable, render_value, run_command
 from bpe_conformance.reports.terminal import (
     OUTCOME_STYLES,
+    RunHeader,
     failure_lines,
     header_lines,
     print_wide,
@@ -86,7 +87,7 @@ def reproduce_line(config: CampaignConfig, check: str) -> str:
 
 def campaign_header(implementation: ImplementationRecord, config: CampaignConfig, harness: str) -> list[str]:
     """What is about to run: harness, implementation, the campaign's shape, and where failures are kept."""
-    harness_line, implementation_line, _ = header_lines(implementation, {"checks": list(config.checks)}, harness)
+    harness_line, implementation_line, _ = header_lines(implementation, RunHeader(len(config.checks)), harness)
     until = datetime.datetime.now() + datetime.timedelta(seconds=config.seconds)
     limit = f" · at most {plural(config.max_failures, 'failure')}" if config.max_failures else ""
     return [

@@ -22,6 +22,7 @@ import enum
 import json
 from typing import Any
 
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import capped_for_json, to_json_safe
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 
@@ -53,7 +54,7 @@ def encode_event(kind: EventKind, **fields: Any) -> bytes:
     )
 
 
-def decode_event(line: bytes) -> dict[str, Any]:
+def decode_event(line: bytes) -> JSONObject:
     """The event on ``line``; a ValueError for anything that is not one of :data:`EVENTS`."""
     try:
         event = json.loads(line)
@@ -64,14 +65,14 @@ def decode_event(line: bytes) -> dict[str, Any]:
     return event
 
 
-def result_record(result: CheckResult) -> dict[str, Any]:
+def result_record(result: CheckResult) -> JSONObject:
     """``result`` as JSON data, each string capped as the JSON report caps it."""
     record = to_json_safe(dataclasses.asdict(result))
     record["outcome"] = result.outcome.value
     return dict(capped_for_json(record))
 
 
-def result_from_record(record: dict[str, Any]) -> CheckResult:
+def result_from_record(record: JSONObject) -> CheckResult:
     """The :class:`CheckResult` that :func:`result_record` wrote (tuples come back as tuples)."""
     return CheckResult(
         **{

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from bpe_conformance.files import write_output
 from bpe_conformance.fuzzing.display import reproduce_line
 from bpe_conformance.fuzzing.records import CampaignResult
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import JSON_MESSAGE_CHARS, capped_for_json, cut, to_json_safe
 from bpe_conformance.running.suite import HARNESS_NAME, limits_record
 from bpe_conformance.spec.resources import spec_file
@@ -22,7 +22,7 @@ SUMMARY_VERSION = 1
 SCHEMA_PATH = spec_file("schema", "fuzz.schema.json")
 
 
-def _config(result: CampaignResult) -> dict[str, Any]:
+def _config(result: CampaignResult) -> JSONObject:
     config = result.config
     return {
         "impl": config.impl,
@@ -42,7 +42,7 @@ def _config(result: CampaignResult) -> dict[str, Any]:
     } | ({"limits": limits_record(config.limits).to_json()} if config.isolation == "process" else {})
 
 
-def build_summary(result: CampaignResult) -> dict[str, Any]:
+def build_summary(result: CampaignResult) -> JSONObject:
     """The summary as JSON-safe Python data."""
     failures = [
         {
@@ -99,7 +99,7 @@ def build_summary(result: CampaignResult) -> dict[str, Any]:
         "failures": failures,
         "problems": list(result.problems),
     }
-    record: dict[str, Any] = to_json_safe(summary)
+    record: JSONObject = to_json_safe(summary)
     return record
 
 

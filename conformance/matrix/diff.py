@@ -17,7 +17,8 @@ hf 0.23.3 -> 0.24.0: 1 cell changed
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["CellChange", "MatrixDiff", "RowChange", "diff_matrices", "format_diff"]
 
@@ -50,8 +51,8 @@ class MatrixDiff:
     """Everything that differs between an old and a new matrix document."""
 
     changed: list[RowChange] = field(default_factory=list)
-    added: list[dict[str, Any]] = field(default_factory=list)
-    removed: list[dict[str, Any]] = field(default_factory=list)
+    added: list[JSONObject] = field(default_factory=list)
+    removed: list[JSONObject] = field(default_factory=list)
 
     @property
     def cell_count(self) -> int:
@@ -59,12 +60,12 @@ class MatrixDiff:
         return sum(len(row.cells) for row in self.changed)
 
 
-def _cell(row: dict[str, Any], check: str) -> str | None:
+def _cell(row: JSONObject, check: str) -> str | None:
     record = row["cells"].get(check)
     return None if record is None else str(record["cell"])
 
 
-def _row_change(old: dict[str, Any], new: dict[str, Any], checks: list[dict[str, str]]) -> RowChange | None:
+def _row_change(old: JSONObject, new: JSONObject, checks: list[dict[str, str]]) -> RowChange | None:
     cells = [
         CellChange(check["name"], check["clause"], check["level"], _cell(old, check["name"]), _cell(new, check["name"]))
         for check in checks
@@ -76,13 +77,13 @@ def _row_change(old: dict[str, Any], new: dict[str, Any], checks: list[dict[str,
     return RowChange(old["label"], *versions, cells)
 
 
-def _all_checks(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, str]]:
+def _all_checks(old: JSONObject, new: JSONObject) -> list[dict[str, str]]:
     """The new run's checks in its order, then the checks only the old run had."""
     known = {check["name"] for check in new["checks"]}
     return [*new["checks"], *(check for check in old["checks"] if check["name"] not in known)]
 
 
-def diff_matrices(old: dict[str, Any], new: dict[str, Any]) -> MatrixDiff:
+def diff_matrices(old: JSONObject, new: JSONObject) -> MatrixDiff:
     """What changed from ``old`` to ``new`` (two matrix documents), row by row in the new run's order."""
     checks = _all_checks(old, new)
     old_rows = {row["label"]: row for row in old["implementations"]}
@@ -103,7 +104,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _tally(row: dict[str, Any]) -> str:
+def _tally(row: JSONObject) -> str:
     failing = sum(1 for record in row["cells"].values() if record["cell"] == "fail")
     return f"{_plural(failing, 'fail cell')} of {len(row['cells'])}"
 

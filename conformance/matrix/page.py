@@ -28,6 +28,7 @@ from typing import Any
 from bpe_conformance.checks.base import LEVELS
 from bpe_conformance.matrix.production_render import production_html
 from bpe_conformance.matrix.render import FAILURES_HEADING, cell_values, failing_cells, level_tally
+from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["displayed", "render_page"]
 
@@ -222,12 +223,12 @@ def displayed(value: Any) -> Any:
     return value
 
 
-def _data_json(document: dict[str, Any]) -> str:
+def _data_json(document: JSONObject) -> str:
     """The document for the script; every ``<`` escaped, so no text in it can end the script element."""
     return json.dumps(displayed(document), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def _grouped_checks(document: dict[str, Any], level: str) -> list[list[dict[str, str]]]:
+def _grouped_checks(document: JSONObject, level: str) -> list[list[dict[str, str]]]:
     """One level's checks, grouped by clause in the order each clause first appears in the suite."""
     groups: dict[str, list[dict[str, str]]] = {}
     for check in document["checks"]:
@@ -236,7 +237,7 @@ def _grouped_checks(document: dict[str, Any], level: str) -> list[list[dict[str,
     return list(groups.values())
 
 
-def _header(rows: list[dict[str, Any]]) -> str:
+def _header(rows: list[JSONObject]) -> str:
     cells = "".join(
         f'<th data-profile="{_text(row["profile"])}" data-impl="{_text(row["label"])}" scope="col" '
         f'title="{_text(row["spec"])}">{_text(row["label"])}<small>{_text(row["version"])}</small>'
@@ -247,7 +248,7 @@ def _header(rows: list[dict[str, Any]]) -> str:
     return f"<thead><tr>{corner}{cells}</tr></thead>"
 
 
-def _cell(row: dict[str, Any], check: dict[str, str]) -> str:
+def _cell(row: JSONObject, check: dict[str, str]) -> str:
     record = row["cells"].get(check["name"])
     profile, label = _text(row["profile"]), _text(row["label"])
     if record is None:
@@ -262,7 +263,7 @@ def _cell(row: dict[str, Any], check: dict[str, str]) -> str:
     )
 
 
-def _body(document: dict[str, Any]) -> str:
+def _body(document: JSONObject) -> str:
     rows = document["implementations"]
     levels = {check["name"]: check["level"] for check in document["checks"]}
     parts = []
@@ -286,7 +287,7 @@ def _body(document: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def _failures(document: dict[str, Any]) -> str:
+def _failures(document: JSONObject) -> str:
     failures = failing_cells(document)
     if not failures:
         return "<p>None: every implementation passes every applicable check under its own profile.</p>"
@@ -320,7 +321,7 @@ def _options(values: list[str]) -> str:
     return "".join(f'<option value="{_text(value)}">{_text(value)}</option>' for value in values)
 
 
-def render_page(document: dict[str, Any]) -> str:
+def render_page(document: JSONObject) -> str:
     """The whole page for a matrix document: one file, nothing fetched."""
     rows = document["implementations"]
     generated = document["generated_by"]

@@ -29,6 +29,7 @@ from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import loads_bounded, read_text_file
 from bpe_conformance.matrix.production import ProductionRowResult, production_command, production_section
 from bpe_conformance.matrix.run import Failure, RowResult, failure_command, reproduce_command
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.outcomes import CheckResult
 from bpe_conformance.running.suite import catalogue, harness_version
 from bpe_conformance.spec.resources import spec_file
@@ -81,9 +82,9 @@ def _outcomes(cell: str, failure: Failure | None) -> tuple[str, str]:
     return {"pass": ("pass", "pass"), "dialect": ("pass", "fail"), "skip": ("skip", "skip")}.get(cell, (failed, failed))
 
 
-def _strict_record(row: RowResult, check: dict[str, str], strict: CheckResult | None, seed: int) -> dict[str, Any]:
+def _strict_record(row: RowResult, check: dict[str, str], strict: CheckResult | None, seed: int) -> JSONObject:
     rerun = Failure(row.row.label, row.row.spec, "strict", check["name"], check["clause"], "fail", "", None)
-    record: dict[str, Any] = {
+    record: JSONObject = {
         "clause": strict.clause if strict is not None else check["clause"],
         "message": _capped(strict.message) if strict is not None else "",
         "reproduce": failure_command(rerun, seed),
@@ -93,13 +94,13 @@ def _strict_record(row: RowResult, check: dict[str, str], strict: CheckResult | 
     return record
 
 
-def _cell(row: RowResult, check: dict[str, str], seed: int) -> dict[str, Any]:
+def _cell(row: RowResult, check: dict[str, str], seed: int) -> JSONObject:
     name, cell = check["name"], row.cells[check["name"]]
     failure = next((item for item in row.failures if item.check == name), None)
     declared = row.results.get("declared", {}).get(name)
     strict = row.results.get("strict", {}).get(name)
     outcome, strict_outcome = _outcomes(cell, failure)
-    record: dict[str, Any] = {
+    record: JSONObject = {
         "cell": cell,
         "outcome": declared.outcome.value if declared is not None else outcome,
         "strict_outcome": strict.outcome.value if strict is not None else strict_outcome,
@@ -117,7 +118,7 @@ def _cell(row: RowResult, check: dict[str, str], seed: int) -> dict[str, Any]:
     return record
 
 
-def _implementation(row: RowResult, checks: list[dict[str, str]], seed: int) -> dict[str, Any]:
+def _implementation(row: RowResult, checks: list[dict[str, str]], seed: int) -> JSONObject:
     return {
         "label": row.row.label,
         "spec": row.row.spec,
@@ -169,13 +170,13 @@ def validate_matrix(document: Any) -> list[str]:
     return [f"/{'/'.join(map(str, error.path))}: {error.message}" for error in errors]
 
 
-def dumps_matrix(document: dict[str, Any]) -> str:
+def dumps_matrix(document: JSONObject) -> str:
     """The document as UTF-8-safe JSON text: readable non-ASCII, lone surrogates escaped (as ``\\udc80``)."""
     text = json.dumps(document, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
-def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> dict[str, Any]:
+def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> JSONObject:
     """The matrix document in the file ``path``; a HarnessError naming ``what`` and the problem otherwise."""
     text = read_text_file(path, what)
     try:
@@ -201,7 +202,7 @@ def read_matrix(path: str | os.PathLike[str], what: str = "--diff") -> dict[str,
     return document
 
 
-def content_problems(document: dict[str, Any]) -> list[str]:
+def content_problems(document: JSONObject) -> list[str]:
     """What the schema cannot say about a (schema-valid) document: every row has one cell per check, no other.
 
     The renderers index every row's cells by every check: a crafted document missing one ended in a

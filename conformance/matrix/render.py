@@ -18,6 +18,7 @@ from bpe_conformance.checks.base import LEVELS
 from bpe_conformance.matrix.production_render import production_markdown
 from bpe_conformance.matrix.record import generating_command, matrix_document
 from bpe_conformance.matrix.run import RowResult
+from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "FAILURES_HEADING",
@@ -113,12 +114,12 @@ def level_tally(cells: dict[str, str], levels: dict[str, str], level: str) -> st
     return f"{failed} fail"
 
 
-def cell_values(implementation: dict[str, Any]) -> dict[str, str]:
+def cell_values(implementation: JSONObject) -> dict[str, str]:
     """An implementation's cells of a matrix document, check name to ``pass``/``fail``/``dialect``/``skip``."""
     return {name: record["cell"] for name, record in implementation["cells"].items()}
 
 
-def shown_cell(record: dict[str, Any], check: dict[str, str]) -> str:
+def shown_cell(record: JSONObject, check: dict[str, str]) -> str:
     """A cell as the table shows it: a ``fail`` whose failure names another clause than the row's says which.
 
     A check fails on any divergence its example provokes, under the clause the experiments localised it to
@@ -135,7 +136,7 @@ def shown_cell(record: dict[str, Any], check: dict[str, str]) -> str:
     return markdown_text(record["cell"])
 
 
-def _table(document: dict[str, Any]) -> list[str]:
+def _table(document: JSONObject) -> list[str]:
     """One table, the algorithm level first and the interface level after it, so neither hides the other."""
     rows, checks = document["implementations"], document["checks"]
     levels = {check["name"]: check["level"] for check in checks}
@@ -158,7 +159,7 @@ def _table(document: dict[str, Any]) -> list[str]:
     return lines
 
 
-def failing_cells(document: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, str], dict[str, Any]]]:
+def failing_cells(document: JSONObject) -> list[tuple[JSONObject, dict[str, str], JSONObject]]:
     """``(implementation, check, cell)`` for every ``fail`` cell, in row order, then the suite's check order."""
     return [
         (row, check, row["cells"][check["name"]])
@@ -168,7 +169,7 @@ def failing_cells(document: dict[str, Any]) -> list[tuple[dict[str, Any], dict[s
     ]
 
 
-def _failure_section(document: dict[str, Any]) -> list[str]:
+def _failure_section(document: JSONObject) -> list[str]:
     failures, seed = failing_cells(document), document["seed"]
     lines = [FAILURES_HEADING, ""]
     if not failures:
@@ -198,7 +199,7 @@ def _failure_section(document: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render_markdown(document: dict[str, Any]) -> str:
+def render_markdown(document: JSONObject) -> str:
     """``docs/matrix.md`` from a matrix document: the table, the skipped libraries, every failure."""
     seed, effort, missing = document["seed"], document["effort"], document["not_installed"]
     lines = [

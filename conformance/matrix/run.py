@@ -29,6 +29,7 @@ from bpe_conformance.adapters.subject import CAPABILITIES, ImplementationInfo, S
 from bpe_conformance.adapters.thirdparty import ADAPTERS, LIBRARIES, NPM_ADAPTERS, npm_installed
 from bpe_conformance.dialects.identify import identify_spec
 from bpe_conformance.errors import HarnessError
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running import RunConfig, RunPlan
 
@@ -79,7 +80,7 @@ class Failure:
     clause: str
     outcome: str
     message: str
-    counterexample: dict[str, Any] | None
+    counterexample: JSONObject | None
     level: str = "algorithm"
 
 

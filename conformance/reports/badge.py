@@ -16,16 +16,15 @@ so a badge never claims more than the run checked.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import level_verdict, plural
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 
 __all__ = ["badge_documents"]
 
 
-def _result(record: dict[str, Any]) -> CheckResult:
+def _result(record: JSONObject) -> CheckResult:
     return CheckResult(
         check=record["check"],
         clause=record["clause"],
@@ -40,7 +39,7 @@ def _result(record: dict[str, Any]) -> CheckResult:
     )
 
 
-def _declared_skips(report: dict[str, Any], results: list[CheckResult]) -> int:
+def _declared_skips(report: JSONObject, results: list[CheckResult]) -> int:
     skipped = report["config"].get("skipped") or {}
     clauses = report["config"].get("declared_clauses") or {}
     return sum(
@@ -50,7 +49,7 @@ def _declared_skips(report: dict[str, Any], results: list[CheckResult]) -> int:
     )
 
 
-def badge_documents(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def badge_documents(report: JSONObject) -> dict[str, JSONObject]:
     """Level -> the shields.io endpoint document for it, from a report of ``specs/schema/report.schema.json``."""
     profile = report["implementation"].get("profile") or "strict"
     badges = {}

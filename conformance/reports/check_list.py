@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from bpe_conformance.checks.base import Check
+from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["check_list_json", "check_list_lines", "check_list_records"]
 
@@ -28,7 +28,7 @@ _HEADINGS = ("check", "level", "clause", "summary")
 _ALSO_NAMED = 3
 
 
-def check_list_records(checks: Sequence[Check]) -> list[dict[str, Any]]:
+def check_list_records(checks: Sequence[Check]) -> list[JSONObject]:
     """One record per check: its name, level, clauses (the primary one first) and summary."""
     return [
         {"name": check.name, "level": check.level, "clauses": list(check.clauses), "summary": check.summary}

@@ -20,6 +20,7 @@ from typing import Any
 
 from bpe_conformance.adapters.limits import DEFAULT_MEMORY_LIMIT
 from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.grouping import deviations, is_refusal_only, refusals
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, LimitsRecord, Outcome, SuiteResult
@@ -203,7 +204,7 @@ def _utf8(text: str) -> str:
     return shown + (f" ... ({len(data)} bytes)" if len(data) > _BYTES_SHOWN else "")
 
 
-def escaped_lines(counterexample: dict[str, Any]) -> list[str]:
+def escaped_lines(counterexample: JSONObject) -> list[str]:
     r"""Where a counterexample holds look-alike or invisible characters: each value escaped, and their UTF-8 bytes.
 
     An NFC/NFD pair or a BOM prints as identical strings; escaped, ``\u0301`` and ``\ufeff`` show where
@@ -231,7 +232,7 @@ def escaped_lines(counterexample: dict[str, Any]) -> list[str]:
     return lines
 
 
-def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int | None = None) -> list[str]:
+def counterexample_lines(counterexample: JSONObject | None, max_chars: int | None = None) -> list[str]:
     """``inputs``, ``expected``, ``actual`` one per line; a divergence as one line per non-empty detail; then,
     when a value holds look-alike or invisible characters, :func:`escaped_lines`.
 
@@ -263,7 +264,7 @@ def counterexample_lines(counterexample: dict[str, Any] | None, max_chars: int |
     return lines
 
 
-def localisation_lines(localisation: dict[str, Any]) -> list[str]:
+def localisation_lines(localisation: JSONObject) -> list[str]:
     """What the experiments on the counterexample decided, in a few lines: the stage and the question that
     showed it (the JSON report keeps every experiment with its inputs and answers, to rerun them).
 

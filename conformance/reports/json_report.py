@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from bpe_conformance.files import write_output
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import (
     JSON_MESSAGE_CHARS,
     capped_for_json,
@@ -49,7 +49,7 @@ _CONFIG_KEYS = (
 )
 
 
-def _result_record(suite: SuiteResult, result: CheckResult) -> dict[str, Any]:
+def _result_record(suite: SuiteResult, result: CheckResult) -> JSONObject:
     failed = not result.outcome.counts_as_success
     return {
         "check": result.check,
@@ -68,7 +68,7 @@ def _result_record(suite: SuiteResult, result: CheckResult) -> dict[str, Any]:
     }
 
 
-def _config_record(suite: SuiteResult) -> dict[str, Any]:
+def _config_record(suite: SuiteResult) -> JSONObject:
     recorded = suite.config.to_json()
     record = {key: recorded[key] for key in _CONFIG_KEYS}
     record["seed"], record["effort"] = suite.seed, suite.effort
@@ -84,7 +84,7 @@ def _config_record(suite: SuiteResult) -> dict[str, Any]:
     return record
 
 
-def build_report(suite: SuiteResult) -> dict[str, Any]:
+def build_report(suite: SuiteResult) -> JSONObject:
     """The report as JSON-safe Python data."""
     report = {
         "report_version": REPORT_VERSION,
@@ -108,7 +108,7 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
         "clauses": clause_examples(suite),
         "results": [_result_record(suite, result) for result in suite.results],
     }
-    record: dict[str, Any] = to_json_safe(report)
+    record: JSONObject = to_json_safe(report)
     return record
 
 

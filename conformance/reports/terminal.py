@@ -17,6 +17,7 @@ import shlex
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import IO, Any
 
 from rich import box
@@ -52,6 +53,7 @@ __all__ = [
     "OUTCOME_STYLES",
     "PLAIN_WIDTH",
     "LiveView",
+    "RunHeader",
     "advisory_lines",
     "clause_lines",
     "failure_lines",
@@ -197,21 +199,34 @@ def live_view(console: Console, total: int, quiet: bool = False) -> Iterator[Liv
         yield LiveView(console, total, progress, quiet)
 
 
-def header_lines(implementation: ImplementationRecord, config: dict[str, Any], harness: str) -> list[str]:
+@dataclass(frozen=True)
+class RunHeader:
+    """How the checks are about to run, as the header's settings line shows it (None shows as None).
+
+    ``effort`` is the effort with whatever the front end adds on its line (the profile, the vocabulary).
+    """
+
+    checks: int
+    isolation: str | None = None
+    seed: int | None = None
+    effort: str | None = None
+
+
+def header_lines(implementation: ImplementationRecord, header: RunHeader, harness: str) -> list[str]:
     """The header as short lines: the harness, the implementation, how the checks run."""
     spec = printable(str(implementation.spec or "bundled reference"))
     language = printable(implementation.language)  # the handshake's: the implementation's own words
-    checks = plural(len(config.get("checks", [])), "check")
+    checks = plural(header.checks, "check")
     return [
         f"{harness} · hypothesis {HYPOTHESIS_VERSION}",
         f"implementation: {implementation_label(implementation)}, {language}, {spec}",
-        f"{checks} · {config.get('isolation')} · seed {config.get('seed')} · effort {config.get('effort')}",
+        f"{checks} · {header.isolation} · seed {header.seed} · effort {header.effort}",
     ]
 
 
-def render_header(console: Console, implementation: ImplementationRecord, config: dict[str, Any], harness: str) -> None:
+def render_header(console: Console, implementation: ImplementationRecord, header: RunHeader, harness: str) -> None:
     """What is about to run, so a log always says which implementation, seed and effort it shows."""
-    for line in header_lines(implementation, config, harness):
+    for line in header_lines(implementation, header, harness):
         console.print(Text(line, style="bold"))
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Set
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
+
+from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["ImplementationRecord"]
 
@@ -81,7 +83,7 @@ class ImplementationRecord:
         """``name version``, or just the name when the implementation declares no version."""
         return self.name if self.version in ("unknown", "None", "") else f"{self.name} {self.version}"
 
-    def declarations(self) -> dict[str, Any]:
+    def declarations(self) -> JSONObject:
         """What the implementation declares, in the order of the protocol's handshake result."""
         return {
             "name": self.name,
@@ -91,12 +93,12 @@ class ImplementationRecord:
             "profile": self.profile,
         }
 
-    def report_json(self) -> dict[str, Any]:
+    def report_json(self) -> JSONObject:
         """The ``implementation`` object of the run and fuzz reports."""
         fields = ("name", "version", "language", "profile", "capabilities", "spec")
         return {name: list(self.capabilities) if name == "capabilities" else getattr(self, name) for name in fields}
 
-    def compare_json(self) -> dict[str, Any]:
+    def compare_json(self) -> JSONObject:
         """The ``implementation`` object of the compare report: also the declared profile and the isolation."""
         record = self.report_json()
         return {

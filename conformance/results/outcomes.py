@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
 
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = ["CheckResult", "LimitsRecord", "Outcome", "RunRecord", "SuiteResult"]
@@ -52,7 +52,7 @@ class CheckResult:
     message: str
     examples: int
     seconds: float
-    counterexample: dict[str, Any] | None = None
+    counterexample: JSONObject | None = None
     level: str = "algorithm"
     advisories: tuple[str, ...] = ()
 
@@ -71,7 +71,7 @@ class VocabularyRecord:
     special_tokens: tuple[tuple[str, int], ...]
     sha256: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The ``config.vocabulary`` object of the JSON report."""
         return {
             "profile": self.profile,
@@ -97,7 +97,7 @@ class LimitsRecord:
     env: tuple[str, ...] = ()
     temp_cwd: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The ``config.limits`` object of the JSON report."""
         return {
             "memory_limit": self.memory_limit,
@@ -158,7 +158,7 @@ class RunRecord:
     # The limits of an implementation in its own process; None in process (nothing to limit) or not recorded.
     limits: LimitsRecord | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The ``config`` object of the JSON report, every field (lists and dicts, in the report's order)."""
         return (
             {
@@ -180,7 +180,7 @@ class RunRecord:
             | ({} if self.limits is None else {"limits": self.limits.to_json()})
         )
 
-    def given(self) -> dict[str, Any]:
+    def given(self) -> JSONObject:
         """The fields recorded (not None), as the reproduce line reads them."""
         return {key: value for key, value in self.to_json().items() if value is not None}
 

@@ -24,6 +24,7 @@ from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.checks.setup import set_up_level, set_up_message
 from bpe_conformance.errors import CallAborted, ImplementationRaised, MalformedResult, Violation
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import get_profile
 from bpe_conformance.results.advisories import collecting
 from bpe_conformance.results.outcomes import CheckResult, Outcome
@@ -109,7 +110,7 @@ def _run_search(
     check_settings(base, check, database)(test)()
 
 
-def shown_input(case: Any) -> dict[str, Any]:
+def shown_input(case: Any) -> JSONObject:
     """The input a report names for an error: a known-answer vector by its id, anything else by its repr.
 
     >>> shown_input({"id": "train-1", "clauses": ["BPE-TRAIN-TIE"], "documents": ["ab"] * 500})

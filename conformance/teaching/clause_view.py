@@ -20,7 +20,6 @@ import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
@@ -32,6 +31,7 @@ from rich.text import Text
 from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.checks.base import Check
 from bpe_conformance.checks.production import PRODUCTION_CHECKS
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.spec.clauses import Clause
 from bpe_conformance.vectors.files import load_vectors
 from bpe_conformance.zoo import ZOO
@@ -61,7 +61,7 @@ class ClauseLinks:
 
     checks: tuple[Check, ...]
     reporting_checks: tuple[Check, ...]
-    vectors: dict[str, list[dict[str, Any]]]
+    vectors: dict[str, list[JSONObject]]
     members: tuple[type[ZooMember], ...]
     also_members: tuple[type[ZooMember], ...]
 
@@ -71,7 +71,7 @@ _EVERY_CHECK = (*ALL_CHECKS, *PRODUCTION_CHECKS)
 
 
 @functools.cache
-def _vectors() -> dict[str, list[dict[str, Any]]]:
+def _vectors() -> dict[str, list[JSONObject]]:
     return load_vectors(validate=False)
 
 

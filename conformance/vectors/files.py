@@ -31,6 +31,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import PROFILES, STRICT, Profile, get_profile
 from bpe_conformance.spec.resources import spec_file
 
@@ -93,7 +94,7 @@ def vector_id(kind: str, inputs: Mapping[str, Any]) -> str:
     return f"{kind}-{hashlib.sha256(canonical.encode('ascii')).hexdigest()[:16]}"
 
 
-def vector_inputs(kind: str, vector: Mapping[str, Any]) -> dict[str, Any]:
+def vector_inputs(kind: str, vector: Mapping[str, Any]) -> JSONObject:
     """What a vector gives the implementation, never what it expects back: the id is derived from this."""
     if kind == "train":
         texts = [encoding["text"] for encoding in vector["encodings"]]
@@ -119,15 +120,15 @@ def vector_kind(vector: Mapping[str, Any]) -> str:
     return str(vector["id"]).split("-", 1)[0]
 
 
-def read_vector_files(directory: str | Path | None = None, profile: str = STRICT.name) -> dict[str, Any]:
+def read_vector_files(directory: str | Path | None = None, profile: str = STRICT.name) -> JSONObject:
     """The parsed JSON of every vector file of ``profile``, by file name (``directory``: the vectors folder)."""
     source = profile_directory(profile, directory)
     return {name: json.loads((source / name).read_text(encoding="utf-8")) for name in profile_files(profile)}
 
 
-def load_schema() -> dict[str, Any]:
+def load_schema() -> JSONObject:
     """The JSON Schema (Draft 2020-12) of a vector file."""
-    schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    schema: JSONObject = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     return schema
 
 
@@ -176,7 +177,7 @@ def validate_vectors(documents: Mapping[str, Any], profile: str = STRICT.name) -
 
 def load_vectors(
     directory: str | Path | None = None, validate: bool = True, profile: str = STRICT.name
-) -> dict[str, list[dict[str, Any]]]:
+) -> dict[str, list[JSONObject]]:
     """The vectors of every file of ``profile``, by file name; a ValueError listing the problems if they do not
     validate. ``directory`` is the vectors folder (default ``specs/vectors``), not the profile's own."""
     documents = read_vector_files(directory, profile)
@@ -186,6 +187,6 @@ def load_vectors(
     return {name: document["vectors"] for name, document in documents.items()}
 
 
-def covered_clauses(files: Mapping[str, list[dict[str, Any]]]) -> set[str]:
+def covered_clauses(files: Mapping[str, list[JSONObject]]) -> set[str]:
     """Every clause id named by at least one vector."""
     return {clause for vectors in files.values() for vector in vectors for clause in vector["clauses"]}

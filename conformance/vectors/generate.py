@@ -59,6 +59,7 @@ from bpe_conformance.reference.dialects import (
     train_profile,
 )
 from bpe_conformance.reference.fast_training import fast_train
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT, Profile, get_profile
 from bpe_conformance.reference.training import Round
 from bpe_conformance.vectors.files import (
@@ -159,12 +160,12 @@ def _rules(count: int) -> str:
     return f"{count} rule{'' if count == 1 else 's'}"
 
 
-def _encoding(text: str, rules: Rules, profile: Profile) -> dict[str, Any]:
+def _encoding(text: str, rules: Rules, profile: Profile) -> JSONObject:
     ids = encode_profile(text, rules, profile)
     _require(decode_profile(ids, rules, profile) == text, f"encoding {text!r} under {profile.name}")
     if _strict_numbering(profile) and profile.encode_algorithm == "rank-order" and profile.pre_tokenization is None:
         _require(ids == encode(text, rules) == encode_lowest_rank_first(text, rules), f"encoding {text!r}")
-    encoding: dict[str, Any] = {"ids": ids, "text": text}
+    encoding: JSONObject = {"ids": ids, "text": text}
     if profile.boundary_ids:
         encoding["document_ids"] = [BEGIN_ID, *ids, END_ID]
     return encoding
@@ -178,7 +179,7 @@ def _rules_fired(text: str, rules: Rules, profile: Profile) -> int:
     return fired
 
 
-def _encoding_clauses(encodings: list[dict[str, Any]], rules: Rules, profile: Profile) -> set[str]:
+def _encoding_clauses(encodings: list[JSONObject], rules: Rules, profile: Profile) -> set[str]:
     """Clauses the encodings exercise, read off the ids rather than declared."""
     clauses = {"BPE-ENCODE-BOUNDARY", "BPE-ALPHA-BOUNDARY", "BPE-DECODE-CONCAT", "BPE-ROUNDTRIP"}
     pieces = profile_pieces(rules, profile)
@@ -246,7 +247,7 @@ def _trains_as_it_encodes(profile: Profile) -> bool:
     return profile.documents == "separate" and profile.encode_algorithm == "rank-order"
 
 
-def _training_vector(case: corpora.TrainingCase, profile: Profile) -> dict[str, Any]:
+def _training_vector(case: corpora.TrainingCase, profile: Profile) -> JSONObject:
     _require(not set(case.texts) & set(case.documents), f"{case.description}: a held-out text is a training document")
     rounds = list(profile_training_rounds(list(case.documents), case.max_merges, profile))
     rules = [step.pair for step in rounds]
@@ -273,10 +274,10 @@ def _training_vector(case: corpora.TrainingCase, profile: Profile) -> dict[str, 
     return {"id": vector_id("train", vector_inputs("train", vector)), **vector}
 
 
-def _decodings(encodings: list[dict[str, Any]], rules: Rules, profile: Profile) -> list[dict[str, Any]]:
+def _decodings(encodings: list[JSONObject], rules: Rules, profile: Profile) -> list[JSONObject]:
     """Non-canonical id lists that still decode: raw bytes, 256 and 257 in the middle, every rule in order, and
     (where the decode policy allows it) half a character or an unknown id at the end."""
-    first: dict[str, Any] = next((encoding for encoding in encodings if encoding["text"]), {"text": "", "ids": []})
+    first: JSONObject = next((encoding for encoding in encodings if encoding["text"]), {"text": "", "ids": []})
     candidates = [
         list(first["text"].encode("utf-8")),
         [256, *first["ids"], 257, 256, 257],
@@ -294,7 +295,7 @@ def _decodings(encodings: list[dict[str, Any]], rules: Rules, profile: Profile) 
     return [item for index, item in enumerate(decodings) if item not in decodings[:index]]
 
 
-def _load_vector(case: corpora.LoadCase, profile: Profile) -> dict[str, Any]:
+def _load_vector(case: corpora.LoadCase, profile: Profile) -> JSONObject:
     rules = check_profile_rules(renumbered(case.rules, profile.first_rule_id), profile)
     encodings = [_encoding(text, rules, profile) for text in case.texts]
     partial_character = list("低".encode())[:2]
@@ -341,7 +342,7 @@ def _setup_rules(setup: tuple[tuple[str, ...], int], profile: Profile) -> Rules:
     return train_profile(list(documents), max_merges, profile)
 
 
-def _invalid_vector(case: corpora.InvalidCase, profile: Profile) -> dict[str, Any] | None:
+def _invalid_vector(case: corpora.InvalidCase, profile: Profile) -> JSONObject | None:
     """The rejected call under ``profile``; None where the profile accepts it or cannot make it (train, encode-only)."""
     if profile.tie_break is None and case.operation == "train":
         return None
@@ -376,18 +377,18 @@ def _invalid_vector(case: corpora.InvalidCase, profile: Profile) -> dict[str, An
     return {"id": vector_id("invalid", vector_inputs("invalid", vector)), **vector}
 
 
-def _first_of_each_id(vectors: Iterable[dict[str, Any] | None]) -> list[dict[str, Any]]:
-    unique: dict[str, dict[str, Any]] = {}
+def _first_of_each_id(vectors: Iterable[JSONObject | None]) -> list[JSONObject]:
+    unique: dict[str, JSONObject] = {}
     for vector in vectors:
         if vector is not None:
             unique.setdefault(vector["id"], vector)
     return list(unique.values())
 
 
-def generate_vectors(profile: Profile | str = STRICT) -> dict[str, list[dict[str, Any]]]:
+def generate_vectors(profile: Profile | str = STRICT) -> dict[str, list[JSONObject]]:
     """Every vector of ``profile``, per file name, computed from the reference; cases with equal inputs appear once."""
     chosen = get_profile(profile) if isinstance(profile, str) else profile
-    files: dict[str, list[dict[str, Any]]] = {}
+    files: dict[str, list[JSONObject]] = {}
     if "training.json" in profile_files(chosen):
         training = corpora.worked_example_cases() + corpora.generated_training_cases()
         files["training.json"] = _first_of_each_id(_training_vector(case, chosen) for case in training)

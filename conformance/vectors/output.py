@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT
 from bpe_conformance.vectors.files import FILES, VECTOR_PROFILES, VECTORS_DIR, profile_directory, profile_files
 from bpe_conformance.vectors.generate import generate_vectors
@@ -61,7 +62,7 @@ def _json(value: Any, depth: int = 0) -> str:
     return _scalar(value)
 
 
-def render_file(name: str, vectors: list[dict[str, Any]], profile: str = STRICT.name) -> str:
+def render_file(name: str, vectors: list[JSONObject], profile: str = STRICT.name) -> str:
     """The exact text of one vector file of ``profile``."""
     kind = FILES[name]
     description = _FILE_DESCRIPTIONS[kind]
@@ -86,7 +87,7 @@ def _chosen(profiles: Iterable[str] | None) -> list[str]:
 
 
 @functools.cache
-def _generated(profile: str) -> dict[str, tuple[list[dict[str, Any]], bytes]]:
+def _generated(profile: str) -> dict[str, tuple[list[JSONObject], bytes]]:
     """Each file of ``profile``: its vectors and its exact bytes. Generation is a pure function of the code and the
     corpora, so one process computes it once (``vectors check`` after ``generate``, the tests)."""
     return {
@@ -107,7 +108,7 @@ def write_vectors(directory: str | Path | None = None, profiles: Iterable[str] |
     return written
 
 
-def _difference(stored: bytes, vectors: list[dict[str, Any]]) -> str:
+def _difference(stored: bytes, vectors: list[JSONObject]) -> str:
     try:
         stored_by_id = {vector["id"]: vector for vector in json.loads(stored)["vectors"]}
     except (ValueError, KeyError, TypeError):

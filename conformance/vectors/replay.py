@@ -29,6 +29,7 @@ from typing import Any
 
 from bpe_conformance.errors import ImplementationRaised, error_families, exception_ancestors
 from bpe_conformance.inputs.unrepresentable import restore
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.vectors.files import load_vectors, vector_kind
 
 __all__ = ["Mismatch", "call_operation", "error_families_of", "format_mismatch", "replay_all", "replay_vector"]
@@ -319,7 +320,7 @@ def replay_vector(factory: Callable[[], Any], vector: Mapping[str, Any]) -> list
     return replay.found
 
 
-def replay_all(factory: Callable[[], Any], files: Mapping[str, list[dict[str, Any]]] | None = None) -> list[Mismatch]:
+def replay_all(factory: Callable[[], Any], files: Mapping[str, list[JSONObject]] | None = None) -> list[Mismatch]:
     """Every vector of every file (default: the committed ones), mismatches and skips in file order."""
     chosen = load_vectors() if files is None else files
     return [item for name in sorted(chosen) for vector in chosen[name] for item in replay_vector(factory, vector)]

@@ -19,7 +19,9 @@ ValueError: rule 0 (id 258) refers to id 259, which is not an earlier id; ...
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, TypeGuard
+from typing import ClassVar, TypeGuard
+
+from bpe_conformance.zoo.witness import Witness
 
 __all__ = [
     "BEGIN_ID",
@@ -310,6 +312,6 @@ class ZooMember(ZooBase):
     clause: ClassVar[str]
     level: ClassVar[str] = "algorithm"
     also: ClassVar[tuple[str, ...]] = ()
-    witness: ClassVar[dict[str, Any]]
+    witness: ClassVar[Witness]
     why: ClassVar[str]
     varies_by_process: ClassVar[bool] = False

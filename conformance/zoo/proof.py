@@ -25,11 +25,11 @@ import contextlib
 import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.checks.base import Check
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.running.suite import effort_settings
@@ -357,7 +357,7 @@ def headline(counts: Tally) -> str:
     )
 
 
-def as_record(proof: Proof) -> dict[str, Any]:
+def as_record(proof: Proof) -> JSONObject:
     """A JSON-ready summary: verdict, outcome per check, clauses reported, the matching counterexample."""
     match = matching_failure(proof)
     return {

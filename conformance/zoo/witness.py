@@ -1,23 +1,21 @@
 """Witnesses: tiny call sequences on which a zoo member's bug shows.
 
-A witness is a plain dict, JSON-ready apart from tuples::
+A witness is a frozen :class:`Witness`: the operation, its positional arguments, and ``setup``.
 
-    {"operation": "encode", "args": ["aaa"], "setup": [("load", [[(97, 97)]])]}
-
-``setup`` (optional) lists ``(operation, args)`` calls made first on the same instance; then
+``setup`` (possibly empty) lists ``(operation, args)`` calls made first on the same instance; then
 ``operation`` is called with the positional ``args``. Running a witness records what every call
 did: returned a value, rejected the input with ValueError/TypeError (which of the two is not
 compared: the contract allows either), or crashed with any other exception.
 
 >>> from bpe_conformance.zoo.base import ZooBase
 >>> witness = make_witness("encode", "aaa", setup=[("load", [[(97, 97)]])])
->>> witness == {"operation": "encode", "args": ["aaa"], "setup": [("load", [[(97, 97)]])]}
-True
+>>> witness
+Witness(operation='encode', args=('aaa',), setup=(('load', ([(97, 97)],)),))
 >>> describe_witness(witness)
 "load([(97, 97)]); encode('aaa')"
 >>> [result.value for result in run_witness(ZooBase(), witness)]
 [[[97, 97]], [258, 97]]
->>> run_witness(ZooBase(), {"operation": "decode", "args": [[300]]})[0].kind
+>>> run_witness(ZooBase(), make_witness("decode", [300]))[0].kind
 'rejected'
 """
 
@@ -28,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["CallResult", "call", "describe_witness", "make_witness", "plain", "run_witness", "witness_steps"]
+__all__ = ["CallResult", "Witness", "call", "describe_witness", "make_witness", "plain", "run_witness", "witness_steps"]
 
 
 @dataclass(frozen=True)
@@ -47,18 +45,24 @@ def plain(value: Any) -> Any:
     return value
 
 
-def make_witness(operation: str, *args: Any, setup: Sequence[tuple[str, list[Any]]] = ()) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Witness:
+    """``operation(*args)`` on an instance after the ``setup`` calls, each ``(operation, args)``."""
+
+    operation: str
+    args: tuple[Any, ...]
+    setup: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+
+
+def make_witness(operation: str, *args: Any, setup: Sequence[tuple[str, Sequence[Any]]] = ()) -> Witness:
     """The witness that calls ``operation(*args)`` after the ``setup`` calls."""
-    witness: dict[str, Any] = {"operation": operation, "args": list(args)}
-    if setup:
-        witness["setup"] = [(step, list(step_args)) for step, step_args in setup]
-    return witness
+    return Witness(operation, args, tuple((step, tuple(step_args)) for step, step_args in setup))
 
 
-def witness_steps(witness: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+def witness_steps(witness: Witness) -> list[tuple[str, list[Any]]]:
     """Every call of ``witness`` in order: the setup calls, then the operation."""
-    steps = [(operation, list(args)) for operation, args in witness.get("setup", ())]
-    steps.append((witness["operation"], list(witness["args"])))
+    steps = [(operation, list(args)) for operation, args in witness.setup]
+    steps.append((witness.operation, list(witness.args)))
     return steps
 
 
@@ -74,12 +78,12 @@ def call(implementation: Any, operation: str, args: list[Any]) -> CallResult:
     return CallResult("returned", plain(value))
 
 
-def run_witness(implementation: Any, witness: dict[str, Any]) -> list[CallResult]:
+def run_witness(implementation: Any, witness: Witness) -> list[CallResult]:
     """Make every call of ``witness`` on ``implementation``, recording what each did."""
     return [call(implementation, operation, args) for operation, args in witness_steps(witness)]
 
 
-def describe_witness(witness: dict[str, Any]) -> str:
+def describe_witness(witness: Witness) -> str:
     """The calls as one line of Python-like text, for reports and the gallery."""
     return "; ".join(
         f"{operation}({', '.join(repr(argument) for argument in args)})" for operation, args in witness_steps(witness)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -24,7 +24,7 @@ CHECKS = {check.name: check for check in ALL_CHECKS}
 LOW = "低" * 30
 
 
-def violation_of(check_name: str, implementation: type, example: dict[str, Any]) -> Violation:
+def violation_of(check_name: str, implementation: type, example: Mapping[str, object]) -> Violation:
     with pytest.raises(Violation) as caught:
         CHECKS[check_name].verify(InProcessSubject(implementation), example)
     return caught.value

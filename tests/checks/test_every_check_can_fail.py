@@ -18,6 +18,7 @@ from hypothesis import Phase, settings
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS, select_checks
 from bpe_conformance.checks.base import Check
+from bpe_conformance.checks.examples import TextsExample, TrainingExample
 from bpe_conformance.checks.production import PRODUCTION_CHECKS
 from bpe_conformance.checks.training import verify_greedy_selection, verify_tie_break
 from bpe_conformance.checks.validation import (
@@ -169,7 +170,7 @@ def test_string_order_ties_are_caught_on_pairs_straddling_id_100() -> None:
 
 
 def test_checks_are_plain_functions_usable_without_pytest_or_hypothesis() -> None:
-    example = {"documents": ["abab", "acac"], "max_merges": 32}
+    example: TrainingExample = {"documents": ["abab", "acac"], "max_merges": 32}
     verify_greedy_selection(InProcessSubject(broken.MergesPairsSeenOnce), {"documents": ["abab"], "max_merges": 1})
     with pytest.raises(Violation) as caught:
         verify_tie_break(InProcessSubject(broken.LargestTiedPair), example)
@@ -232,7 +233,7 @@ def test_a_round_trip_lost_by_the_encoder_blames_the_encoder_not_the_decoder() -
             ids = super().encode(text)
             return ids[:-1] if ids and text.encode()[-1:] == b"\x8e" else ids  # cuts 低 (e4 bd 8e) in half
 
-    example = {"documents": ["ab"], "max_merges": 0, "texts": ["a低"]}
+    example: TextsExample = {"documents": ["ab"], "max_merges": 0, "texts": ["a低"]}
     with pytest.raises(Violation) as raised:
         verify_round_trip(InProcessSubject(DropsTheLastByte), example)
     message = raised.value.message

@@ -13,6 +13,8 @@ from hypothesis import Phase, settings
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import extremes
+from bpe_conformance.checks.examples import TextsExample, TrainingExample
+from bpe_conformance.checks.extremes import LargeCountExample
 from bpe_conformance.inputs.corpora.training import WIDE_MAX_MERGES
 from bpe_conformance.inputs.large_counts import LargeCountCorpus
 from bpe_conformance.reference import LiteralTokenizer, Tokenizer
@@ -52,7 +54,7 @@ def _run(check_name: str, implementation: Any) -> Any:
 @pytest.mark.parametrize("max_merges", WIDE_MAX_MERGES)
 def test_a_wide_max_merges_trains_as_a_budget_never_reached(max_merges: int) -> None:
     for implementation in (Tokenizer, LiteralTokenizer, ZooBase):
-        example = {"documents": ["abab", "acac", "aaaa"], "max_merges": max_merges}
+        example: TrainingExample = {"documents": ["abab", "acac", "aaaa"], "max_merges": max_merges}
         extremes.verify_wide_max_merges(InProcessSubject(implementation), example)
         assert implementation().train(["abab", "acac", "aaaa"], max_merges) == Tokenizer().train(
             ["abab", "acac", "aaaa"], 10
@@ -73,7 +75,7 @@ def test_a_32_bit_narrower_is_convicted_under_max_merges_when_it_refuses_or_stop
 
 
 def test_a_stop_rule_bug_is_not_blamed_on_a_wide_budget() -> None:
-    example = {"documents": ["abab", "acac"], "max_merges": 2**32 + 1}
+    example: TrainingExample = {"documents": ["abab", "acac"], "max_merges": 2**32 + 1}
     extremes.verify_wide_max_merges(InProcessSubject(StopsAtThree), example)  # stop-rule's finding, not this one's
     assert _run("max-merges-wide", StopsAtThree).outcome is Outcome.PASS
 
@@ -91,9 +93,9 @@ def test_an_8_bit_counter_is_convicted_on_a_count_of_256_shrunk() -> None:
 
 def test_a_16_bit_counter_is_convicted_on_a_count_of_65536_and_passes_below() -> None:
     for shape in ("copies", "run"):
-        below = {"corpus": LargeCountCorpus(shape, 65535, 3), "max_merges": 2}
+        below: LargeCountExample = {"corpus": LargeCountCorpus(shape, 65535, 3), "max_merges": 2}
         extremes.verify_large_counts(InProcessSubject(CountsInSixteenBits), below)
-        wrapped = {"corpus": LargeCountCorpus(shape, 65536, 3), "max_merges": 2}
+        wrapped: LargeCountExample = {"corpus": LargeCountCorpus(shape, 65536, 3), "max_merges": 2}
         violation = violation_of("large-counts", CountsInSixteenBits, wrapped)
         assert violation.clause == "BPE-TRAIN-COUNT" and violation.inputs["largest_count"] == 65536
     result = _run("large-counts", CountsInSixteenBits)
@@ -126,7 +128,7 @@ def test_the_reference_engines_pass_large_counts() -> None:
 
 
 def test_hash_seeded_ties_pass_in_one_process_and_fail_across_two() -> None:
-    example = {"documents": ["ABCABC", "cdcd"], "max_merges": 1, "texts": []}
+    example: TextsExample = {"documents": ["ABCABC", "cdcd"], "max_merges": 1, "texts": []}
     CHECKS["determinism"].verify(InProcessSubject(HashSeededTies), example)  # one process agrees with itself
     result = _run("determinism-across-processes", HashSeededTies)
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-PROP-DETERMINISM")
@@ -166,6 +168,6 @@ def test_a_wide_budget_is_only_asked_for_after_the_small_control_trains_right() 
     """The small never-reached budget comes first: an implementation that gets it wrong (another check's
     finding) is never handed a budget past 2**31 to loop on, which in process would hang the harness."""
     _NeverStopsOnItsOwn.budgets = []
-    example = {"documents": ["abab", "acac"], "max_merges": WIDE_MAX_MERGES[1]}
+    example: TrainingExample = {"documents": ["abab", "acac"], "max_merges": WIDE_MAX_MERGES[1]}
     extremes.verify_wide_max_merges(InProcessSubject(_NeverStopsOnItsOwn), example)
     assert _NeverStopsOnItsOwn.budgets and max(_NeverStopsOnItsOwn.budgets) < 2**31

@@ -13,6 +13,7 @@ from bpe_conformance.checks.base import Check
 from bpe_conformance.reports.common import clause_examples
 from bpe_conformance.reports.terminal import (
     PLAIN_WIDTH,
+    RunHeader,
     header_lines,
     live_view,
     make_console,
@@ -70,12 +71,7 @@ def rendered(console_width: int | None) -> tuple[str, int]:
     stream = io.StringIO()
     console = make_console(stream, width=console_width)
     suite = every_check_suite()
-    shown = {
-        "isolation": "process",
-        "checks": [result.check for result in suite.results],
-        "seed": 0,
-        "effort": "dev · profile strict",
-    }
+    shown = RunHeader(checks=len(suite.results), isolation="process", seed=0, effort="dev · profile strict")
     render_header(console, suite.implementation, shown, "bpe-conformance 0.1.0")
     with live_view(console, len(suite.results)) as view:
         for result in suite.results:
@@ -105,12 +101,7 @@ def test_the_header_fits_on_its_lines(output: tuple[str, int]) -> None:
     # The harness line and the settings line never wrap; only a long --impl spec may.
     text, _ = output
     suite = every_check_suite()
-    shown = {
-        "isolation": "process",
-        "checks": [result.check for result in suite.results],
-        "seed": 0,
-        "effort": "dev · profile strict",
-    }
+    shown = RunHeader(checks=len(suite.results), isolation="process", seed=0, effort="dev · profile strict")
     harness, implementation, settings = header_lines(suite.implementation, shown, "bpe-conformance 0.1.0")
     lines = text.splitlines()
     assert lines[0] == harness and settings in lines[1:4]

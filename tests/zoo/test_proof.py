@@ -17,7 +17,9 @@ import pytest
 
 from bpe_conformance.checks import ALL_CHECKS
 from bpe_conformance.cli.commands import zoo as zoo_command
-from bpe_conformance.cli.commands.zoo import (
+from bpe_conformance.cli.main import main
+from bpe_conformance.results.outcomes import CheckResult, Outcome
+from bpe_conformance.teaching.gallery import (
     GALLERY_PATH,
     docstring_parts,
     gallery_is_current,
@@ -25,8 +27,6 @@ from bpe_conformance.cli.commands.zoo import (
     render_gallery,
     spec_link,
 )
-from bpe_conformance.cli.main import main
-from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.zoo import CONTROLS, ZOO, by_name
 from bpe_conformance.zoo.proof import (
     Proof,

@@ -90,8 +90,8 @@ def test_member_overrides_a_step_of_the_base(member: Any) -> None:
 @pytest.mark.parametrize("member", ZOO, ids=_label)
 def test_witness_shows_the_bug(member: Any) -> None:
     witness = member.witness
-    assert witness["operation"] in OPERATIONS and isinstance(witness["args"], list)
-    assert all(operation in OPERATIONS for operation, _args in witness.get("setup", ()))
+    assert witness.operation in OPERATIONS and isinstance(witness.args, tuple)
+    assert all(operation in OPERATIONS for operation, _args in witness.setup)
     expected = run_witness(LiteralTokenizer(), witness)
     assert all(result.kind != "crashed" for result in expected), describe_witness(witness)
     assert run_witness(ZooBase(), witness) == expected, "the base must agree with the spec on the witness"

@@ -24,6 +24,7 @@ import jsonschema
 
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import read_text_file, writable_path
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.badge import badge_documents
 from bpe_conformance.spec.resources import read_spec_text
 
@@ -47,7 +48,7 @@ def badge_file_name(level: str) -> str:
     return f"bpe-{level}.json"
 
 
-def _read_report(path: str) -> dict[str, Any]:
+def _read_report(path: str) -> JSONObject:
     text = read_text_file(path, "report")
     try:
         report = json.loads(text)

@@ -8,7 +8,6 @@ timed out, crashed or ran out of its memory limit; 2 on usage or harness errors.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ from bpe_conformance.reports.check_list import check_list_json, check_list_lines
 from bpe_conformance.reports.json_report import write_json_report
 from bpe_conformance.reports.junit import write_junit
 from bpe_conformance.reports.markdown import write_markdown
-from bpe_conformance.reports.terminal import live_view, make_console, render_header, render_summary
+from bpe_conformance.reports.terminal import RunHeader, live_view, make_console, render_header, render_summary
 from bpe_conformance.running import HARNESS_NAME, OpenedRun, RunConfig, RunInterrupted, RunPlan, SuiteResult
 
 __all__ = ["config_from_args", "handle", "register"]
@@ -168,13 +167,13 @@ def _list_checks(args: argparse.Namespace, plan: RunPlan) -> int:
 
 def _show_header(console: Console, opened: OpenedRun) -> None:
     config = opened.plan.config
-    shown = {
-        **dataclasses.asdict(config),
-        "isolation": config.isolation_used,
-        "checks": [check.name for check in opened.plan.checks],
+    shown = RunHeader(
+        checks=len(opened.plan.checks),
+        isolation=config.isolation_used,
+        seed=config.seed,
         # The header has no profile field of its own; it follows the effort on the same line.
-        "effort": f"{config.effort} · profile {opened.subject.info.profile}",
-    }
+        effort=f"{config.effort} · profile {opened.subject.info.profile}",
+    )
     render_header(console, opened.implementation, shown, opened.plan.harness)
 
 

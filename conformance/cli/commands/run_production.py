@@ -16,7 +16,7 @@ from bpe_conformance.adapters import COMMAND_PREFIX
 from bpe_conformance.cli.commands.run import _report_paths, _write_reports, config_from_args
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.production_encoders import REFERENCE_ENCODERS
-from bpe_conformance.reports.terminal import live_view, make_console, render_header, render_summary
+from bpe_conformance.reports.terminal import RunHeader, live_view, make_console, render_header, render_summary
 from bpe_conformance.running import suite
 from bpe_conformance.running.production import production_checks, production_setup_for, run_production_suite
 
@@ -72,12 +72,12 @@ def handle_production(args: argparse.Namespace) -> int:
     try:
         setup = production_setup_for(config.profile, subject.info.profile, args.vocabulary)
         if not args.quiet:
-            shown = {
-                **dataclasses.asdict(config),
-                "isolation": config.isolation_used,
-                "checks": [check.name for check in checks],
-                "effort": f"{config.effort} · {setup.describe()}",
-            }
+            shown = RunHeader(
+                checks=len(checks),
+                isolation=config.isolation_used,
+                seed=config.seed,
+                effort=f"{config.effort} · {setup.describe()}",
+            )
             record = dataclasses.replace(
                 suite.implementation_record(subject, config.impl, config.isolation_used), profile=setup.profile.name
             )
