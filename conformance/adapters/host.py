@@ -137,7 +137,7 @@ def _call_contract(session: Session, request_id: int, operation: str, arguments:
     return build_result(request_id, None if operation == "load" else result)
 
 
-def _load_vocabulary(session: Session, request_id: int, pieces: Any, special_tokens: Any) -> dict[str, Any]:
+def _load_vocabulary(session: Session, request_id: int, pieces: Any, special_tokens: Any) -> JSONObject:
     method = getattr(session.instance, LOAD_VOCABULARY, None)
     if not callable(method):
         return build_error(request_id, "NotImplemented", f"{session.spec} has no {LOAD_VOCABULARY} method")
@@ -152,7 +152,7 @@ def _load_vocabulary(session: Session, request_id: int, pieces: Any, special_tok
     return build_result(request_id, None)
 
 
-def respond(session: Session, message: dict[str, Any]) -> dict[str, Any]:
+def respond(session: Session, message: JSONObject) -> JSONObject:
     """The response to one well-formed request."""
     request_id, operation = message["id"], message["op"]
     if operation == "stop":

@@ -265,7 +265,7 @@ def request_problem(message: Any) -> str | None:
     return None
 
 
-def vocabulary_arguments(ranks: dict[bytes, int], special_tokens: dict[str, int]) -> dict[str, Any]:
+def vocabulary_arguments(ranks: dict[bytes, int], special_tokens: dict[str, int]) -> JSONObject:
     """The arguments of a ``load_vocabulary`` request: every piece in rank order, base64, and the specials.
 
     The ranks must run from 0 without a gap (a validated vocabulary's do), so a piece's rank is its index.
@@ -311,7 +311,7 @@ def vocabulary_from_wire(pieces: Any, special_tokens: Any) -> tuple[dict[bytes, 
     return ranks, dict(special_tokens)
 
 
-def vocabulary_support(result: dict[str, Any]) -> VocabularySupport:
+def vocabulary_support(result: JSONObject) -> VocabularySupport:
     """What a valid handshake result says about vocabularies (``load_vocabulary``, ``vocabulary``).
 
     >>> vocabulary_support({"capabilities": ["encode", "load_vocabulary"], "vocabulary": "cl100k_base"})
@@ -326,7 +326,7 @@ def vocabulary_support(result: dict[str, Any]) -> VocabularySupport:
     )
 
 
-def load_schema(name: str) -> dict[str, Any]:
+def load_schema(name: str) -> JSONObject:
     """The parsed JSON Schema ``request``, ``response`` or ``handshake``."""
     record: JSONObject = json.loads((SCHEMA_DIR / _SCHEMA_FILES[name]).read_text(encoding="utf-8"))
     return record
@@ -385,7 +385,7 @@ def handshake_result(info: ImplementationInfo) -> JSONObject:
     return {**ImplementationRecord.from_info(info).declarations(), **split, "protocol": PROTOCOL_VERSION}
 
 
-def _declarations_problem(result: dict[str, Any]) -> str | None:
+def _declarations_problem(result: JSONObject) -> str | None:
     for field in ("name", "version", "language", "profile", "split"):
         if field == "split" and result.get("split") is None:
             continue

@@ -136,7 +136,7 @@ class ProcessSubject(Subject):
         self._running: RunningProcess | None = None
         # The load_vocabulary request's arguments once one was accepted: sent again after every restart
         # and reset, so a vocabulary-bound encoder never answers from an empty model.
-        self._vocabulary: dict[str, Any] | None = None
+        self._vocabulary: JSONObject | None = None
         self.vocabulary_support = VocabularySupport()
         self.info = self._start_or_fail()
 

@@ -17,7 +17,6 @@ and is blamed on a clause only as far as the ids prove it:
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from hypothesis import strategies as st
 
@@ -26,6 +25,7 @@ from bpe_conformance.checks.base import ALGORITHM, INTERFACE, Check
 from bpe_conformance.dialects.production import ProductionSetup, production_setup
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.inputs.split_texts import long_runs, split_texts
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.pretokenization import (
     decode_production,
     encode_chunk_fast,
@@ -61,7 +61,7 @@ def _token_spans(ids: list[int], vocabulary: Vocabulary) -> list[tuple[int, int]
     return spans
 
 
-def chunk_report(text: str, actual: list[int], setup: ProductionSetup) -> dict[str, Any]:
+def chunk_report(text: str, actual: list[int], setup: ProductionSetup) -> JSONObject:
     """The chunks the pattern makes of ``text``, and the implementation's tokens grouped under them (byte offsets)."""
     chunks = split_text(text, setup.profile)
     vocabulary = setup.vocabulary
@@ -143,7 +143,7 @@ def _without_specials(text: str, setup: ProductionSetup) -> str | None:
 
 
 def _blame(
-    subject: Subject, text: str, actual: list[int], setup: ProductionSetup, report: dict[str, Any]
+    subject: Subject, text: str, actual: list[int], setup: ProductionSetup, report: JSONObject
 ) -> tuple[str, str]:
     """The clause the ids prove broken, and why."""
     specials = {token_id: name for name, token_id in setup.vocabulary.special_tokens.items()}

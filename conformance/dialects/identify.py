@@ -114,7 +114,7 @@ class IdentifyReport:
         """Some named profile, or a custom one made of documented values, explains every answer."""
         return self.identified or (self.parameters is not None and self.parameters.complete)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """A JSON-ready form of the report."""
         return {
             "implementation": self.implementation,

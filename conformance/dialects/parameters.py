@@ -34,6 +34,7 @@ from typing import Any
 
 from bpe_conformance.dialects.probes import PROBES, Outcome, Probe, ProfileModel, describe_call, run_probe
 from bpe_conformance.reference.alphabet import BYTE_COUNT
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profile_spec import profile_spec
 from bpe_conformance.reference.profiles import (
     DECODE_POLICIES,
@@ -198,7 +199,7 @@ class Evidence:
     explained: bool
     fitting: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """A JSON-ready form."""
         return dataclasses.asdict(self)
 
@@ -213,7 +214,7 @@ class ParameterFinding:
     evidence: tuple[Evidence, ...]
     note: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """A JSON-ready form."""
         return {
             "parameter": self.parameter,
@@ -239,7 +240,7 @@ class ParameterReport:
         """Every answer is explained by documented values: ``profile`` judges the implementation."""
         return self.profile is not None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """A JSON-ready form."""
         return {
             "parameters": [finding.to_dict() for finding in self.findings],

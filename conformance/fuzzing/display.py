@@ -13,7 +13,6 @@ import datetime
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from rich import box
 from rich.console import Console, Group
@@ -25,6 +24,7 @@ from bpe_conformance.fuzzing.campaign import Campaign, Observer
 from bpe_conformance.fuzzing.durations import format_duration
 from bpe_conformance.fuzzing.findings import Finding
 from bpe_conformance.fuzzing.records import CampaignConfig, CampaignResult, CheckTally, StopReason
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import hypothesis_note, plural, printable, render_value, run_command
 from bpe_conformance.reports.terminal import (
     OUTCOME_STYLES,
@@ -73,7 +73,7 @@ def reproduce_line(config: CampaignConfig, check: str) -> str:
     >>> reproduce_line(config, "tie-break").split("  #")[0]
     'bpe-conformance run --impl m:T --database db --check tie-break'
     """
-    record: dict[str, Any] = {
+    record: JSONObject = {
         "impl": config.impl,
         "isolation": config.isolation,
         "timeout": config.timeout,

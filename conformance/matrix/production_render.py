@@ -21,6 +21,7 @@ from html import escape
 from typing import Any
 
 from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["PRODUCTION_HEADING", "markdown_text", "production_html", "production_markdown", "shown_input"]
 
@@ -43,7 +44,7 @@ def markdown_text(value: Any) -> str:
     return _MARKDOWN_SPECIAL.sub(lambda match: f"&#{ord(match.group())};", text)
 
 
-def _input_json(cell: dict[str, Any]) -> str:
+def _input_json(cell: JSONObject) -> str:
     inputs = (cell.get("counterexample") or {}).get("inputs")
     if isinstance(inputs, dict) and len(inputs) == 1:
         inputs = next(iter(inputs.values()))
@@ -51,18 +52,18 @@ def _input_json(cell: dict[str, Any]) -> str:
     return json.dumps(inputs, ensure_ascii=True)
 
 
-def shown_input(inputs: dict[str, Any], limit: int = CELL_INPUT_CHARS) -> str:
+def shown_input(inputs: JSONObject, limit: int = CELL_INPUT_CHARS) -> str:
     """A failing cell's minimal input for a Markdown table cell: ASCII JSON, cut at ``limit`` characters."""
     text = _input_json({"counterexample": {"inputs": inputs}})
     return markdown_text(text if len(text) <= limit else text[:limit] + "…")
 
 
-def _anchor(row: dict[str, Any], check: str) -> str:
+def _anchor(row: JSONObject, check: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", f"{row['label']}-{check}".lower()).strip("-")
     return f"p-{slug}"
 
 
-def _md_cell(row: dict[str, Any], check: dict[str, str]) -> str:
+def _md_cell(row: JSONObject, check: dict[str, str]) -> str:
     cell = row["cells"].get(check["name"])
     if cell is None:
         return "—"
@@ -74,7 +75,7 @@ def _md_cell(row: dict[str, Any], check: dict[str, str]) -> str:
     return f"**fail{outcome}** {markdown_text(cell['clause'])}{shown} ([details](#{_anchor(row, check['name'])}))"
 
 
-def production_markdown(document: dict[str, Any]) -> list[str]:
+def production_markdown(document: JSONObject) -> list[str]:
     """The Markdown lines of the production section (none when the document has no production matrix)."""
     production = document.get("production")
     if production is None:
@@ -144,7 +145,7 @@ def _h(value: Any) -> str:
     return escape(_visible(str(value)))
 
 
-def production_html(document: dict[str, Any]) -> str:
+def production_html(document: JSONObject) -> str:
     """The HTML of the production section: a plain table and the list of failures (empty without one)."""
     production = document.get("production")
     if production is None:

@@ -137,7 +137,7 @@ def matrix_document(
     seed: int,
     effort: str,
     production: tuple[list[ProductionRowResult], list[str]] | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """The matrix of ``results`` (and the rows whose library is ``missing``) as the JSON-ready document.
 
     ``production``, when given, is the production matrix's rows run and rows not run
@@ -240,7 +240,7 @@ def generating_command(seed: int, *, production: bool) -> str:
     return f"bpe-conformance matrix --seed {int(seed)}" + (" --production VOCABULARIES" if production else "")
 
 
-def _rebuild_commands(document: dict[str, Any]) -> None:
+def _rebuild_commands(document: JSONObject) -> None:
     """Every cell's ``reproduce`` rebuilt from the document's fields, never taken from the file.
 
     A crafted document could otherwise show ``bpe-conformance run x; rm -rf ~`` as the command to copy;

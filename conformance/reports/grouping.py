@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 
 __all__ = ["Deviation", "Refusal", "deviations", "is_refusal_only", "localisation_label", "refusals"]
@@ -76,7 +76,7 @@ class Refusal:
 
     operation: str
     error: str
-    inputs: dict[str, Any]
+    inputs: JSONObject
     checks: tuple[str, ...]
 
 
@@ -96,7 +96,7 @@ def refusals(results: Sequence[CheckResult]) -> list[Refusal]:
     >>> [(r.error, r.checks) for r in refusals([refused("a"), refused("b")])]
     [('ValueError: empty', ('a', 'b'))]
     """
-    groups: dict[str, tuple[dict[str, Any], list[str]]] = {}
+    groups: dict[str, tuple[JSONObject, list[str]]] = {}
     for result in results:
         if result.outcome.counts_as_success:
             continue

@@ -128,7 +128,7 @@ def _run_cases(check: Check, subject: Subject, attempt: Attempt, cases: Iterable
         _verify_once(check, subject, attempt, case)  # a refused case is recorded; the next one still runs
 
 
-def refusal_record(raised: ImplementationRaised, example: Any) -> dict[str, Any]:
+def refusal_record(raised: ImplementationRaised, example: Any) -> JSONObject:
     """What a report says of one refusal: the call, the error, the input (its key groups the checks it blocked)."""
     return {
         "operation": raised.operation,

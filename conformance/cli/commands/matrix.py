@@ -34,6 +34,7 @@ from bpe_conformance.matrix.production import run_production_matrix
 from bpe_conformance.matrix.record import dumps_matrix, matrix_document, read_matrix
 from bpe_conformance.matrix.render import render_markdown
 from bpe_conformance.matrix.run import run_matrix
+from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.spec.resources import checkout_root
 
 __all__ = ["DEFAULT_HTML", "DEFAULT_JSON", "DEFAULT_OUTPUT", "handle", "register"]
@@ -109,7 +110,7 @@ def _production_folder(value: str | None) -> Path | None:
     return folder
 
 
-def _keep_production(document: dict[str, Any], json_path: Path | None) -> None:
+def _keep_production(document: JSONObject, json_path: Path | None) -> None:
     """The production matrix of the ``--json`` file about to be replaced, carried into ``document`` (never lost)."""
     if json_path is None or not json_path.is_file():
         return
