@@ -28,8 +28,11 @@ import hashlib
 import json
 import re
 import sysconfig
-from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 __all__ = [
     "CORPORA",

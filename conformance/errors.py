@@ -9,9 +9,10 @@ the harness unbounded.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bpe_conformance.reference.json_values import JSONObject
+if TYPE_CHECKING:
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "INPUT_ERROR_FAMILIES",

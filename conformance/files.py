@@ -18,10 +18,13 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.errors import HarnessError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = [
     "LAUNCH_DIRECTORY",

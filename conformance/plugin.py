@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.profiles import PROFILES
 from bpe_conformance.reports.common import hypothesis_note
@@ -32,6 +31,9 @@ from bpe_conformance.reports.terminal import failure_lines
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running import OpenedRun, RunConfig, RunPlan
 from bpe_conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
+
+if TYPE_CHECKING:
+    from bpe_conformance.checks.base import Check
 
 __all__ = [
     "ConformanceFailure",

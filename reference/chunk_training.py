@@ -22,15 +22,19 @@ distinct chunk once, with its frequency, so memory follows the table of distinct
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference.counting import count_pairs
 from bpe_conformance.reference.dialects import hf_order_key, profile_pieces, select_profile_pair
 from bpe_conformance.reference.pretokenization import SplitProfile, split_text
-from bpe_conformance.reference.profiles import Profile
 from bpe_conformance.reference.replacement import replace_pair
 from bpe_conformance.reference.validation import check_documents, check_max_merges, check_text
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["chunk_counts", "train_chunks_fast", "train_chunks_literal"]
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
 from bpe_conformance.reference.counting import count_pairs
@@ -33,6 +33,9 @@ from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.reference.replacement import replace_pair
 from bpe_conformance.reference.training import Round
 from bpe_conformance.reference.validation import check_documents, check_ids, check_max_merges, check_rules, check_text
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
 
 __all__ = [
     "TIE_BREAK_FUNCTIONS",

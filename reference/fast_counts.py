@@ -26,9 +26,12 @@ True
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference.alphabet import MIN_MERGE_COUNT
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = [
     "COUNT_CEILING",

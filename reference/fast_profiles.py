@@ -41,11 +41,11 @@ from bpe_conformance.reference.alphabet import BYTE_COUNT
 from bpe_conformance.reference.dialects import _chunks, byte_level_symbol, train_profile
 from bpe_conformance.reference.fast_counts import deduplicate
 from bpe_conformance.reference.fast_training import ENGINES, _choose_engine, numpy_available, train_linked
-from bpe_conformance.reference.profiles import Profile
 from bpe_conformance.reference.validation import check_documents, check_max_merges
 
 if TYPE_CHECKING:  # imported when used: numpy stays unloaded until a numpy engine runs
     from bpe_conformance.reference.fast_training_numpy import PairOrder
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["fast_train_profile", "has_fast_engine", "id_ranks", "profile_sequences"]
 

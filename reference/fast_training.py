@@ -22,7 +22,7 @@ its fixed cost per round.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference.alphabet import FIRST_RULE_ID, MIN_MERGE_COUNT
 from bpe_conformance.reference.fast_counts import (
@@ -34,6 +34,9 @@ from bpe_conformance.reference.fast_counts import (
     start_heap,
 )
 from bpe_conformance.reference.validation import check_documents, check_max_merges
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["ENGINES", "NUMPY_MIN_BYTES", "fast_train", "numpy_available", "train_linked"]
 

@@ -24,13 +24,16 @@ replaces invalid UTF-8 by U+FFFD; an id that is neither a piece nor a special is
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING
 
 import regex
 
-from bpe_conformance.reference.vocabulary import Vocabulary
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from bpe_conformance.reference.vocabulary import Vocabulary
 
 __all__ = [
     "CL100K",

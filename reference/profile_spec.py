@@ -42,9 +42,8 @@ import functools
 import json
 import re
 import sys
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 from bpe_conformance.reference.alphabet import BYTE_COUNT
@@ -57,6 +56,9 @@ from bpe_conformance.reference.profiles import (
     TIE_BREAKS,
     Profile,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = [
     "ALIASES",

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.reference.alphabet import vocab_size
-from bpe_conformance.reference.json_values import JSONObject, JSONValue
 from bpe_conformance.reference.pieces import check_piece_budget
 from bpe_conformance.reference.validation import check_rules
+
+if TYPE_CHECKING:
+    from bpe_conformance.reference.json_values import JSONObject, JSONValue
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "PROFILE", "digest", "digest_input", "dumps", "loads", "to_document"]
 

@@ -11,12 +11,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference import decoding, encoding, fast_encoding, fast_training, serialization, training
 from bpe_conformance.reference.alphabet import BEGIN_ID, END_ID, vocab_size
 from bpe_conformance.reference.pieces import build_pieces, check_piece_budget
 from bpe_conformance.reference.validation import check_rules
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["LiteralTokenizer", "Tokenizer"]
 

@@ -10,14 +10,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference.alphabet import MIN_MERGE_COUNT, rule_id
 from bpe_conformance.reference.counting import count_pairs
 from bpe_conformance.reference.replacement import replace_pair
 from bpe_conformance.reference.selection import select_pair
 from bpe_conformance.reference.validation import check_documents, check_max_merges
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 __all__ = ["Round", "TrainingResult", "train", "train_sequences", "training_rounds"]
 

@@ -22,13 +22,15 @@ import base64
 import binascii
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.reference.alphabet import BYTE_COUNT
 from bpe_conformance.reference.dialects import byte_level_symbol
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 __all__ = [
     "Vocabulary",

@@ -12,13 +12,16 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jsonschema
 import pytest
 
 from tests import ROOT
 from tests.support.user_project import SKIP_REASON, build_distributions, write_user_project
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytestmark = pytest.mark.slow
 
@@ -72,8 +75,11 @@ def test_the_documented_tox_file_runs_the_suite_against_the_sample_project(tmp_p
     report = json.loads((reports / "conformance.json").read_text(encoding="utf-8"))
     schema = json.loads((ROOT / "specs" / "schema" / "report.schema.json").read_text(encoding="utf-8"))
     jsonschema.validate(report, schema)
-    assert report["implementation"]["name"] == "mypkg" and report["summary"]["succeeded"]
+    assert report["implementation"]["name"] == "mypkg"
+    assert report["summary"]["succeeded"]
     cases = ET.parse(reports / "conformance.xml").getroot().iter("testcase")
     skipped = [case.find("skipped") for case in cases if case.get("name", "").startswith("tie-break")]
-    assert skipped and skipped[0] is not None and SKIP_REASON in (skipped[0].get("message") or "")
+    assert skipped
+    assert skipped[0] is not None
+    assert SKIP_REASON in (skipped[0].get("message") or "")
     assert not (project / ".hypothesis").exists()

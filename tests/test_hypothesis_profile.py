@@ -31,4 +31,6 @@ def test_the_active_hypothesis_profile_is_the_named_one() -> None:
 def test_the_mutation_profile_is_derandomized_without_deadline_or_database() -> None:
     active = settings.default
     assert active is not None
-    assert active.derandomize and active.deadline is None and active.database is None
+    assert active.derandomize
+    assert active.deadline is None
+    assert active.database is None

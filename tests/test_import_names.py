@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.support.user_project import build_distributions, fresh_venv, run_in
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytestmark = pytest.mark.slow
 

@@ -12,12 +12,15 @@ harness, and each zoo member imports only the zoo's own helpers: members are sel
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 # Lowest first. Top-level modules count as packages of their own (``errors`` is conformance/errors.py).
 LAYERS: tuple[frozenset[str], ...] = (

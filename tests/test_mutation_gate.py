@@ -10,15 +10,19 @@ import importlib.util
 import json
 import shlex
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests import ROOT
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 TOOL = ROOT / "tools" / "mutation_gate.py"
 _spec = importlib.util.spec_from_file_location("mutation_gate", TOOL)
-assert _spec is not None and _spec.loader is not None
+assert _spec is not None
+assert _spec.loader is not None
 gate = importlib.util.module_from_spec(_spec)
 sys.modules["mutation_gate"] = gate
 _spec.loader.exec_module(gate)
@@ -66,7 +70,8 @@ def _printing(tmp_path: Path, text: str) -> str:
 
 def test_score_is_detected_over_total_minus_skipped(tmp_path: Path) -> None:
     stats = gate.read_stats(_stats(tmp_path))
-    assert stats.tested == 990 and stats.detected == 970
+    assert stats.tested == 990
+    assert stats.detected == 970
     assert gate.mutation_score(stats) == pytest.approx(100 * 970 / 990)
 
 
@@ -148,7 +153,8 @@ def test_malformed_statistics_are_a_clear_error(
 def test_a_missing_statistics_file_says_how_to_make_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert gate.main([str(tmp_path / "absent.json")]) == 2
     error = capsys.readouterr().err
-    assert "absent.json: no such statistics file" in error and "mutmut export-cicd-stats" in error
+    assert "absent.json: no such statistics file" in error
+    assert "mutmut export-cicd-stats" in error
 
 
 # --- survivors and their explanations ------------------------------------------------------------
@@ -219,7 +225,8 @@ def test_stale_explanations_are_noted_but_do_not_fail(tmp_path: Path, capsys: py
     argv = [str(_stats(tmp_path)), "--explained", str(doc), "--results-command", _printing(tmp_path, one_left)]
     assert gate.main(argv) == 0
     out = capsys.readouterr().out
-    assert "reference.x_f__mutmut_2 is listed" in out and "reference.x_f__mutmut_3 is listed" in out
+    assert "reference.x_f__mutmut_2 is listed" in out
+    assert "reference.x_f__mutmut_3 is listed" in out
 
 
 def test_a_failing_results_command_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -247,14 +254,16 @@ def test_the_script_runs_on_its_own(tmp_path: Path) -> None:
         text=True,
         check=False,
     )
-    assert completed.returncode == 1 and "FAIL" in completed.stdout
+    assert completed.returncode == 1
+    assert "FAIL" in completed.stdout
 
 
 def test_module_docstring_examples() -> None:
     import doctest
 
     outcome = doctest.testmod(gate)
-    assert outcome.attempted > 0 and outcome.failed == 0
+    assert outcome.attempted > 0
+    assert outcome.failed == 0
 
 
 # --- the test selection mutmut runs ---------------------------------------------------------------------
@@ -302,5 +311,6 @@ def test_the_mutation_selection_keeps_its_node_ids_across_collections() -> None:
         [sys.executable, "-c", _COLLECT_TWICE], cwd=root, capture_output=True, text=True, check=True, timeout=300
     )
     outcome = json.loads(completed.stdout.strip().splitlines()[-1])
-    assert outcome["codes"] == [0, 0] and outcome["count"] > 500
+    assert outcome["codes"] == [0, 0]
+    assert outcome["count"] > 500
     assert outcome["changed"] == []

@@ -54,7 +54,8 @@ def test_the_package_data_globs_cover_every_specification_file() -> None:
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
     data = {path for path in (ROOT / "specs").rglob("*") if path.is_file() and path.suffix not in (".py", ".pyc")}
     covered = {path for pattern in globs[SPECS_PACKAGE] for path in (ROOT / "specs").glob(pattern)}
-    assert data and data == covered
+    assert data
+    assert data == covered
 
 
 @pytest.mark.parametrize("site", [True, False], ids=["with-site-packages", "bare-tree"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -20,6 +20,9 @@ from tests.support.demo_checks import (
     verify_unknown_id_rejected,
     verify_worked_example,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytest_plugins = ["pytester"]
 
@@ -157,7 +160,8 @@ def test_broken_implementation_fails_with_clause_counterexample_and_reproduce(pr
             )
         ]
     )
-    assert "Traceback" not in result.stdout.str() and "conformance/running/runner.py" not in result.stdout.str()
+    assert "Traceback" not in result.stdout.str()
+    assert "conformance/running/runner.py" not in result.stdout.str()
 
 
 def test_broken_implementation_in_its_own_process_fails_too(project: pytest.Pytester) -> None:
@@ -211,7 +215,8 @@ def test_bpe_only_collects_the_checks_and_never_imports_the_projects_tests(proje
     project.makepyfile(test_import_fails="raise RuntimeError('the project test module was imported')")
     result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess", "--bpe-only", "-v")
     result.assert_outcomes(passed=2)
-    assert "test_own" not in result.stdout.str() and "was imported" not in result.stdout.str()
+    assert "test_own" not in result.stdout.str()
+    assert "was imported" not in result.stdout.str()
     result = _run(project, "--bpe-impl", "reference", "--bpe-isolation", "inprocess")
     assert "was imported" in result.stdout.str()  # without --bpe-only the project's tests are collected too
 

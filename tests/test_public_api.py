@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
 
 import bpe_conformance
 from bpe_conformance import reference, running
 from bpe_conformance.adapters import subprocess as subprocess_adapter
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 FACADE = {
     "CallAborted",

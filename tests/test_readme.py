@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # loaded from its file below, as readme_tool
 
 ROOT = SPEC_PATH.parents[1]
 _spec = importlib.util.spec_from_file_location("readme_tool", ROOT / "tools" / "readme.py")
-assert _spec is not None and _spec.loader is not None
+assert _spec is not None
+assert _spec.loader is not None
 readme = importlib.util.module_from_spec(_spec)
 sys.modules["readme_tool"] = readme
 _spec.loader.exec_module(readme)
@@ -109,7 +110,8 @@ def test_the_python_example_runs(block: str) -> None:
     test = doctest.DocTestParser().get_doctest(block, {}, "README.md", str(readme.README), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     result = runner.run(test)
-    assert result.attempted and not result.failed
+    assert result.attempted
+    assert not result.failed
 
 
 def test_a_changed_transcript_is_caught() -> None:

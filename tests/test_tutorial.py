@@ -64,7 +64,8 @@ def test_the_command_prints_what_the_tutorial_shows(transcript: Transcript) -> N
 
 def test_there_are_ten_or_so_lessons_in_order() -> None:
     numbers = [int(heading.split(".")[0][3:]) for heading, _ in lessons()]
-    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 10
+    assert numbers == list(range(1, len(numbers) + 1))
+    assert len(numbers) >= 10
 
 
 @pytest.mark.parametrize(("heading", "lesson"), lessons(), ids=lambda value: value[:40])

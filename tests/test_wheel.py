@@ -119,7 +119,8 @@ def test_the_plugin_runs_only_the_conformance_items_from_the_installed_wheel(ins
         "-p",
         "no:cacheprovider",
     )
-    assert "passed" in output and "failed" not in output
+    assert "passed" in output
+    assert "failed" not in output
 
 
 def test_a_fuzz_campaign_runs_from_the_installed_wheel(installed: Installed, tmp_path: Path) -> None:
@@ -147,7 +148,8 @@ def test_a_fuzz_campaign_runs_from_the_installed_wheel(installed: Installed, tmp
     assert "PASSED: no failure" in _ok(venv, project, *words)
     summary = json.loads((tmp_path / "fuzz.json").read_text(encoding="ascii"))
     jsonschema.validate(summary, json.loads((ROOT / "specs" / "schema" / "fuzz.schema.json").read_text()))
-    assert summary["summary"]["examples"] > 0 and summary["config"]["jobs"] == 2
+    assert summary["summary"]["examples"] > 0
+    assert summary["config"]["jobs"] == 2
     assert (tmp_path / "cache" / "bpe-conformance" / "hypothesis").is_dir()
 
 
@@ -235,4 +237,5 @@ def test_every_documented_command_runs_from_an_empty_directory_and_leaves_site_p
             assert len(completed.stderr.strip().splitlines()) == 1, shown
     assert sorted(empty.iterdir()) == []
     assert _listing(packages) == before
-    assert (out / "run.json").is_file() and (out / "matrix.html").is_file()
+    assert (out / "run.json").is_file()
+    assert (out / "matrix.html").is_file()

@@ -26,9 +26,12 @@ import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = [
     "COUNTED_AS_KILLED",

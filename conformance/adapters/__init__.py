@@ -24,15 +24,18 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
 from bpe_conformance.adapters.python import InProcessSubject, describe_python_implementation
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT, ProcessSubject
 from bpe_conformance.errors import HarnessError, ImplementationRaised
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.adapters.subject import Subject
 
 __all__ = [
     "ISOLATIONS",

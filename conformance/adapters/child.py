@@ -25,9 +25,8 @@ import sys
 import threading
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from bpe_conformance.adapters.limits import (
     NO_LIMITS,
@@ -45,6 +44,9 @@ from bpe_conformance.adapters.process_tree import (
     kill_tree,
     new_tag,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
 
 __all__ = [
     "EXIT_GRACE_SECONDS",
@@ -317,7 +319,9 @@ def spawn(
     except BaseException:
         remove_workdir(workdir)
         raise
-    assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
+    assert popen.stdin is not None
+    assert popen.stdout is not None
+    assert popen.stderr is not None
     os.set_blocking(popen.stdin.fileno(), False)
     lines: queue.Queue[tuple[LineKind, bytes]] = queue.Queue(maxsize=_QUEUED_LINES)
     chunks: deque[bytes] = deque(maxlen=max(1, stderr_bytes // _STDERR_CHUNK))

@@ -8,11 +8,14 @@ errors re-raised as exceptions of their named type.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.errors import ImplementationRaised
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.adapters.subject import Subject
 
 __all__ = ["SubjectContract", "contract_factory"]
 

@@ -27,9 +27,8 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from bpe_conformance.adapters import create_instance, resolve_factory
 from bpe_conformance.adapters.protocol import (
@@ -50,7 +49,11 @@ from bpe_conformance.adapters.python import describe_python_implementation
 from bpe_conformance.adapters.subject import ImplementationInfo, declaration_problem
 from bpe_conformance.errors import HarnessError, exception_ancestors
 from bpe_conformance.inputs.unrepresentable import restore
-from bpe_conformance.reference.json_values import JSONObject
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["Session", "guard_process_group", "main", "open_session", "respond", "serve", "take_protocol_streams"]
 

@@ -27,8 +27,11 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
     "REAP_SECONDS",

@@ -25,13 +25,15 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters.subject import CAPABILITIES, ImplementationInfo, declaration_problem
 from bpe_conformance.inputs.unrepresentable import marker
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.spec.resources import spec_file
+
+if TYPE_CHECKING:
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "INPUT_ERROR_TYPES",

@@ -16,8 +16,7 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters.signals import HANDLED_SIGNALS, stops_the_run
 from bpe_conformance.adapters.subject import (
@@ -30,6 +29,9 @@ from bpe_conformance.adapters.subject import (
     declaration_problem,
 )
 from bpe_conformance.errors import ImplementationRaised, MalformedResult, exception_ancestors
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 __all__ = ["InProcessSubject", "describe_python_implementation"]
 

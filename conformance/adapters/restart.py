@@ -22,13 +22,15 @@ reads the environment in order must not depend on it).
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters import host_command, host_environment, resolve_factory
 from bpe_conformance.adapters.python import InProcessSubject
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import ProcessSubject
 from bpe_conformance.errors import HarnessError
+
+if TYPE_CHECKING:
+    from bpe_conformance.adapters.subject import Subject
 
 __all__ = ["fresh_process", "importable_spec", "restart_problem"]
 

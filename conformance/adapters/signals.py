@@ -20,8 +20,11 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from collections.abc import Iterator
-from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from types import FrameType
 
 __all__ = [
     "HANDLED_SIGNALS",

@@ -34,8 +34,7 @@ import selectors
 import shlex
 import subprocess
 import time
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters.child import (
     EXIT_GRACE_SECONDS,
@@ -79,7 +78,11 @@ from bpe_conformance.errors import (
     ImplementationRaised,
     MemoryLimitExceeded,
 )
-from bpe_conformance.reference.json_values import JSONObject
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",

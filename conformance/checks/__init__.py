@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from bpe_conformance.checks.base import Check
 from bpe_conformance.checks.decoding import DECODING_CHECKS
@@ -25,6 +25,9 @@ from bpe_conformance.checks.replacement import REPLACEMENT_CHECKS
 from bpe_conformance.checks.training import TRAINING_CHECKS
 from bpe_conformance.checks.validation import VALIDATION_CHECKS
 from bpe_conformance.checks.vectors import VECTOR_CHECKS
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["ALL_CHECKS", "Check", "select_checks"]
 

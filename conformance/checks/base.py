@@ -6,14 +6,16 @@ them in hypothesis at run time so every failure is shrunk to a minimal counterex
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hypothesis.strategies import SearchStrategy
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
 
-from bpe_conformance.adapters.subject import Subject
-from bpe_conformance.reference.profiles import Profile
+    from hypothesis.strategies import SearchStrategy
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["ALGORITHM", "INTERFACE", "LEVELS", "Check", "always_applicable"]
 

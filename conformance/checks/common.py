@@ -7,12 +7,8 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hypothesis import strategies as st
-
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.encoding_models import (
     PROBE_RULES,
     Encoder,
@@ -40,9 +36,16 @@ from bpe_conformance.dialects.context import (
 from bpe_conformance.errors import INPUT_ERROR_FAMILIES, ImplementationRaised, MalformedResult, Violation
 from bpe_conformance.inputs.strategies import max_merges_values
 from bpe_conformance.reference import BOUNDARY_IDS
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.results.advisories import advise
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from hypothesis import strategies as st
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "PROBE_RULES",

@@ -16,12 +16,10 @@ off, either would be a module of this family's private helpers.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, INTERFACE, Check
 from bpe_conformance.checks.common import expect_rejection, rejection_verdict, rules_json
 from bpe_conformance.checks.examples import (
@@ -44,9 +42,14 @@ from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values, unicode_corpora
 from bpe_conformance.reference import BEGIN_ID, END_ID
 from bpe_conformance.reference.dialects import decode_profile
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.results.advisories import advise
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["DECODING_CHECKS", "boundary_inapplicable", "expected_decode"]
 

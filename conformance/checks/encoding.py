@@ -7,11 +7,10 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from hypothesis import strategies as st
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
 from bpe_conformance.checks.common import verify_encodings, verify_training_rounds
 from bpe_conformance.checks.examples import TextsExample, TrainingExample, drawn
@@ -32,7 +31,10 @@ from bpe_conformance.inputs.strategies import (
     pretokenization_corpora,
     texts_and_rules,
 )
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["ENCODING_CHECKS", "pre_tokenization_inapplicable"]
 

@@ -13,10 +13,12 @@ TypeError: TextsExample has the fields documents, max_merges, texts; the strateg
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, cast
 
 from hypothesis import strategies as st
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["BadIdsExample", "CutExample", "EarlierExample", "ExplodeExample", "SeedExample", "TextsExample"]
 __all__ += ["TrainingExample", "drawn"]

@@ -20,13 +20,11 @@
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from hypothesis import strategies as st
 
 from bpe_conformance.adapters.restart import fresh_process, restart_problem
-from bpe_conformance.adapters.subject import Subject
-from bpe_conformance.adapters.subprocess import ProcessSubject
 from bpe_conformance.checks.base import ALGORITHM, Check
 from bpe_conformance.checks.common import rules_json
 from bpe_conformance.checks.examples import TextsExample, TrainingExample, drawn
@@ -36,6 +34,10 @@ from bpe_conformance.inputs.corpora.training import WIDE_MAX_MERGES
 from bpe_conformance.inputs.large_counts import LargeCountCorpus, large_count_corpora
 from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values
 from bpe_conformance.reference import Tokenizer
+
+if TYPE_CHECKING:
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.adapters.subprocess import ProcessSubject
 
 __all__ = ["EXTREME_CHECKS", "HASH_SEEDS", "verify_large_counts", "verify_wide_max_merges"]
 

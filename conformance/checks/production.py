@@ -17,22 +17,25 @@ and is blamed on a clause only as far as the ids prove it:
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from hypothesis import strategies as st
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, INTERFACE, Check
 from bpe_conformance.dialects.production import ProductionSetup, production_setup
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.inputs.split_texts import long_runs, split_texts
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.pretokenization import (
     decode_production,
     encode_chunk_fast,
     encode_production_fast,
     split_text,
 )
-from bpe_conformance.reference.vocabulary import Vocabulary
+
+if TYPE_CHECKING:
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.reference.vocabulary import Vocabulary
 
 __all__ = ["PRODUCTION_CHECKS", "chunk_report", "verify_production_encode"]
 

@@ -10,18 +10,21 @@ These need no expected answer: they compare the implementation with itself.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from hypothesis import strategies as st
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
 from bpe_conformance.checks.common import rules_json, training_examples
 from bpe_conformance.checks.examples import SeedExample, TextsExample, TrainingExample, drawn
 from bpe_conformance.dialects.context import not_applicable, subject_profile, train_subject
 from bpe_conformance.errors import Violation
 from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values
-from bpe_conformance.reference.json_values import JSONObject
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["PROPERTY_CHECKS", "document_order_inapplicable"]
 

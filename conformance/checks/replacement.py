@@ -10,15 +10,19 @@ in the rules a run of one byte produces, and in the ids of runs of odd and even 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hypothesis import strategies as st
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
 from bpe_conformance.checks.common import verify_encodings, verify_training_rounds
 from bpe_conformance.checks.examples import TrainingExample, drawn
 from bpe_conformance.checks.training import stage_clauses_besides
 from bpe_conformance.dialects.context import rules_are_valid, subject_profile
 from bpe_conformance.inputs.strategies import run_corpora
+
+if TYPE_CHECKING:
+    from bpe_conformance.adapters.subject import Subject
 
 __all__ = ["REPLACEMENT_CHECKS", "verify_merge_scan"]
 

@@ -14,7 +14,10 @@ level, and the check's own level is not charged.
 
 from __future__ import annotations
 
-from bpe_conformance.checks.base import Check
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bpe_conformance.checks.base import Check
 
 __all__ = ["set_up_level", "set_up_message"]
 

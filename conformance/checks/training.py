@@ -11,9 +11,10 @@ class, so a dialect that breaks ties differently fails ``tie-break`` and nothing
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hypothesis import strategies as st
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, Check
 from bpe_conformance.checks.common import rules_json, training_examples, verify_training_rounds
 from bpe_conformance.checks.examples import EarlierExample, TextsExample, TrainingExample, drawn
@@ -39,8 +40,11 @@ from bpe_conformance.inputs.strategies import (
     tie_corpora,
 )
 from bpe_conformance.reference import BOUNDARY_IDS, BYTE_COUNT
-from bpe_conformance.reference.json_values import JSONObject
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["TRAINING_CHECKS", "TRAINING_STAGE_CLAUSES", "cross_document_inapplicable", "stage_clauses_besides"]
 

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
 from bpe_conformance.adapters.protocol import to_wire
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import INTERFACE, Check
 from bpe_conformance.checks.common import expect_rejection, rules_json
 from bpe_conformance.checks.examples import TrainingExample, drawn
@@ -32,8 +31,11 @@ from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values
 from bpe_conformance.inputs.unrepresentable import marker
-from bpe_conformance.reference.json_values import JSONObject
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
     "ALL_CASES",

@@ -16,10 +16,8 @@ went wrong under the profile.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import ALGORITHM, INTERFACE, Check
 from bpe_conformance.checks.common import PROBE_RULES, Encoder, encoding_clause, subject_encoder, subject_retrainer
 from bpe_conformance.diagnosis import (
@@ -34,11 +32,16 @@ from bpe_conformance.dialects.context import bounded_answer, not_applicable, pai
 from bpe_conformance.errors import HarnessError, ImplementationRaised, Violation
 from bpe_conformance.reference import BOUNDARY_IDS
 from bpe_conformance.reference.dialects import renumbered
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.results.advisories import advise
 from bpe_conformance.vectors.files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors, profile_directory, profile_files
 from bpe_conformance.vectors.replay import Mismatch, replay_vector
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "vectors_inapplicable", "verify_vector"]
 

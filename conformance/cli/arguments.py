@@ -23,11 +23,13 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from bpe_conformance.adapters.limits import DEFAULT_MEMORY_LIMIT, ProcessLimits, format_size, parse_size
 from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
     "OneLineErrorParser",

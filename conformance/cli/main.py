@@ -20,8 +20,7 @@ import os
 import pkgutil
 import signal
 import sys
-from collections.abc import Sequence
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 from bpe_conformance.adapters.signals import handled_signals
 from bpe_conformance.cli import commands
@@ -29,6 +28,10 @@ from bpe_conformance.cli.arguments import OneLineErrorParser
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.running.suite import HARNESS_NAME, harness_version
 from bpe_conformance.settings import keep_storage_out_of_cwd
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import ModuleType
 
 __all__ = [
     "EXIT_INTERRUPTED",

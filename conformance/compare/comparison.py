@@ -26,10 +26,9 @@ from __future__ import annotations
 import dataclasses
 import enum
 import time
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.common import subject_retrainer
 from bpe_conformance.compare.corpus import Document, disk_bytes, read_documents
 from bpe_conformance.compare.progress import Observer
@@ -38,10 +37,15 @@ from bpe_conformance.compare.state import Divergence, ReferenceEncoder, first_di
 from bpe_conformance.compare.training import Failure, Trained, failure_of, train_both
 from bpe_conformance.errors import CallAborted, HarnessError, ImplementationRaised, MalformedResult
 from bpe_conformance.reference.dialects import profile_pieces
-from bpe_conformance.reference.json_values import JSONObject
-from bpe_conformance.reference.pretokenization import SplitProfile
-from bpe_conformance.reference.profiles import Profile
 from bpe_conformance.results.implementation import ImplementationRecord
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.reference.pretokenization import SplitProfile
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
     "CONTEXT_IDS",

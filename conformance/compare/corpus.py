@@ -32,12 +32,15 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import loads_bounded, write_report
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 __all__ = ["JSONL_SUFFIX", "Document", "corpus_files", "disk_bytes", "read_documents", "write_jsonl"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.compare.comparison import (
     DEFAULT_TIMEOUT,
@@ -19,14 +19,18 @@ from bpe_conformance.compare.comparison import (
     RuleSource,
     TextSource,
 )
-from bpe_conformance.compare.shrink import ShrinkResult
 from bpe_conformance.compare.state import Divergence, first_difference
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import write_output
 from bpe_conformance.reference.dialects import profile_pieces
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.running.suite import HARNESS_NAME, harness_version
 from bpe_conformance.spec.resources import spec_file
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from bpe_conformance.compare.shrink import ShrinkResult
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "REPORT_VERSION",

@@ -33,14 +33,18 @@ Signature(round=1, expected=(120, 121), actual=(32, 99))
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.common import subject_retrainer
 from bpe_conformance.compare.state import Divergence, first_difference, judge_first_divergence
 from bpe_conformance.compare.training import train_both
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["BISECTION_SLACK", "SHORT_DOCUMENT", "ShrinkResult", "Signature", "shrink_corpus", "signature_of"]
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bpe_conformance.diagnosis import Explanation, Judgement, Retrain, judge_round, tie_free_departures
 from bpe_conformance.diagnosis.confirmation import explanation_of
@@ -38,7 +38,11 @@ from bpe_conformance.reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
 from bpe_conformance.reference.dialects import encode_profile, profile_pieces, training_sequences
 from bpe_conformance.reference.fast_encoding import MergeTable, encode_many_with_table, encode_with_table
 from bpe_conformance.reference.pretokenization import SplitProfile, split_text
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
     "MODEL_BUDGET",

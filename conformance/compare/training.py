@@ -17,15 +17,19 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.errors import CallAborted, ImplementationRaised, MalformedResult
 from bpe_conformance.reference.chunk_training import train_chunks_fast
 from bpe_conformance.reference.fast_profiles import fast_train_profile
-from bpe_conformance.reference.pretokenization import SplitProfile
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.reference.pretokenization import SplitProfile
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["Failure", "Trained", "failure_of", "train_both"]
 

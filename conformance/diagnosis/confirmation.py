@@ -16,13 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bpe_conformance.diagnosis.follow_ups import FOLLOW_UP_CORPORA, FOLLOW_UP_MERGES, TIE_FREE_CORPORA
 from bpe_conformance.diagnosis.models import Pair, checked_rules, model_rules, reproducing_models
 from bpe_conformance.dialects.context import pairs_run_out
 from bpe_conformance.reference import count_pairs, replace_pair
 from bpe_conformance.reference.dialects import train_profile, training_sequences
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
     "MIN_FOLLOW_UPS",

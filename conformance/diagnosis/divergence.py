@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bpe_conformance.diagnosis.confirmation import (
     MIN_FOLLOW_UPS,
@@ -34,9 +34,13 @@ from bpe_conformance.diagnosis.models import (
 )
 from bpe_conformance.reference import count_pairs, replace_pair
 from bpe_conformance.reference.dialects import profile_pieces, select_profile_pair
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.reference.validation import check_documents, check_max_merges
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "BELOW_MINIMUM",

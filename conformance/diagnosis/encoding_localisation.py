@@ -23,11 +23,14 @@ unlocalised.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bpe_conformance.diagnosis.stages import Experiment, Localisation, Stage
 from bpe_conformance.dialects.context import profile_encode
 from bpe_conformance.reference import BYTE_COUNT
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["CHUNK_SIZES", "Encoder", "localise_encoding", "renamed"]
 

@@ -40,17 +40,19 @@ import dataclasses
 import itertools
 import unicodedata
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.diagnosis.confirmation import as_rules, rounds_before_a_tie
 from bpe_conformance.diagnosis.divergence import STOP_KINDS, DivergenceKind, Judgement
-from bpe_conformance.diagnosis.models import Pair
 from bpe_conformance.diagnosis.stages import Experiment, Localisation, Stage
 from bpe_conformance.diagnosis.training_probes import CLASS_CHANGES, LONG, REPEATS, RUNS, Probe, training_probes
 from bpe_conformance.inputs.predicates import character_class
 from bpe_conformance.reference import count_pairs, replace_pair
 from bpe_conformance.reference.dialects import profile_pieces, train_profile, training_sequences
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from bpe_conformance.diagnosis.models import Pair
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["TRAINING_STAGES", "Ask", "localise_training", "tie_free_variants"]
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bpe_conformance.reference.json_values import JSONObject
+if TYPE_CHECKING:
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["Experiment", "Localisation", "Stage"]
 

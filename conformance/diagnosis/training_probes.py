@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bpe_conformance.diagnosis.stages import Stage
 from bpe_conformance.reference import count_pairs, replace_pair
 from bpe_conformance.reference.dialects import train_profile, training_sequences
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = ["CLASS_CHANGES", "LONG", "REPEATS", "RUNS", "Probe", "clear_rounds", "training_probes"]
 

@@ -17,9 +17,8 @@ so they run once per numbering and each profile is judged only on the run in its
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters import COMMAND_PREFIX, SHORTCUTS, load_implementation, split_spec
 from bpe_conformance.adapters.contract import contract_factory
@@ -37,8 +36,12 @@ from bpe_conformance.dialects.probes import (
     run_probe,
 )
 from bpe_conformance.reference.alphabet import FIRST_RULE_ID
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import PROFILES, Profile
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "IdentifyReport",

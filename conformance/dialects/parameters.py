@@ -28,13 +28,11 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.dialects.probes import PROBES, Outcome, Probe, ProfileModel, describe_call, run_probe
 from bpe_conformance.reference.alphabet import BYTE_COUNT
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profile_spec import profile_spec
 from bpe_conformance.reference.profiles import (
     DECODE_POLICIES,
@@ -45,6 +43,11 @@ from bpe_conformance.reference.profiles import (
     TIE_BREAKS,
     Profile,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "MIN_COUNTS",

@@ -13,9 +13,8 @@ observation like any other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.reference.alphabet import FIRST_RULE_ID
 from bpe_conformance.reference.dialects import (
@@ -25,7 +24,11 @@ from bpe_conformance.reference.dialects import (
     renumbered,
     train_profile,
 )
-from bpe_conformance.reference.profiles import Profile
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.reference.profiles import Profile
 
 __all__ = [
     "CAPABILITIES",

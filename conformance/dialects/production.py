@@ -22,13 +22,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import ProcessSubject
 from bpe_conformance.errors import CallAborted, HarnessError, ImplementationRaised
-from bpe_conformance.reference.pretokenization import SplitProfile
-from bpe_conformance.reference.vocabulary import Vocabulary
+
+if TYPE_CHECKING:
+    from bpe_conformance.reference.pretokenization import SplitProfile
+    from bpe_conformance.reference.vocabulary import Vocabulary
 
 __all__ = ["BUILT_IN_SAMPLE", "ProductionSetup", "VocabularyBoundSubject", "bind_vocabulary", "production_setup"]
 

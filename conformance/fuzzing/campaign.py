@@ -25,9 +25,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hypothesis import find, settings
 from hypothesis import strategies as st
@@ -43,15 +43,19 @@ from bpe_conformance.adapters.child import (
     stderr_tail,
 )
 from bpe_conformance.adapters.process_tree import kill_orphans, new_tag
-from bpe_conformance.checks.base import Check
 from bpe_conformance.fuzzing.findings import Finding, FindingBook
 from bpe_conformance.fuzzing.messages import EventKind, decode_event, result_from_record
 from bpe_conformance.fuzzing.records import CampaignConfig, CampaignInterrupted, CampaignResult, CheckTally, StopReason
 from bpe_conformance.fuzzing.worker import WorkerConfig
-from bpe_conformance.reference.json_values import JSONObject
-from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.running.database import cache_directory
 from bpe_conformance.settings import keep_storage_out_of_cwd
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.checks.base import Check
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = [
     "MAX_RESTARTS",

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import datetime
 import time
-from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console, Group
@@ -22,9 +22,7 @@ from rich.text import Text
 
 from bpe_conformance.fuzzing.campaign import Campaign, Observer
 from bpe_conformance.fuzzing.durations import format_duration
-from bpe_conformance.fuzzing.findings import Finding
 from bpe_conformance.fuzzing.records import CampaignConfig, CampaignResult, CheckTally, StopReason
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import hypothesis_note, plural, printable, render_value, run_command
 from bpe_conformance.reports.terminal import (
     OUTCOME_STYLES,
@@ -35,9 +33,15 @@ from bpe_conformance.reports.terminal import (
     wrap_command,
     wrap_detail,
 )
-from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.running.suite import limits_record
 from bpe_conformance.settings import HYPOTHESIS_VERSION
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from bpe_conformance.fuzzing.findings import Finding
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = [
     "STATUS_EVERY_SECONDS",

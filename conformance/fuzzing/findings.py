@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reports.common import to_json_safe
-from bpe_conformance.results.outcomes import CheckResult
+
+if TYPE_CHECKING:
+    from bpe_conformance.results.outcomes import CheckResult
 
 __all__ = ["Finding", "FindingBook", "finding_key"]
 

@@ -20,11 +20,13 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import capped_for_json, to_json_safe
 from bpe_conformance.results.outcomes import CheckResult, Outcome
+
+if TYPE_CHECKING:
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["EVENTS", "EventKind", "decode_event", "encode_event", "result_from_record", "result_record"]
 

@@ -15,11 +15,14 @@ from __future__ import annotations
 import enum
 import signal
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
-from bpe_conformance.fuzzing.findings import Finding
-from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.settings import HYPOTHESIS_VERSION
+
+if TYPE_CHECKING:
+    from bpe_conformance.fuzzing.findings import Finding
+    from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = ["CampaignConfig", "CampaignInterrupted", "CampaignResult", "CheckTally", "StopReason"]
 

@@ -6,15 +6,19 @@ Written ASCII-only, like the run report, so whatever an implementation answered 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.files import write_output
 from bpe_conformance.fuzzing.display import reproduce_line
-from bpe_conformance.fuzzing.records import CampaignResult
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import JSON_MESSAGE_CHARS, capped_for_json, cut, to_json_safe
 from bpe_conformance.running.suite import HARNESS_NAME, limits_record
 from bpe_conformance.spec.resources import spec_file
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from bpe_conformance.fuzzing.records import CampaignResult
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["SCHEMA_PATH", "SUMMARY_VERSION", "build_summary", "dumps_summary", "write_summary"]
 

@@ -22,7 +22,10 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["MAX_GROWTH", "MAX_REST", "Schedule", "examples_for_round", "round_seed", "start_offset"]
 

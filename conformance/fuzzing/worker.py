@@ -26,22 +26,25 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from hypothesis import Phase, settings
 
 from bpe_conformance.adapters.host import take_protocol_streams
 from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
 from bpe_conformance.adapters.signals import handled_signals
-from bpe_conformance.adapters.subject import Subject
-from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import DatabaseUnavailable, HarnessError
 from bpe_conformance.fuzzing.messages import EventKind, encode_event, result_record
 from bpe_conformance.fuzzing.schedule import Schedule, examples_for_round, round_seed, start_offset
 from bpe_conformance.running import OpenedRun, RunConfig, RunPlan
 from bpe_conformance.settings import keep_storage_out_of_cwd
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.checks.base import Check
 
 __all__ = ["EXIT_FATAL", "WorkerConfig", "fuzz", "main"]
 

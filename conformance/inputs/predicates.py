@@ -6,9 +6,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference import build_pieces, count_pairs, select_pair, tied_pairs, train_sequences
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = [
     "character_class",

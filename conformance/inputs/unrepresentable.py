@@ -23,8 +23,10 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 __all__ = ["MARKER_KEY", "REBUILT_TYPES", "marker", "restore"]
 

@@ -17,8 +17,10 @@ hf 0.23.3 -> 0.24.0: 1 cell changed
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from bpe_conformance.reference.json_values import JSONObject
+if TYPE_CHECKING:
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["CellChange", "MatrixDiff", "RowChange", "diff_matrices", "format_diff"]
 

@@ -23,12 +23,14 @@ from __future__ import annotations
 import json
 import re
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.checks.base import LEVELS
 from bpe_conformance.matrix.production_render import production_html
 from bpe_conformance.matrix.render import FAILURES_HEADING, cell_values, failing_cells, level_tally
-from bpe_conformance.reference.json_values import JSONObject
+
+if TYPE_CHECKING:
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["displayed", "render_page"]
 

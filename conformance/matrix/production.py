@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import importlib.util
 import shlex
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.adapters.thirdparty import NPM_DIRECTORY, NPM_PRODUCTION_ADAPTERS, npm_installed
 from bpe_conformance.checks.base import LEVELS
@@ -34,6 +34,9 @@ from bpe_conformance.errors import HarnessError
 from bpe_conformance.results.outcomes import CheckResult, Outcome, VocabularyRecord
 from bpe_conformance.running.production import production_checks, production_setup_for, run_production_suite
 from bpe_conformance.running.suite import RunConfig, open_subject
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
 
 __all__ = [
     "PRODUCTION_ROWS",

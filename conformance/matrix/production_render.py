@@ -18,10 +18,12 @@ from __future__ import annotations
 import json
 import re
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.checks.base import LEVELS
-from bpe_conformance.reference.json_values import JSONObject
+
+if TYPE_CHECKING:
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["PRODUCTION_HEADING", "markdown_text", "production_html", "production_markdown", "shown_input"]
 

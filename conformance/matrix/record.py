@@ -18,9 +18,8 @@ True
 from __future__ import annotations
 
 import json
-import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import hypothesis
 from jsonschema import Draft202012Validator
@@ -29,10 +28,14 @@ from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import loads_bounded, read_text_file
 from bpe_conformance.matrix.production import ProductionRowResult, production_command, production_section
 from bpe_conformance.matrix.run import Failure, RowResult, failure_command, reproduce_command
-from bpe_conformance.reference.json_values import JSONObject
-from bpe_conformance.results.outcomes import CheckResult
 from bpe_conformance.running.suite import catalogue, harness_version
 from bpe_conformance.spec.resources import spec_file
+
+if TYPE_CHECKING:
+    import os
+
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.results.outcomes import CheckResult
 
 __all__ = [
     "FORMAT",

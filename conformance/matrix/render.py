@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.checks.base import LEVELS
 from bpe_conformance.matrix.production_render import production_markdown
 from bpe_conformance.matrix.record import generating_command, matrix_document
-from bpe_conformance.matrix.run import RowResult
-from bpe_conformance.reference.json_values import JSONObject
+
+if TYPE_CHECKING:
+    from bpe_conformance.matrix.run import RowResult
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "FAILURES_HEADING",

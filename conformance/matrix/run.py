@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import importlib.util
 import shlex
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters import load_implementation, resolve_factory
 from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
@@ -29,9 +28,13 @@ from bpe_conformance.adapters.subject import CAPABILITIES, ImplementationInfo, S
 from bpe_conformance.adapters.thirdparty import ADAPTERS, LIBRARIES, NPM_ADAPTERS, npm_installed
 from bpe_conformance.dialects.identify import identify_spec
 from bpe_conformance.errors import HarnessError
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running import RunConfig, RunPlan
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "CELLS",

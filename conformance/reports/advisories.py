@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reports.common import shown_message
-from bpe_conformance.results.outcomes import SuiteResult
+
+if TYPE_CHECKING:
+    from bpe_conformance.results.outcomes import SuiteResult
 
 __all__ = ["ADVISORIES_SHOWN", "advisory_lines"]
 

@@ -16,10 +16,14 @@ so a badge never claims more than the run checked.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bpe_conformance.checks.base import LEVELS
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import level_verdict, plural
 from bpe_conformance.results.outcomes import CheckResult, Outcome
+
+if TYPE_CHECKING:
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["badge_documents"]
 

@@ -16,10 +16,13 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from bpe_conformance.checks.base import Check
-from bpe_conformance.reference.json_values import JSONObject
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from bpe_conformance.checks.base import Check
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["check_list_json", "check_list_lines", "check_list_records"]
 

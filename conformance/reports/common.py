@@ -15,16 +15,19 @@ import math
 import shlex
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters.limits import DEFAULT_MEMORY_LIMIT
 from bpe_conformance.checks.base import LEVELS
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.grouping import deviations, is_refusal_only, refusals
-from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, LimitsRecord, Outcome, SuiteResult
 from bpe_conformance.running.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = [
     "JSON_MESSAGE_CHARS",

@@ -18,11 +18,15 @@ unlocalised symptom is never merged into a localised deviation that happens to s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.outcomes import CheckResult, Outcome
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["Deviation", "Refusal", "deviations", "is_refusal_only", "localisation_label", "refusals"]
 

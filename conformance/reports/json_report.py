@@ -7,10 +7,9 @@ Written ASCII-only (``ensure_ascii=True``), so lone surrogates in counterexample
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.files import write_output
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import (
     JSON_MESSAGE_CHARS,
     capped_for_json,
@@ -23,9 +22,14 @@ from bpe_conformance.reports.common import (
     to_json_safe,
     total_advisories,
 )
-from bpe_conformance.results.outcomes import CheckResult, SuiteResult
 from bpe_conformance.running.suite import HARNESS_NAME, exit_code_for
 from bpe_conformance.spec.resources import spec_file
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.results.outcomes import CheckResult, SuiteResult
 
 __all__ = ["REPORT_VERSION", "SCHEMA_PATH", "build_report", "dumps_report", "write_json_report"]
 

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.files import write_output
 from bpe_conformance.reports.common import counterexample_lines, reproduce_command
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running.suite import HARNESS_NAME
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["build_junit", "junit_text", "write_junit", "xml_safe"]
 

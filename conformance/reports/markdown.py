@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.files import write_output
 from bpe_conformance.reports.common import (
@@ -25,9 +25,13 @@ from bpe_conformance.reports.common import (
     verdict_line,
 )
 from bpe_conformance.reports.grouping import is_refusal_only, refusals
-from bpe_conformance.results.implementation import ImplementationRecord
-from bpe_conformance.results.outcomes import CheckResult, SuiteResult
 from bpe_conformance.running.suite import HARNESS_NAME
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from bpe_conformance.results.implementation import ImplementationRecord
+    from bpe_conformance.results.outcomes import CheckResult, SuiteResult
 
 __all__ = ["fence", "render_markdown", "table_cell", "write_markdown"]
 

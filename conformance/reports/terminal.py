@@ -15,10 +15,9 @@ import json
 import os
 import shlex
 import textwrap
-from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console
@@ -26,7 +25,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from bpe_conformance.checks.base import Check
 from bpe_conformance.reports.advisories import ADVISORIES_SHOWN, advisory_lines
 from bpe_conformance.reports.common import (
     Verdict,
@@ -44,9 +42,14 @@ from bpe_conformance.reports.common import (
     verdict_line,
 )
 from bpe_conformance.reports.grouping import Refusal, is_refusal_only, refusals
-from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.settings import HYPOTHESIS_VERSION
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from bpe_conformance.checks.base import Check
+    from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = [
     "ADVISORIES_SHOWN",

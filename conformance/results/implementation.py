@@ -9,11 +9,13 @@ Built by one builder, :meth:`ImplementationRecord.of`, from a subject (``run``, 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Set
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from bpe_conformance.reference.json_values import JSONObject
+if TYPE_CHECKING:
+    from collections.abc import Set
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["ImplementationRecord"]
 

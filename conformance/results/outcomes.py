@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from bpe_conformance.reference.json_values import JSONObject
-from bpe_conformance.results.implementation import ImplementationRecord
+if TYPE_CHECKING:
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = ["CheckResult", "LimitsRecord", "Outcome", "RunRecord", "SuiteResult"]
 

@@ -34,17 +34,19 @@ import os
 import re
 import stat
 import urllib.parse
-from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from bpe_conformance.errors import DatabaseUnavailable, HarnessError
 from bpe_conformance.files import LAUNCH_DIRECTORY, TEMPORARY_PREFIX, write_atomically
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
 
 __all__ = [
     "DEFAULT_REDIS_PORT",

@@ -21,19 +21,11 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from hypothesis import settings
-from hypothesis.database import ExampleDatabase
-
-from bpe_conformance.adapters.subject import Subject
-from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.profile_spec import resolve_profile
-from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, SuiteResult
 from bpe_conformance.running import suite
 from bpe_conformance.running.database import default_directory, open_database, parse_location
@@ -41,6 +33,17 @@ from bpe_conformance.running.runner import run_check, run_checks
 from bpe_conformance.running.skipfile import SkipPlan, skip_file_text
 from bpe_conformance.running.suite import RunConfig, RunInterrupted
 from bpe_conformance.settings import HYPOTHESIS_VERSION
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from hypothesis import settings
+    from hypothesis.database import ExampleDatabase
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.checks.base import Check
+    from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = ["CallbackObserver", "OpenedRun", "RunObserver", "RunPlan"]
 

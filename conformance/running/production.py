@@ -12,10 +12,8 @@ import dataclasses
 import datetime
 import fnmatch
 import time
-from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from bpe_conformance.adapters.subject import Subject
-from bpe_conformance.checks.base import Check
 from bpe_conformance.checks.production import PRODUCTION_CHECKS
 from bpe_conformance.dialects.production import ProductionSetup, bind_vocabulary
 from bpe_conformance.errors import HarnessError
@@ -33,6 +31,12 @@ from bpe_conformance.running.suite import (
     implementation_record,
 )
 from bpe_conformance.settings import HYPOTHESIS_VERSION
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.checks.base import Check
 
 __all__ = ["production_checks", "production_setup_for", "run_production_suite", "vocabulary_record"]
 

@@ -11,24 +11,28 @@ from __future__ import annotations
 import dataclasses
 import time
 import traceback
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import hypothesis
 from hypothesis import Phase, given, settings
-from hypothesis.database import ExampleDatabase
 from hypothesis.errors import Flaky, HypothesisException
 
-from bpe_conformance.adapters.subject import Subject
-from bpe_conformance.checks.base import Check
 from bpe_conformance.checks.setup import set_up_level, set_up_message
 from bpe_conformance.errors import CallAborted, ImplementationRaised, MalformedResult, Violation
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import get_profile
 from bpe_conformance.results.advisories import collecting
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.database import DatabaseUnavailable
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from hypothesis.database import ExampleDatabase
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.checks.base import Check
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["Attempt", "check_settings", "classify", "refusal_record", "run_check", "run_checks", "shown_input"]
 

@@ -25,14 +25,18 @@ bpe_conformance.errors.HarnessError: skip.txt line 1: expected one check name or
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import read_text_file
-from bpe_conformance.results.outcomes import CheckResult
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from bpe_conformance.checks.base import Check
+    from bpe_conformance.results.outcomes import CheckResult
 
 __all__ = [
     "MAX_SKIP_FILE_BYTES",

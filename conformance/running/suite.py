@@ -15,23 +15,26 @@ from __future__ import annotations
 import dataclasses
 import importlib.metadata
 import signal
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
-
-from hypothesis import settings
+from typing import TYPE_CHECKING, ClassVar
 
 from bpe_conformance.adapters import ISOLATIONS, load_implementation
 from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
-from bpe_conformance.checks.base import Check
 from bpe_conformance.dialects.context import known_profile, with_profile
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, LimitsRecord, Outcome, RunRecord, SuiteResult
 from bpe_conformance.running.skipfile import SkipPlan, load_skip_file
 from bpe_conformance.settings import EFFORTS, active_effort_name
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from hypothesis import settings
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.checks.base import Check
 
 __all__ = [
     "BUNDLED_REFERENCE",

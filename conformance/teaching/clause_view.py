@@ -18,8 +18,8 @@ from __future__ import annotations
 import functools
 import re
 import textwrap
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
@@ -29,13 +29,17 @@ from rich.table import Table
 from rich.text import Text
 
 from bpe_conformance.checks import ALL_CHECKS
-from bpe_conformance.checks.base import Check
 from bpe_conformance.checks.production import PRODUCTION_CHECKS
-from bpe_conformance.reference.json_values import JSONObject
-from bpe_conformance.spec.clauses import Clause
 from bpe_conformance.vectors.files import load_vectors
 from bpe_conformance.zoo import ZOO
-from bpe_conformance.zoo.base import ZooMember
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from bpe_conformance.checks.base import Check
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.spec.clauses import Clause
+    from bpe_conformance.zoo.base import ZooMember
 
 __all__ = [
     "MAX_NAMED",

@@ -20,10 +20,9 @@ encode 'abc' with 2 rules, in rank order (BPE-ENCODE-ORDER)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference import BEGIN_ID, END_ID, build_pieces
-from bpe_conformance.reference.encoding_trace import EncodingTrace
 from bpe_conformance.reports.common import plural
 from bpe_conformance.teaching.labels import (
     fit,
@@ -37,6 +36,11 @@ from bpe_conformance.teaching.labels import (
     wrap,
 )
 from bpe_conformance.teaching.lines import EMPHASIS, HEADING, NOTE, Line
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from bpe_conformance.reference.encoding_trace import EncodingTrace
 
 __all__ = ["encoding_lines"]
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import hypothesis
 
@@ -27,12 +28,14 @@ from bpe_conformance.diagnosis import describe
 from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reports.common import render_value
 from bpe_conformance.reports.markdown import fence
-from bpe_conformance.results.outcomes import CheckResult
 from bpe_conformance.spec.clauses import CLAUSE_ID_PATTERN, get_clause
 from bpe_conformance.zoo import CONTROLS, ZOO
-from bpe_conformance.zoo.base import ZooMember
 from bpe_conformance.zoo.proof import Proof, failures, headline, matching_failure, proven, tally, verdict
 from bpe_conformance.zoo.witness import CallResult, describe_witness, run_witness
+
+if TYPE_CHECKING:
+    from bpe_conformance.results.outcomes import CheckResult
+    from bpe_conformance.zoo.base import ZooMember
 
 __all__ = [
     "AREA_TITLES",

@@ -15,13 +15,16 @@ character: pairs are counted over bytes) is written as its hex bytes with :data:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 
 from bpe_conformance.reference.encoding_trace import EncodingTrace, unmade_ids
 from bpe_conformance.reference.pieces import piece_hex
 from bpe_conformance.reference.trace import STOP_MAX_MERGES, RoundSummary, StopRound
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = [
     "MAX_LABEL_CELLS",

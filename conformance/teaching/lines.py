@@ -13,11 +13,15 @@ text in a pipe, so the output can be read, pasted or checked the same way either
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rich.console import Console
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from rich.console import Console
 
 __all__ = ["BLANK", "EMPHASIS", "HEADING", "NOTE", "Line", "print_lines"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference import (
     BEGIN_ID,
@@ -24,7 +24,6 @@ from bpe_conformance.reference import (
     build_pieces,
     vocab_size,
 )
-from bpe_conformance.reference.encoding_trace import EncodingTrace
 from bpe_conformance.reference.trace import STOP_MAX_MERGES, RoundSummary, TrainingTrace
 from bpe_conformance.reports.common import plural
 from bpe_conformance.teaching.labels import (
@@ -38,6 +37,11 @@ from bpe_conformance.teaching.labels import (
     stop_explanation,
 )
 from bpe_conformance.teaching.page_assets import SCRIPT, STYLE
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from bpe_conformance.reference.encoding_trace import EncodingTrace
 
 __all__ = ["MAX_TOKENS_SHOWN", "render_page", "replaced_positions"]
 

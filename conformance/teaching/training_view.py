@@ -21,7 +21,7 @@ round 0: merge (97, 98) into 258 = 'ab'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference import build_pieces, vocab_size
 from bpe_conformance.reference.trace import STOP_MAX_MERGES, RoundSummary, StopRound, TrainingTrace
@@ -43,6 +43,9 @@ from bpe_conformance.teaching.labels import (
     wrap_items,
 )
 from bpe_conformance.teaching.lines import BLANK, EMPHASIS, HEADING, NOTE, Line
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["DEFAULT_MAX_DOCS", "LABEL", "footnote_lines", "training_lines"]
 

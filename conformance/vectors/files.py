@@ -25,15 +25,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import PROFILES, STRICT, Profile, get_profile
 from bpe_conformance.spec.resources import spec_file
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "CLAUSE_IDS",

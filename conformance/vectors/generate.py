@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterable
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.inputs.corpora import training as corpora
 from bpe_conformance.inputs.predicates import character_class
@@ -59,9 +58,7 @@ from bpe_conformance.reference.dialects import (
     train_profile,
 )
 from bpe_conformance.reference.fast_training import fast_train
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT, Profile, get_profile
-from bpe_conformance.reference.training import Round
 from bpe_conformance.vectors.files import (
     CLAUSE_IDS,
     FILES,
@@ -81,6 +78,12 @@ from bpe_conformance.vectors.files import (
     vector_inputs,
 )
 from bpe_conformance.vectors.replay import Mismatch, call_operation, format_mismatch, replay_all, replay_vector
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from bpe_conformance.reference.json_values import JSONObject
+    from bpe_conformance.reference.training import Round
 
 __all__ = [
     "CLAUSE_IDS",

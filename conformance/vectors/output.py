@@ -22,14 +22,17 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reference.profiles import STRICT
 from bpe_conformance.vectors.files import FILES, VECTOR_PROFILES, VECTORS_DIR, profile_directory, profile_files
 from bpe_conformance.vectors.generate import generate_vectors
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "check_up_to_date", "render_file", "write_vectors"]
 

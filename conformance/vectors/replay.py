@@ -23,14 +23,17 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.errors import ImplementationRaised, error_families, exception_ancestors
 from bpe_conformance.inputs.unrepresentable import restore
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.vectors.files import load_vectors, vector_kind
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["Mismatch", "call_operation", "error_families_of", "format_mismatch", "replay_all", "replay_vector"]
 

@@ -19,9 +19,10 @@ ValueError: rule 0 (id 258) refers to id 259, which is not an earlier id; ...
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, TypeGuard
+from typing import TYPE_CHECKING, ClassVar, TypeGuard
 
-from bpe_conformance.zoo.witness import Witness
+if TYPE_CHECKING:
+    from bpe_conformance.zoo.witness import Witness
 
 __all__ = [
     "BEGIN_ID",

@@ -23,16 +23,20 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import multiprocessing
-from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
-from bpe_conformance.checks.base import Check
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.running.suite import effort_settings
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Sequence
+
+    from bpe_conformance.checks.base import Check
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
     "DEFAULT_EFFORT",

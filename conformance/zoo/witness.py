@@ -22,9 +22,11 @@ Witness(operation='encode', args=('aaa',), setup=(('load', ([(97, 97)],)),))
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["CallResult", "Witness", "call", "describe_witness", "make_witness", "plain", "run_witness", "witness_steps"]
 

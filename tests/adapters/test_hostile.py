@@ -12,16 +12,14 @@ import os
 import re
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import strategies as st
 
 from bpe_conformance import reference
 from bpe_conformance.adapters import load_implementation
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import DEFAULT_STDERR_BYTES, ProcessSubject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError, Violation
@@ -29,6 +27,11 @@ from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check, run_checks
 from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from bpe_conformance.adapters.subject import Subject
 
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HOSTILE)])}

@@ -10,13 +10,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests import ROOT
 from tests.support.full_disk import full_tmpfs
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 pytestmark = [
     pytest.mark.slow,
@@ -83,8 +86,10 @@ def test_fuzz_on_a_full_disk_stops_and_says_so_with_the_example(tmp_path: Path, 
     assert fuzzed.returncode != 0
     output = fuzzed.stdout + fuzzed.stderr
     assert "the example database failed" in output
-    assert "example not saved: {" in output and "the failure it found was NOT SAVED" in output
-    assert "FAILED: 1 failure found but NOT SAVED" in output and "no failure found" not in output
+    assert "example not saved: {" in output
+    assert "the failure it found was NOT SAVED" in output
+    assert "FAILED: 1 failure found but NOT SAVED" in output
+    assert "no failure found" not in output
     assert not [path for path in database.rglob("*") if path.is_file() and path.stat().st_size == 0]
 
 

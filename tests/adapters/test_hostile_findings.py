@@ -16,9 +16,8 @@ import subprocess
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
@@ -27,7 +26,6 @@ from bpe_conformance.adapters import load_implementation
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.adapters.signals import HarnessSignal, handled_signals
 from bpe_conformance.adapters.subprocess import ProcessSubject
-from bpe_conformance.checks.base import Check
 from bpe_conformance.cli.main import main
 from bpe_conformance.dialects.context import train_subject
 from bpe_conformance.errors import CallAborted, HarnessError, Violation
@@ -44,6 +42,11 @@ from tests.adapters.test_hostile import ENV, HOSTILE, hostile, is_alive, nothing
 
 sys.path.insert(0, str(HOSTILE))
 import hostile_answers
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.checks.base import Check
 
 pytestmark = [
     pytest.mark.timeout(120),
@@ -133,7 +136,8 @@ def test_a_protocol_answer_is_bounded_by_its_request() -> None:
     subject = hostile("giant_line.py", max_line_bytes=64 * 2**20)
     with subject, pytest.raises(BaseException, match=r"longer than \d+ bytes") as caught:
         subject.train(["abab", "acac"], 16)
-    assert isinstance(caught.value, CallAborted) and caught.value.outcome == "crash"
+    assert isinstance(caught.value, CallAborted)
+    assert caught.value.outcome == "crash"
     said = re.search(r"longer than (\d+) bytes", str(caught.value))
     assert said is not None
     limit = int(said.group(1))
@@ -182,7 +186,8 @@ def test_sys_exit_in_its_own_process_is_an_error_naming_it(hostile_on_path: None
         pid = subject.pid
         result = run_check(only("tie-break"), subject, SETTINGS)
         assert subject.pid == pid  # the host answered with the exception and lives on
-    assert result.outcome is Outcome.ERROR and "SystemExit" in result.message
+    assert result.outcome is Outcome.ERROR
+    assert "SystemExit" in result.message
 
 
 def test_sys_exit_in_process_still_gives_a_verdict_and_a_report(
@@ -292,11 +297,13 @@ def test_a_huge_message_is_cut_in_the_terminal_and_markdown_and_capped_in_json()
     assert len(stream.getvalue()) < 20_000
     assert "characters cut" in stream.getvalue()
     markdown = render_markdown(suite)
-    assert len(markdown) < 20_000 and "characters cut" in markdown
+    assert len(markdown) < 20_000
+    assert "characters cut" in markdown
     from bpe_conformance.reports.common import JSON_MESSAGE_CHARS
 
     message = build_report(suite)["results"][0]["message"]
-    assert len(message) <= JSON_MESSAGE_CHARS + 100 and "characters cut" in message
+    assert len(message) <= JSON_MESSAGE_CHARS + 100
+    assert "characters cut" in message
 
 
 # -- 6. every message is validated ---------------------------------------------------------------------
@@ -306,7 +313,8 @@ def test_lone_surrogates_in_the_handshake_are_a_clear_usage_error(capsys: pytest
     code = main(["run", "--impl", f"cmd:{sys.executable} {HOSTILE / 'surrogate_handshake.py'}"])
     assert code == 2
     error = capsys.readouterr().err
-    assert "not valid Unicode" in error and len(error.strip().splitlines()) == 1
+    assert "not valid Unicode" in error
+    assert len(error.strip().splitlines()) == 1
 
 
 def test_a_lone_surrogate_in_a_python_name_is_a_harness_error(hostile_on_path: None) -> None:
@@ -317,7 +325,8 @@ def test_a_lone_surrogate_in_a_python_name_is_a_harness_error(hostile_on_path: N
 def test_deep_nesting_in_a_reply_is_a_crash() -> None:
     with hostile("deep_nesting.py") as subject, pytest.raises(BaseException, match="nest") as caught:
         subject.train(["abab"], 2)
-    assert isinstance(caught.value, CallAborted) and caught.value.outcome == "crash"
+    assert isinstance(caught.value, CallAborted)
+    assert caught.value.outcome == "crash"
 
 
 @pytest.mark.parametrize("as_bytes", [False, True])
@@ -378,7 +387,9 @@ def test_an_unusable_file_argument_is_a_one_line_error(
     argv = [fifo(tmp_path) if part == "FIFO" else part for part in argv]
     assert main(argv) == 2
     error = capsys.readouterr().err.strip()
-    assert error and len(error.splitlines()) == 1 and "Traceback" not in error
+    assert error
+    assert len(error.splitlines()) == 1
+    assert "Traceback" not in error
 
 
 # -- 10. strict parsing ----------------------------------------------------------------------------------
@@ -389,7 +400,8 @@ def test_a_reply_with_a_float_id_is_a_crash() -> None:
         subject.train(["abab"], 2)
         with pytest.raises(BaseException, match="id") as caught:
             subject.encode("abab")
-    assert isinstance(caught.value, CallAborted) and caught.value.outcome == "crash"
+    assert isinstance(caught.value, CallAborted)
+    assert caught.value.outcome == "crash"
 
 
 @pytest.mark.parametrize("as_bytes", [False, True])

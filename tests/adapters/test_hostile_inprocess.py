@@ -13,8 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hypothesis import settings
 
@@ -26,6 +25,10 @@ from bpe_conformance.running.runner import run_check
 from bpe_conformance.running.suite import select
 from tests import ROOT
 from tests.support.inprocess_hostiles import StealsSignalHandlers
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 HOSTILES = "tests.support.inprocess_hostiles"
 
@@ -69,12 +72,14 @@ def test_a_str_subclass_equal_to_everything_cannot_pass_a_decode_check() -> None
 
 def test_decoded_text_reaches_the_check_as_a_plain_str() -> None:
     decoded = InProcessSubject(GarbageDecodeThatClaimsEquality).decode([97])
-    assert type(decoded) is str and decoded == "garbage"
+    assert type(decoded) is str
+    assert decoded == "garbage"
 
 
 def test_ids_are_read_by_the_list_itself_not_by_its_lying_iterator() -> None:
     ids = InProcessSubject(WrongIdsBehindALyingList).encode("ab")
-    assert type(ids) is list and ids[0] == 0
+    assert type(ids) is list
+    assert ids[0] == 0
 
 
 def _harness(cwd: Path, *words: str, **environment: str) -> subprocess.CompletedProcess[str]:
@@ -89,7 +94,8 @@ def test_os_exit_in_process_is_the_implementations_error_not_exit_0(tmp_path: Pa
     assert ran.returncode == 1, ran.stderr
     report = json.loads((tmp_path / "r.json").read_text(encoding="ascii"))
     (result,) = report["results"]
-    assert result["outcome"] == "error" and "os._exit(0)" in result["message"]
+    assert result["outcome"] == "error"
+    assert "os._exit(0)" in result["message"]
 
 
 def test_a_leftover_thread_cannot_hang_the_harness_after_its_verdict(tmp_path: Path) -> None:
@@ -106,8 +112,10 @@ def test_a_chdir_in_process_does_not_move_a_relative_report_or_database(tmp_path
     words = ["--impl", f"{HOSTILES}:ChangesDirectory", "--check", "rule-ids", "--json", "r.json", "--database", "db"]
     ran = _harness(tmp_path, *words, HOSTILE_CHDIR=str(elsewhere))
     assert ran.returncode == 0, ran.stderr
-    assert (tmp_path / "r.json").is_file() and (tmp_path / "db").is_dir()
-    assert not (elsewhere / "r.json").exists() and not (elsewhere / "db").exists()
+    assert (tmp_path / "r.json").is_file()
+    assert (tmp_path / "db").is_dir()
+    assert not (elsewhere / "r.json").exists()
+    assert not (elsewhere / "db").exists()
 
 
 def test_stolen_signal_handlers_are_put_back_after_the_call() -> None:

@@ -65,7 +65,8 @@ def test_a_python_hog_ends_as_memory_limit_quickly_and_the_next_call_works(limit
         with pytest.raises(MemoryLimitExceeded) as caught:
             subject.train(["abab"], 3)
         assert time.monotonic() - started < QUICK_SECONDS
-        assert caught.value.outcome == "memory-limit" and "--memory-limit 256 MiB" in caught.value.detail
+        assert caught.value.outcome == "memory-limit"
+        assert "--memory-limit 256 MiB" in caught.value.detail
         assert subject.encode("ab") == [97, 98]  # a new process, the harness unharmed
 
 
@@ -81,7 +82,8 @@ def test_an_ordinary_crash_under_a_limit_stays_a_crash(monkeypatch: pytest.Monke
     with _subject("hostile_impls:SegfaultsInEncode", memory_bytes=TIGHT) as subject:
         with pytest.raises(ImplementationCrashed) as caught:
             subject.encode("ab")
-        assert type(caught.value) is ImplementationCrashed and "SIGSEGV" in caught.value.detail
+        assert type(caught.value) is ImplementationCrashed
+        assert "SIGSEGV" in caught.value.detail
 
 
 @needs_node
@@ -112,9 +114,12 @@ def test_run_reports_a_hog_as_memory_limit_not_a_deviation(limits_on_path: None,
     assert main([*argv, "--json", str(report_path), "--quiet"]) == 1
     report = json.loads(report_path.read_text())
     (result,) = report["results"]
-    assert result["outcome"] == "memory-limit" and "--memory-limit 256 MiB" in result["message"]
-    assert report["summary"]["counts"]["memory-limit"] == 1 and report["summary"]["counts"]["fail"] == 0
-    assert "deviation" not in report["summary"]["levels"] and "1 memory-limit" in report["summary"]["levels"]
+    assert result["outcome"] == "memory-limit"
+    assert "--memory-limit 256 MiB" in result["message"]
+    assert report["summary"]["counts"]["memory-limit"] == 1
+    assert report["summary"]["counts"]["fail"] == 0
+    assert "deviation" not in report["summary"]["levels"]
+    assert "1 memory-limit" in report["summary"]["levels"]
     assert report["config"]["limits"]["memory_limit"] == TIGHT
     assert "--memory-limit 256M" in result["reproduce"]
 
@@ -128,7 +133,8 @@ def test_a_bad_memory_limit_is_one_line_and_exit_2(
     captured = capsys.readouterr()
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and "--memory-limit" in lines[0], captured.err
-    assert "Traceback" not in captured.err and "usage:" not in captured.err
+    assert "Traceback" not in captured.err
+    assert "usage:" not in captured.err
 
 
 # -- environment ----------------------------------------------------------------------------------------
@@ -179,7 +185,8 @@ def test_temp_cwd_is_fresh_and_gone_afterwards_whatever_was_left_in_it(
     monkeypatch.chdir(tmp_path)
     with _subject("limits_impls:TellsCwd", temp_cwd=True) as subject:
         workdir = subject.info.version
-        assert _is_fresh_temporary(workdir) and Path(workdir).is_dir()
+        assert _is_fresh_temporary(workdir)
+        assert Path(workdir).is_dir()
         subject.train(["abab"], 3)  # leaves a file and a read-only folder with a file in it
         assert (Path(workdir) / "locked" / "inside.txt").exists()
     assert not Path(workdir).exists()

@@ -16,12 +16,15 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bpe_conformance.adapters.subprocess import ProcessSubject
 from tests.adapters.test_hostile import ENV, HOSTILE, is_alive
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytestmark = [
     pytest.mark.timeout(120),

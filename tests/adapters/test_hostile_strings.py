@@ -11,11 +11,14 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.cli import main as cli
 from tests import ROOT
 from tests.adapters.test_hostile import ENV, HOSTILE
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SCRIPT = HOSTILE / "hostile_language.py"
 
@@ -29,11 +32,14 @@ def test_a_hostile_language_is_inert_in_the_terminal_markdown_junit_and_json(tmp
     )
     assert ran.returncode == 0, ran.stderr
     for output in (ran.stdout, ran.stderr):
-        assert "\x1b" not in output and "\x07" not in output
+        assert "\x1b" not in output
+        assert "\x07" not in output
     assert "\\x1b[2J" in ran.stdout  # shown, escaped
     markdown = reports["markdown"].read_text(encoding="utf-8")
-    assert "<script>" not in markdown and "&lt;script&gt;" in markdown
-    assert "\n# Heading" not in markdown and "\x1b" not in markdown
+    assert "<script>" not in markdown
+    assert "&lt;script&gt;" in markdown
+    assert "\n# Heading" not in markdown
+    assert "\x1b" not in markdown
     language = json.loads(reports["json"].read_text(encoding="ascii"))["implementation"]["language"]
     assert language.startswith("c\x1b[2J")  # JSON keeps the value itself, escaped by the encoding
     ET.parse(reports["junit"])  # well-formed XML whatever the implementation declared

@@ -7,18 +7,21 @@ import shlex
 import shutil
 import sys
 import uuid
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from bpe_conformance.adapters import SHORTCUTS, load_implementation, resolve_factory, split_spec
 from bpe_conformance.adapters.python import InProcessSubject
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import ProcessSubject
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference import Tokenizer
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from bpe_conformance.adapters.subject import Subject
 
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
 NODE = shutil.which("node")

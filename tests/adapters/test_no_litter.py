@@ -10,21 +10,25 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hypothesis import settings
 from hypothesis import strategies as st
 
 from bpe_conformance import reference
 from bpe_conformance.adapters.python import InProcessSubject
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import Violation
 from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.database import open_database
 from bpe_conformance.running.runner import run_check
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from bpe_conformance.adapters.subject import Subject
 
 _IMPL = "tests.support.broken_for_checks:LargestTiedPair"
 
@@ -110,7 +114,8 @@ def test_a_saved_failure_is_replayed_before_anything_new(tmp_path: Path) -> None
     subject = InProcessSubject(reference.Tokenizer)
     database = open_database(str(tmp_path / "db"))
     found = run_check(_threshold_check(lambda number: number >= 10**8), subject, settings(max_examples=60), 0, database)
-    assert found.outcome is Outcome.FAIL and found.counterexample is not None
+    assert found.outcome is Outcome.FAIL
+    assert found.counterexample is not None
     assert found.counterexample["inputs"] == {"number": 10**8}
     only_that_number = _threshold_check(lambda number: number == 10**8)
     assert run_check(only_that_number, subject, settings(max_examples=60), 1, database).outcome is Outcome.FAIL

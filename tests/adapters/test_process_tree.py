@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-
-import pytest
+from typing import TYPE_CHECKING
 
 from bpe_conformance.adapters import process_tree
+
+if TYPE_CHECKING:
+    import pytest
 
 
 def test_kill_tree_keeps_going_until_a_slow_orphan_is_reaped(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -90,7 +90,8 @@ def test_example_exchange_in_the_spec_follows_the_schemas() -> None:
         assert request_problem(request) is None
         validate_response(response)
         assert response["id"] == request["id"]
-    assert requests[0]["op"] == "handshake" and requests[-1]["op"] == "stop"
+    assert requests[0]["op"] == "handshake"
+    assert requests[-1]["op"] == "stop"
     assert implementation_info(responses[0]["result"]).name == "node-bpe"
     assert {request["op"] for request in requests} == set(OPERATIONS)
 
@@ -132,9 +133,11 @@ def test_results_and_errors_follow_the_response_schema() -> None:
 
 def test_encoded_lines_are_ascii_with_one_terminating_newline() -> None:
     line = encode_message(build_request(1, "encode", text="日本\n\ud800\U0001f600"))
-    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert line.endswith(b"\n")
+    assert line.count(b"\n") == 1
     assert line.isascii()
-    assert b"\\ud800" in line and b"\\ud83d\\ude00" in line
+    assert b"\\ud800" in line
+    assert b"\\ud83d\\ude00" in line
 
 
 def test_values_json_cannot_carry_become_objects() -> None:
@@ -146,7 +149,8 @@ def test_values_json_cannot_carry_become_objects() -> None:
 
 def test_long_reprs_are_shortened() -> None:
     wired = to_wire(b"x" * 1000)
-    assert len(wired["repr"]) < 300 and wired["repr"].endswith("characters in all)")
+    assert len(wired["repr"]) < 300
+    assert wired["repr"].endswith("characters in all)")
 
 
 # hypothesis's text() never yields lone surrogates on its own; the protocol must carry them.
@@ -173,7 +177,8 @@ def same_value_and_type(left: object, right: object) -> bool:
 def assert_carried(received: Any, value: object) -> None:
     """``value`` arrived with its type, except strings JSON cannot hold, which arrive as a marked object."""
     if isinstance(value, list):
-        assert isinstance(received, list) and len(received) == len(value)
+        assert isinstance(received, list)
+        assert len(received) == len(value)
         for received_item, item in zip(received, value, strict=True):
             assert_carried(received_item, item)
     elif isinstance(value, str) and has_split_pair(value):
@@ -339,7 +344,8 @@ def test_a_malformed_vocabulary_request_is_answered_with_a_protocol_error(
     session = open_session("tests.support.broken_ports:CorrectPort")
     message = {"id": 4, "op": "load_vocabulary", "pieces": pieces, "special_tokens": special_tokens}
     error = respond(session, message)["error"]
-    assert error["type"] == "ProtocolError" and problem in error["message"]
+    assert error["type"] == "ProtocolError"
+    assert problem in error["message"]
 
 
 def test_the_host_declares_the_capability_only_for_a_load_vocabulary_method() -> None:
@@ -347,7 +353,8 @@ def test_the_host_declares_the_capability_only_for_a_load_vocabulary_method() ->
     plain = open_session("bpe_conformance.reference:Tokenizer")
     answer = respond(plain, {"id": 1, "op": "handshake", "protocol": 1})
     assert "load_vocabulary" in loads["result"]["capabilities"]
-    assert "load_vocabulary" not in answer["result"]["capabilities"] and "vocabulary" not in answer["result"]
+    assert "load_vocabulary" not in answer["result"]["capabilities"]
+    assert "vocabulary" not in answer["result"]
     refused = respond(plain, {"id": 2, "op": "load_vocabulary", "pieces": ["YQ=="], "special_tokens": {}})
     assert refused["error"]["type"] == "NotImplemented"
     for result in (loads["result"], answer["result"]):

@@ -11,8 +11,7 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import strategies as st
@@ -21,7 +20,6 @@ from bpe_conformance import reference
 from bpe_conformance.adapters import host_command
 from bpe_conformance.adapters.host import open_session, serve
 from bpe_conformance.adapters.protocol import PROTOCOL_VERSION, encode_message
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.subprocess import MIN_HANDSHAKE_TIMEOUT, ProcessSubject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError, ImplementationRaised, MalformedResult, Violation
@@ -29,6 +27,11 @@ from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_checks
 from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.adapters.subject import Subject
 
 FIXTURES = ROOT / "tests" / "fixtures"
 HOSTILE = FIXTURES / "hostile"
@@ -263,7 +266,8 @@ def test_node_fixture_keeps_a_byte_order_mark_and_rejects_lone_surrogates() -> N
     with node("bpe.mjs") as subject:
         assert subject.decode(subject.encode("\ufeffa")) == "\ufeffa"
         error = raised(subject.encode, "ok\udc80")
-        assert error.kind == "ValueError" and "lone surrogate" in error.message
+        assert error.kind == "ValueError"
+        assert "lone surrogate" in error.message
 
 
 # -- ProcessSubject with the Python host ----------------------------------------------------------

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -25,6 +24,9 @@ from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.runner import run_checks
 from bpe_conformance.settings import EFFORTS
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
@@ -59,19 +61,22 @@ def wired(value: object) -> Any:
 )
 def test_a_marker_is_rebuilt_into_the_value_it_stands_for(value: object) -> None:
     rebuilt = restore(wired(value))
-    assert rebuilt == value and type(rebuilt) is type(value)
+    assert rebuilt == value
+    assert type(rebuilt) is type(value)
 
 
 def test_nan_infinities_and_a_generator_stand_in_are_rebuilt_with_their_types() -> None:
     assert [repr(restore(wired(float(text)))) for text in ("nan", "inf", "-inf")] == ["nan", "inf", "-inf"]
     stand_in = restore(wired(item for item in "ab"))
-    assert type(stand_in).__name__ == "generator" and list(stand_in) == []
+    assert type(stand_in).__name__ == "generator"
+    assert list(stand_in) == []
     assert set(REBUILT_TYPES) >= {"bytes", "bytearray", "set", "frozenset", "float", "generator", "str"}
 
 
 def test_what_cannot_be_rebuilt_stays_a_marker_and_plain_objects_stay_objects() -> None:
     memory = wired(memoryview(b"ab"))
-    assert restore(memory) == memory and memory["$unrepresentable"] == "memoryview"
+    assert restore(memory) == memory
+    assert memory["$unrepresentable"] == "memoryview"
     shortened = wired(b"x" * 500)  # its repr is cut short on the wire: no exact value to rebuild
     assert restore(shortened) == shortened
     assert restore({"abab": 1}) == {"abab": 1}

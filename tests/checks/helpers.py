@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import find, given
@@ -13,12 +12,16 @@ from hypothesis.errors import NoSuchExample
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
-from bpe_conformance.checks.base import Check
 from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.errors import Violation
 from bpe_conformance.inputs import strategies
 from bpe_conformance.reference import LiteralTokenizer
 from tests.support.fresh_modules import fresh_copy as fresh
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from bpe_conformance.checks.base import Check
 
 CHECKS = {check.name: check for check in ALL_CHECKS}
 LOW = "低" * 30

@@ -80,7 +80,8 @@ def test_expect_rejection_notes_the_other_family() -> None:
             kind="ValueError",
         )
     assert len(notes) == 1
-    assert "BPE-INPUT-DOCS" in notes[0] and "TypeError" in notes[0]
+    assert "BPE-INPUT-DOCS" in notes[0]
+    assert "TypeError" in notes[0]
 
 
 def test_expect_rejection_reports_an_error_of_neither_family() -> None:
@@ -93,7 +94,8 @@ def test_expect_rejection_reports_an_error_of_neither_family() -> None:
     assert violation.clause == "BPE-INPUT-DOCS"
     assert violation.inputs == {"documents": 5}
     assert violation.expected == "TypeError"
-    assert "KeyError" in violation.actual and "bad input" in violation.actual
+    assert "KeyError" in violation.actual
+    assert "bad input" in violation.actual
 
 
 def test_expect_rejection_reports_an_accepted_call() -> None:
@@ -121,7 +123,8 @@ def test_follow_up_texts_hold_the_wrong_texts_joined_and_reversed() -> None:
     follow_ups = follow_up_texts(["abc", "de"])
     assert "abc de" in follow_ups
     assert "abc, de" in follow_ups
-    assert "cba" in follow_ups and "ed" in follow_ups
+    assert "cba" in follow_ups
+    assert "ed" in follow_ups
 
 
 def _parting(texts: list[str], rule_lists: list[list[tuple[int, int]]]) -> list[str]:
@@ -200,7 +203,8 @@ def test_cross_examination_keeps_asking_after_a_text_the_models_agree_on() -> No
         [("X", always_one), ("Y", one_on_first)], ["ab"], [(97, 98)], STRICT, _recorder(always_one, asked)
     )
     assert [clause for clause, _ in kept] == ["X"]
-    assert asked and all(text != "ab" for text, _ in asked)
+    assert asked
+    assert all(text != "ab" for text, _ in asked)
 
 
 class _CountingLoads:
@@ -330,9 +334,11 @@ def test_an_encoding_two_bug_models_explain_is_blamed_once_the_implementation_an
     with pytest.raises(Violation) as raised:
         verify_encodings(subject, ["a a"], rules, context="after load")
     assert raised.value.localisation is not None
-    assert raised.value.clause == "BPE-ENCODE-ORDER" and raised.value.localisation["stage"] == "rule-order"
+    assert raised.value.clause == "BPE-ENCODE-ORDER"
+    assert raised.value.localisation["stage"] == "rule-order"
     rank_order = next(e for e in raised.value.localisation["experiments"] if e["stage"] == "no-rematch")
-    assert rank_order["control"] and rank_order["agrees"] is False
+    assert rank_order["control"]
+    assert rank_order["agrees"] is False
     assert (raised.value.expected, raised.value.actual) == ([97, 258], [259, 97])
 
 

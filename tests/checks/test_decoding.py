@@ -104,7 +104,8 @@ def test_a_far_unknown_id_is_judged_under_decode_strict() -> None:
     with collecting() as notes:
         CHECKS["decode-strict"].verify(InProcessSubject(UnknownIdsAreTypeErrors), example)
     assert len(notes) == 1
-    assert "BPE-DECODE-STRICT" in notes[0] and "ValueError" in notes[0]
+    assert "BPE-DECODE-STRICT" in notes[0]
+    assert "ValueError" in notes[0]
 
 
 def _minbpe(decode: Any) -> type:
@@ -233,7 +234,8 @@ def test_a_lenient_profile_expects_its_own_answer(
         CHECKS["decode-strict"].verify(InProcessSubject(implementation), example)
     violation = caught.value
     assert (violation.clause, violation.expected, violation.actual) == (clause, expected, actual)
-    assert violation.inputs["problem"] == kind and violation.inputs["rules"] == [[97, 98]]
+    assert violation.inputs["problem"] == kind
+    assert violation.inputs["rules"] == [[97, 98]]
     assert fragment in violation.message
 
 
@@ -260,7 +262,8 @@ def test_vocab_size_under_skip_unknown_drops_the_next_id() -> None:
         CHECKS["vocab-size"].verify(InProcessSubject(dialect(HF_TOKENIZERS, decode=raise_on_unknown)), example)
     violation = caught.value
     assert (violation.clause, violation.expected, violation.actual) == ("BPE-VOCAB-SIZE", "", "ValueError: unknown id")
-    assert violation.inputs["ids"] == [257] and violation.message.endswith("must be unknown (dropped: decodes to '')")
+    assert violation.inputs["ids"] == [257]
+    assert violation.message.endswith("must be unknown (dropped: decodes to '')")
 
     def drop_only_the_next_id(self: Any, ids: list[int]) -> str:
         if any(token > 256 + len(self.model.rules) for token in ids):
@@ -299,7 +302,8 @@ def test_boundary_ids_must_decode_to_nothing_alone_and_inside_a_text() -> None:
     example = {"documents": ["abab"], "max_merges": 1, "texts": ["xyz"], "cut": 1}
     alone = violation_of("boundary-ids", BoundariesAsBytes, example)
     assert (alone.clause, alone.expected, alone.actual) == ("BPE-ALPHA-BOUNDARY", "", "<>")
-    assert alone.inputs["ids"] == [256, 257] and alone.message.startswith("decode([256, 257]) must be empty")
+    assert alone.inputs["ids"] == [256, 257]
+    assert alone.message.startswith("decode([256, 257]) must be empty")
     inside = violation_of("boundary-ids", BoundariesOnlyAtTheEnds, example)
     assert (inside.clause, inside.expected, inside.actual) == ("BPE-ALPHA-BOUNDARY", "abab", "ab||ab")
     assert inside.inputs["ids"] == [258, 257, 256, 258]
@@ -355,7 +359,8 @@ def test_a_partial_rule_piece_is_found_among_the_profiles_own_rule_ids() -> None
         "a\ufffd\ufffd",
         "returned 'a'",
     )
-    assert violation.inputs["ids"] == [97, 256] and violation.inputs["rules"] == [[189, 142]]
+    assert violation.inputs["ids"] == [97, 256]
+    assert violation.inputs["rules"] == [[189, 142]]
 
 
 class DecodesPieceByPieceReplacing(LiteralTokenizer):
@@ -379,7 +384,8 @@ def test_a_character_split_across_pieces_must_decode_whole() -> None:
     example = {"documents": ["低低"], "max_merges": 1, "texts": [], "explode": []}
     violation = violation_of("decode-bytes-level", DecodesPieceByPieceReplacing, example)
     assert (violation.clause, violation.expected) == ("BPE-DECODE-BYTES", "低低")
-    assert violation.actual == "\ufffd" * 6 and violation.inputs["ids"] == [228, 258, 228, 258]
+    assert violation.actual == "\ufffd" * 6
+    assert violation.inputs["ids"] == [228, 258, 228, 258]
     assert violation.message == "decode([228, 258, 228, 258]) must decode the concatenated bytes, not each piece"
 
 

@@ -99,7 +99,8 @@ def test_no_pre_tokenization_reports_other_encoding_bugs_under_their_own_clause(
     trained = violation_of("encode-trained", broken.EncodesRulesInReverse, {**example, "texts": []})
     assert raw.clause == trained.clause == "BPE-ENCODE-ORDER"
     assert raw.localisation is not None
-    assert raw.localisation["localised"] and raw.localisation["stage"] == "rule-order"
+    assert raw.localisation["localised"]
+    assert raw.localisation["stage"] == "rule-order"
 
 
 def test_loaded_rules_are_checked_on_the_text_its_reverse_and_the_text_twice() -> None:

@@ -7,8 +7,7 @@ result, never a failure; an error of neither family, or a result, is still an in
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
@@ -27,6 +26,9 @@ from bpe_conformance.settings import EFFORTS, active_effort_name
 from bpe_conformance.vectors.files import load_vectors
 from bpe_conformance.vectors.replay import replay_vector
 from tests import FIXTURES
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 NODE = shutil.which("node")
 NODE_FIXTURES = FIXTURES / "node"
@@ -87,7 +89,9 @@ def test_the_other_family_is_an_advisory_note_never_a_violation() -> None:
             _raise(TypeError("no")), clause="BPE-DECODE-STRICT", what="decode of x", inputs=_inputs(), kind="ValueError"
         )
     assert len(notes) == 1
-    assert "BPE-DECODE-STRICT" in notes[0] and "TypeError" in notes[0] and "ValueError" in notes[0]
+    assert "BPE-DECODE-STRICT" in notes[0]
+    assert "TypeError" in notes[0]
+    assert "ValueError" in notes[0]
 
 
 def test_the_preferred_family_leaves_no_note_and_outside_families_is_a_violation() -> None:
@@ -104,7 +108,8 @@ def test_the_preferred_family_leaves_no_note_and_outside_families_is_a_violation
         expect_rejection(
             _raise(KeyError(300)), clause="BPE-DECODE-STRICT", what="decode of x", inputs=_inputs(), kind="ValueError"
         )
-    assert caught.value.clause == "BPE-DECODE-STRICT" and "KeyError" in caught.value.message
+    assert caught.value.clause == "BPE-DECODE-STRICT"
+    assert "KeyError" in caught.value.message
     with pytest.raises(Violation) as caught:
         expect_rejection(
             lambda: "text", clause="BPE-DECODE-STRICT", what="decode of x", inputs=_inputs(), kind="ValueError"
@@ -134,7 +139,8 @@ def test_an_error_outside_both_families_still_fails_decode_strict() -> None:
     (result,) = run_checks(
         select_checks(["decode-strict"]), InProcessSubject(_KeyErrorForUnknownIds), EFFORTS[active_effort_name()]
     )
-    assert result.outcome is Outcome.FAIL and result.clause == "BPE-DECODE-STRICT"
+    assert result.outcome is Outcome.FAIL
+    assert result.clause == "BPE-DECODE-STRICT"
     assert "KeyError" in result.message
 
 
@@ -145,7 +151,8 @@ def test_vector_replay_accepts_the_other_family_as_an_advisory() -> None:
         if vector["operation"] == "train" and vector["clauses"] == ["BPE-TRAIN-MAXMERGES"]
     ]
     found = [item for vector in vectors for item in replay_vector(_ValueErrorForMaxMerges, vector)]
-    assert found and all(item.advisory for item in found)
+    assert found
+    assert all(item.advisory for item in found)
     assert {item.expected for item in found} == {"TypeError"}
 
 
@@ -164,7 +171,8 @@ def test_node_fixture_reporting_subclasses_with_ancestry_passes_the_interface_le
     with subject:
         with pytest.raises(ImplementationRaised) as caught:
             subject.decode([0x80])
-        assert caught.value.kind == "InvalidInputError" and caught.value.families == {"ValueError"}
+        assert caught.value.kind == "InvalidInputError"
+        assert caught.value.families == {"ValueError"}
         results = run_checks(checks, subject, EFFORTS[active_effort_name()])
     assert {result.check: result.message for result in results if result.outcome is not Outcome.PASS} == {}
     assert [result.check for result in results if result.advisories] == []

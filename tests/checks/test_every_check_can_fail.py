@@ -10,15 +10,13 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import Phase, settings
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS, select_checks
-from bpe_conformance.checks.base import Check
-from bpe_conformance.checks.examples import TextsExample, TrainingExample
 from bpe_conformance.checks.production import PRODUCTION_CHECKS
 from bpe_conformance.checks.training import verify_greedy_selection, verify_tie_break
 from bpe_conformance.checks.validation import (
@@ -33,6 +31,10 @@ from bpe_conformance.spec.clauses import load_clauses
 from bpe_conformance.zoo.extremes import CountsInEightBits, HashSeededTies, NarrowsIntegersTo32Bits
 from tests.checks.helpers import CHECKS, LOW, violation_of
 from tests.support import broken_for_checks as broken
+
+if TYPE_CHECKING:
+    from bpe_conformance.checks.base import Check
+    from bpe_conformance.checks.examples import TextsExample, TrainingExample
 
 BROKEN_FOR = {
     "rule-references": broken.MergeIdsFrom256,
@@ -150,7 +152,8 @@ def test_a_tie_dialect_fails_training_checks_only_under_the_tie_clause(dialect: 
     """Every training check fails on the divergence its example provokes, and a tie dialect's is localised to
     the tie: one deviation, one clause, however many checks see it (the reports group them)."""
     tie = run_against("tie-break", dialect)
-    assert tie.outcome is Outcome.FAIL and tie.clause == "BPE-TRAIN-TIE"
+    assert tie.outcome is Outcome.FAIL
+    assert tie.clause == "BPE-TRAIN-TIE"
     assert tie.counterexample is not None
     assert tie.counterexample["divergence"]["diagnosis"] == "tie broken the other way"
     assert tie.counterexample["localisation"]["stage"] == "tie"
@@ -174,7 +177,8 @@ def test_checks_are_plain_functions_usable_without_pytest_or_hypothesis() -> Non
     verify_greedy_selection(InProcessSubject(broken.MergesPairsSeenOnce), {"documents": ["abab"], "max_merges": 1})
     with pytest.raises(Violation) as caught:
         verify_tie_break(InProcessSubject(broken.LargestTiedPair), example)
-    assert caught.value.expected == [[97, 98], [97, 99]] and caught.value.actual == [[97, 99], [97, 98]]
+    assert caught.value.expected == [[97, 98], [97, 99]]
+    assert caught.value.actual == [[97, 99], [97, 98]]
     assert caught.value.counterexample()["divergence"]["round"] == 0
 
 
@@ -197,7 +201,8 @@ def test_training_failures_carry_the_first_divergent_round() -> None:
     result = run_against("no-cross-document-pairs", broken.TrainsOnJoinedDocuments)
     assert result.counterexample is not None
     divergence = result.counterexample["divergence"]
-    assert divergence["clause"] == "BPE-TRAIN-DOCS" and "joined" in divergence["cause"]
+    assert divergence["clause"] == "BPE-TRAIN-DOCS"
+    assert "joined" in divergence["cause"]
     assert set(divergence) >= {"round", "expected", "actual", "diagnosis"}
 
 
@@ -238,7 +243,9 @@ def test_a_round_trip_lost_by_the_encoder_blames_the_encoder_not_the_decoder() -
         verify_round_trip(InProcessSubject(DropsTheLastByte), example)
     message = raised.value.message
     assert raised.value.clause == "BPE-ROUNDTRIP"
-    assert "61 e4 bd" in message and "61 e4 bd 8e" in message and "cannot decode to the text" in message
+    assert "61 e4 bd" in message
+    assert "61 e4 bd 8e" in message
+    assert "cannot decode to the text" in message
     assert "concatenate to valid UTF-8" not in message
     verify_round_trip(InProcessSubject(Tokenizer), example)
 

@@ -6,15 +6,13 @@ leaves a bug of another clause to that clause's check rather than blaming it on 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
 from hypothesis import Phase, settings
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import extremes
-from bpe_conformance.checks.examples import TextsExample, TrainingExample
-from bpe_conformance.checks.extremes import LargeCountExample
 from bpe_conformance.inputs.corpora.training import WIDE_MAX_MERGES
 from bpe_conformance.inputs.large_counts import LargeCountCorpus
 from bpe_conformance.reference import LiteralTokenizer, Tokenizer
@@ -24,6 +22,10 @@ from bpe_conformance.zoo import by_name
 from bpe_conformance.zoo.base import BYTE_COUNT, Pair, ZooBase
 from bpe_conformance.zoo.extremes import CountsInEightBits, HashSeededTies, NarrowsIntegersTo32Bits
 from tests.checks.helpers import CHECKS, violation_of
+
+if TYPE_CHECKING:
+    from bpe_conformance.checks.examples import TextsExample, TrainingExample
+    from bpe_conformance.checks.extremes import LargeCountExample
 
 
 class CountsInSixteenBits(ZooBase):
@@ -63,7 +65,8 @@ def test_a_wide_max_merges_trains_as_a_budget_never_reached(max_merges: int) -> 
 
 def test_a_32_bit_narrower_is_convicted_under_max_merges_when_it_refuses_or_stops_early() -> None:
     refused = violation_of("max-merges-wide", NarrowsIntegersTo32Bits, {"documents": ["abab"], "max_merges": 2**31})
-    assert refused.clause == "BPE-TRAIN-MAXMERGES" and "refused max_merges=2147483648" in refused.message
+    assert refused.clause == "BPE-TRAIN-MAXMERGES"
+    assert "refused max_merges=2147483648" in refused.message
     assert refused.actual.startswith("ValueError")
     stopped = violation_of(
         "max-merges-wide", NarrowsIntegersTo32Bits, {"documents": ["abab", "acac"], "max_merges": 2**32 + 1}
@@ -97,7 +100,8 @@ def test_a_16_bit_counter_is_convicted_on_a_count_of_65536_and_passes_below() ->
         extremes.verify_large_counts(InProcessSubject(CountsInSixteenBits), below)
         wrapped: LargeCountExample = {"corpus": LargeCountCorpus(shape, 65536, 3), "max_merges": 2}
         violation = violation_of("large-counts", CountsInSixteenBits, wrapped)
-        assert violation.clause == "BPE-TRAIN-COUNT" and violation.inputs["largest_count"] == 65536
+        assert violation.clause == "BPE-TRAIN-COUNT"
+        assert violation.inputs["largest_count"] == 65536
     result = _run("large-counts", CountsInSixteenBits)
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-TRAIN-COUNT")
     assert result.counterexample["inputs"]["largest_count"] == 65536
@@ -139,14 +143,16 @@ def test_hash_seeded_ties_pass_in_one_process_and_fail_across_two() -> None:
 
 def test_the_reference_is_the_same_in_other_processes() -> None:
     result = _run("determinism-across-processes", Tokenizer)
-    assert result.outcome is Outcome.PASS and result.examples >= 1
+    assert result.outcome is Outcome.PASS
+    assert result.examples >= 1
     assert extremes._FRESH == {}
 
 
 def test_a_factory_that_cannot_be_imported_by_name_is_skipped_saying_why() -> None:
     result = run_check(CHECKS["determinism-across-processes"], InProcessSubject(lambda: Tokenizer()), _dev(), seed=0)
     assert result.outcome is Outcome.SKIP
-    assert "cannot be imported by name" in result.message and result.examples == 0
+    assert "cannot be imported by name" in result.message
+    assert result.examples == 0
 
 
 class _NeverStopsOnItsOwn(LiteralTokenizer):
@@ -170,4 +176,5 @@ def test_a_wide_budget_is_only_asked_for_after_the_small_control_trains_right() 
     _NeverStopsOnItsOwn.budgets = []
     example: TrainingExample = {"documents": ["abab", "acac"], "max_merges": WIDE_MAX_MERGES[1]}
     extremes.verify_wide_max_merges(InProcessSubject(_NeverStopsOnItsOwn), example)
-    assert _NeverStopsOnItsOwn.budgets and max(_NeverStopsOnItsOwn.budgets) < 2**31
+    assert _NeverStopsOnItsOwn.budgets
+    assert max(_NeverStopsOnItsOwn.budgets) < 2**31

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -25,6 +25,9 @@ from bpe_conformance.running.suite import at_level, catalogue, exit_code_for
 from bpe_conformance.settings import EFFORTS
 from tests.checks.helpers import CHECKS
 from tests.support.localisation_bugs import OneRuleForZeroBudget
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 INTERFACE_CHECKS = {
     "max-merges-validation",
@@ -73,7 +76,8 @@ def test_level_verdicts_state_both_levels_apart() -> None:
         ]
     )
     assert level_verdicts(suite) == "algorithm: conforms (2/2) · interface: 1 deviation, 2 advisories"
-    assert verdict_line(suite).startswith("FAILED: ") and verdict_line(suite).endswith(level_verdicts(suite))
+    assert verdict_line(suite).startswith("FAILED: ")
+    assert verdict_line(suite).endswith(level_verdicts(suite))
     assert total_advisories(suite.results) == 2
 
 
@@ -93,7 +97,8 @@ def test_every_report_carries_each_results_level_and_advisories(tmp_path: Path) 
     suite = _suite([_result("a", Outcome.PASS, "algorithm"), _result("c", Outcome.PASS, "interface", ("note",))])
     report = build_report(suite)
     assert [result["level"] for result in report["results"]] == ["algorithm", "interface"]
-    assert report["results"][1]["advisories"] == ["note"] and report["summary"]["advisories"] == 1
+    assert report["results"][1]["advisories"] == ["note"]
+    assert report["summary"]["advisories"] == 1
     assert report["summary"]["levels"] == level_verdicts(suite)
     write_junit(suite, tmp_path / "r.xml")
     cases = ET.parse(tmp_path / "r.xml").getroot().iter("testcase")
@@ -101,17 +106,21 @@ def test_every_report_carries_each_results_level_and_advisories(tmp_path: Path) 
     assert [item["level"] for item in properties] == ["algorithm", "interface"]
     assert properties[1]["advisory"] == "note"
     markdown = render_markdown(suite)
-    assert "| `c` | interface |" in markdown and "## Advisories" in markdown and "note" in markdown
+    assert "| `c` | interface |" in markdown
+    assert "## Advisories" in markdown
+    assert "note" in markdown
 
 
 def test_run_level_selects_the_checks_and_records_the_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "r.json"
     code = cli.main(["run", "--level", "interface", "--check", "*-validation", "--quiet", "--json", str(report)])
     data = json.loads(report.read_text(encoding="utf-8"))
-    assert code == 0 and data["config"]["level"] == "interface"
+    assert code == 0
+    assert data["config"]["level"] == "interface"
     assert {result["level"] for result in data["results"]} == {"interface"}
     out = capsys.readouterr().out
-    assert "algorithm: not run" in out and "interface: conforms" in out
+    assert "algorithm: not run" in out
+    assert "interface: conforms" in out
 
 
 def test_a_level_that_leaves_no_check_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -127,7 +136,8 @@ def test_an_interface_run_is_not_failed_by_a_training_bug() -> None:
     """
     results = run_checks(at_level(catalogue(), "interface"), InProcessSubject(OneRuleForZeroBudget), EFFORTS["dev"])
     set_up = [result for result in results if result.message.startswith("set-up failed: [BPE-TRAIN-STOP]")]
-    assert set_up and all(result.outcome is Outcome.SKIP for result in set_up)
+    assert set_up
+    assert all(result.outcome is Outcome.SKIP for result in set_up)
     assert all("at the algorithm level (interface not charged)" in result.message for result in set_up)
     assert exit_code_for(results) == 0, [
         (result.check, result.message) for result in results if result.outcome.value != "pass"

@@ -54,7 +54,8 @@ def _stop_rule(implementation: type) -> CheckResult:
 def test_a_trainer_that_crashes_when_no_pair_is_left_fails_the_stop_rule(profile: Profile) -> None:
     result = _stop_rule(trainer(profile, crashes=True))
     assert (result.outcome, result.clause, result.level) == (Outcome.FAIL, "BPE-TRAIN-STOP", "algorithm")
-    assert "no pair was left" in result.message and "max() arg is an empty sequence" in result.message
+    assert "no pair was left" in result.message
+    assert "max() arg is an empty sequence" in result.message
 
 
 def test_the_crash_is_one_finding_not_one_per_check() -> None:

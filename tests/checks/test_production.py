@@ -73,7 +73,8 @@ def test_each_port_bug_is_rejected_with_the_chunks_both_sides_made(port: type, c
 def test_a_token_across_chunks_is_named() -> None:
     divergence = (_run(broken_ports.WhitespaceWithoutLookahead, "production-encode").counterexample or {})["divergence"]
     crossing = divergence["tokens_across_chunks"]
-    assert crossing and all(token in divergence["actual_tokens"] for token in crossing)
+    assert crossing
+    assert all(token in divergence["actual_tokens"] for token in crossing)
     assert all(token.strip() == "" for token in crossing)  # the spaces the lookahead would have left to the word
 
 
@@ -109,7 +110,8 @@ def test_tiktoken_itself_passes_the_algorithm_level() -> None:
         if check.level == "algorithm":
             assert result.outcome is Outcome.PASS, (name, result.message)
         else:  # tiktoken's decode raises KeyError for an unknown id: outside the contract's families
-            assert result.outcome is Outcome.FAIL and "KeyError" in result.message
+            assert result.outcome is Outcome.FAIL
+            assert "KeyError" in result.message
 
 
 class _BuiltIn:
@@ -169,7 +171,8 @@ def test_long_runs_catch_a_split_bug_that_shows_at_the_end_of_a_run() -> None:
     result = _run(broken_ports.WhitespaceWithoutLookahead, "production-long-runs")
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-PRETOK-SPLIT")
     text = (result.counterexample or {})["inputs"]["text"]
-    assert len(text) >= 500 and text.strip(" ") != text
+    assert len(text) >= 500
+    assert text.strip(" ") != text
 
 
 class _UnknownIdForDigits(broken_ports.CorrectPort):

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -29,6 +28,10 @@ from bpe_conformance.reference.dialects import (
 from bpe_conformance.reference.profiles import LARGEST_PAIR, MINBPE, PROFILES, Profile, get_profile
 from bpe_conformance.results.outcomes import Outcome, SuiteResult
 from bpe_conformance.running.suite import RunConfig, catalogue, run_suite, select
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
 
 
 class _Dialect:
@@ -171,7 +174,8 @@ def test_a_minbpe_style_implementation_declaring_minbpe_passes_every_check(check
     (result,) = run_all(MinbpeStyle, [check_name]).results
     assert result.outcome in (Outcome.PASS, Outcome.SKIP), (result.outcome, result.message)
     if check_name in _MINBPE_SKIPS:
-        assert result.outcome is Outcome.SKIP and _MINBPE_SKIPS[check_name] in result.message
+        assert result.outcome is Outcome.SKIP
+        assert _MINBPE_SKIPS[check_name] in result.message
 
 
 @pytest.mark.parametrize("profile", ["strict", "largest-pair", "minbpe", "hf-tokenizers", "rustbpe"])
@@ -184,7 +188,8 @@ def test_rounds_are_judged_by_the_profile_tie_break_minimum_and_numbering() -> N
     documents = ["abab", "acac"]
     assert first_divergence(documents, 32, [(97, 99), (97, 98)], LARGEST_PAIR) is None
     divergence = first_divergence(documents, 32, [(97, 98), (97, 99)], LARGEST_PAIR)
-    assert divergence is not None and divergence["clause"] == "BPE-TRAIN-TIE"
+    assert divergence is not None
+    assert divergence["clause"] == "BPE-TRAIN-TIE"
     # minbpe merges pairs seen once and counts across documents: strict calls both wrong.
     documents, joined = ["a", "b", "a", "b"], [(97, 98), (256, 256)]
     assert first_divergence(documents, 2, joined, MINBPE) is None
@@ -202,7 +207,8 @@ def test_with_profile_checks_the_name() -> None:
 def test_cli_rejects_an_unknown_profile_with_the_known_names(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--profile", "gpt-5", "--check", "tie-break"]) == 2
     error = capsys.readouterr().err
-    assert "unknown profile 'gpt-5'" in error and ", ".join(PROFILES) in error
+    assert "unknown profile 'gpt-5'" in error
+    assert ", ".join(PROFILES) in error
 
 
 def test_cli_records_the_profile_in_the_header_and_the_report(

@@ -51,7 +51,8 @@ def test_every_check_names_defined_clauses_and_declared_capabilities() -> None:
         assert KEBAB_CASE.fullmatch(check.name) and set(check.clauses) <= defined, check.name
         assert check.requires and check.requires <= CAPABILITIES, check.name
         assert check.requires_any <= CAPABILITIES and not check.requires_any & check.requires, check.name
-        assert check.clauses[0] == check.clause and check.clause not in check.also
+        assert check.clauses[0] == check.clause
+        assert check.clause not in check.also
 
 
 def test_unknown_patterns_suggest_up_to_three_close_names_and_the_listing_command() -> None:
@@ -62,7 +63,8 @@ def test_unknown_patterns_suggest_up_to_three_close_names_and_the_listing_comman
     assert message.startswith("no check name or clause id matches 'decode-strikt'; did you mean decode-strict")
     assert message.endswith(" (list the checks with: bpe-conformance run --list-checks)")
     suggestions = message.split("did you mean ", 1)[1].split("?", 1)[0].split(", ")
-    assert 1 <= len(suggestions) <= 3 and len(suggestions) == len(set(suggestions))
+    assert 1 <= len(suggestions) <= 3
+    assert len(suggestions) == len(set(suggestions))
     known = {check.name for check in ALL_CHECKS} | {clause for check in ALL_CHECKS for clause in check.clauses}
     assert set(suggestions) <= known
     with pytest.raises(ValueError) as caught:

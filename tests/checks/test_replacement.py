@@ -46,9 +46,11 @@ def test_merge_scan_reports_other_encoding_bugs_under_their_own_clause() -> None
             InProcessSubject(broken.EncodesRulesInReverse), {"documents": ["abcbc", "abcbc"], "max_merges": 2}
         )
     assert raised.value.localisation is not None
-    assert raised.value.clause == "BPE-ENCODE-ORDER" and raised.value.localisation["stage"] == "rule-order"
+    assert raised.value.clause == "BPE-ENCODE-ORDER"
+    assert raised.value.localisation["stage"] == "rule-order"
     scans = [e for e in raised.value.localisation["experiments"] if e["stage"] == "replacement-scan"]
-    assert scans and all(experiment["agrees"] for experiment in scans)
+    assert scans
+    assert all(experiment["agrees"] for experiment in scans)
 
 
 class TrainsButCannotEncode(LiteralTokenizer):
@@ -72,4 +74,5 @@ def test_merge_scan_judges_only_the_rules_of_an_implementation_without_encode() 
     assert not subject.supports("encode")
     CHECKS["merge-scan"].verify(subject, example)
     violation = violation_of("merge-scan", ReplacesRightToLeftWithoutEncode, example)
-    assert violation.clause == "BPE-MERGE-SCAN" and violation.divergence is not None
+    assert violation.clause == "BPE-MERGE-SCAN"
+    assert violation.divergence is not None

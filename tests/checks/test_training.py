@@ -51,7 +51,8 @@ def test_rule_ids_blames_a_boundary_id_in_a_body_on_the_boundary_clause() -> Non
     """BPE-ENCODE-BOUNDARY: 256 and 257 never appear in the encoding of a text; BPE-RULE-ID for the rest."""
     example = {"documents": ["abab"], "max_merges": 1, "texts": []}
     boundary = violation_of("rule-ids", BoundaryInTheBody, example)
-    assert boundary.clause == "BPE-ENCODE-BOUNDARY" and boundary.actual == {"ids": [256, 258, 258]}
+    assert boundary.clause == "BPE-ENCODE-BOUNDARY"
+    assert boundary.actual == {"ids": [256, 258, 258]}
     assert boundary.message == "encode('abab') after training: boundary id 256 at position 0 of a body encoding"
 
 
@@ -63,16 +64,21 @@ def test_rule_ids_blames_the_numbering_only_when_another_numbering_spells_the_te
     """
     example = {"documents": ["abab", "acac"], "max_merges": 2, "texts": []}
     shifted = violation_of("rule-ids", broken.EncodeIdsOffByOne, example)
-    assert shifted.clause == "BPE-RULE-ID" and shifted.actual == {"ids": [259, 259]}
-    assert "read as 259 + rank" in shifted.message and "not 258 + rank" in shifted.message
+    assert shifted.clause == "BPE-RULE-ID"
+    assert shifted.actual == {"ids": [259, 259]}
+    assert "read as 259 + rank" in shifted.message
+    assert "not 258 + rank" in shifted.message
     reversed_text = violation_of(
         "rule-ids", EncodesTheTextReversed, {"documents": ["abab"], "max_merges": 1, "texts": []}
     )
-    assert reversed_text.clause == "BPE-ROUNDTRIP" and reversed_text.actual == {"ids": [98, 258, 97]}
+    assert reversed_text.clause == "BPE-ROUNDTRIP"
+    assert reversed_text.actual == {"ids": [98, 258, 97]}
     assert reversed_text.expected == {"rules": [[97, 98]], "utf8_hex": "61626162"}
-    assert "62616261" in reversed_text.message and "no numbering from 256 to 260" in reversed_text.message
+    assert "62616261" in reversed_text.message
+    assert "no numbering from 256 to 260" in reversed_text.message
     no_rules = violation_of("rule-ids", EncodesTheTextReversed, {"documents": ["ab"], "max_merges": 1, "texts": []})
-    assert no_rules.clause == "BPE-ROUNDTRIP" and no_rules.expected["rules"] == []
+    assert no_rules.clause == "BPE-ROUNDTRIP"
+    assert no_rules.expected["rules"] == []
 
 
 class NumbersRulesFrom256(LiteralTokenizer):
@@ -100,14 +106,17 @@ def test_rule_ids_tries_every_numbering_two_either_side_that_leaves_the_bytes_al
     """
     one_rule_used = {"documents": ["abcabc"] * 2, "max_merges": 3, "texts": []}
     from_256 = violation_of("rule-ids", NumbersRulesFrom256, one_rule_used)
-    assert from_256.clause == "BPE-RULE-ID" and from_256.actual == {"ids": [258]}
-    assert "read as 256 + rank" in from_256.message and "not 258 + rank" in from_256.message
+    assert from_256.clause == "BPE-RULE-ID"
+    assert from_256.actual == {"ids": [258]}
+    assert "read as 256 + rank" in from_256.message
+    assert "not 258 + rank" in from_256.message
     # Under minbpe: 'cd' 256, 'ab' 257, 'cdcd' 258, 'cdcdcd' 259; "ab" is encoded first, as 257 + shift.
     example = {"documents": ["ab", "ab", "cdcdcd"], "max_merges": 4, "texts": []}
     for shift in (1, 2):
         moved = violation_of("rule-ids", _numbered_from(MINBPE, shift), example)
         assert moved.clause == "BPE-RULE-ID", (shift, moved.message)
-        assert f"read as {256 + shift} + rank" in moved.message and "not 256 + rank" in moved.message
+        assert f"read as {256 + shift} + rank" in moved.message
+        assert "not 256 + rank" in moved.message
 
 
 class EmitsARuleIdWithoutRules(LiteralTokenizer):
@@ -132,13 +141,16 @@ def test_a_training_failure_reports_the_first_divergence_under_its_localised_cla
     example = {"documents": ["abab", "acac", "cdcdcd"], "max_merges": 2}
     first = violation_of("tie-break", trains_to([(100, 99), (97, 99)]), example)
     assert first.divergence is not None
-    assert first.clause == "BPE-TRAIN-GREEDY" and first.divergence["round"] == 0
-    assert first.divergence["localised"] is False and first.divergence["stage"] is None
+    assert first.clause == "BPE-TRAIN-GREEDY"
+    assert first.divergence["round"] == 0
+    assert first.divergence["localised"] is False
+    assert first.divergence["stage"] is None
     assert first.message.startswith("unlocalised: first seen as pair not maximal [BPE-TRAIN-GREEDY]: ")
     assert "round 0: expected (99, 100) (count 3), got (100, 99)" in first.message
     same_round = violation_of("tie-break", broken.LargestTiedPair, {"documents": ["abab", "acac"], "max_merges": 2})
     assert same_round.divergence is not None
-    assert same_round.divergence["round"] == 0 and same_round.clause == "BPE-TRAIN-TIE"
+    assert same_round.divergence["round"] == 0
+    assert same_round.clause == "BPE-TRAIN-TIE"
 
 
 def test_a_training_failure_under_a_profile_is_judged_and_diagnosed_by_that_profile() -> None:

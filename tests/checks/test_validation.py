@@ -102,7 +102,9 @@ def test_a_rejection_with_the_other_error_family_is_an_advisory_not_a_violation(
     with collecting() as notes:
         verify_rejection(InProcessSubject(BoolMaxMergesIsValueError), case)
     (note,) = notes
-    assert "BPE-TRAIN-MAXMERGES" in note and "raised ValueError" in note and "prefers TypeError" in note
+    assert "BPE-TRAIN-MAXMERGES" in note
+    assert "raised ValueError" in note
+    assert "prefers TypeError" in note
 
 
 def test_an_implementation_without_train_is_set_up_by_load() -> None:
@@ -218,7 +220,8 @@ def test_each_documents_case_is_bad_only_in_its_documents() -> None:
     for case in validation.DOCUMENTS_CASES:
         documents, max_merges = case.argument
         assert (case.operation, case.clause) == ("train", "BPE-INPUT-DOCS"), case
-        assert check_max_merges(max_merges) == max_merges and max_merges > 0
+        assert check_max_merges(max_merges) == max_merges
+        assert max_merges > 0
         assert _reference_answer(lambda documents=documents: check_documents(documents)) == case.kind, case
 
 
@@ -233,7 +236,8 @@ def test_the_other_cases_are_rejected_by_the_reference_with_their_kind() -> None
         (validation.IDS_CASES, "decode"),
         (validation.RULES_CASES, "load"),
     ):
-        assert family and all(case.operation == operation for case in family)
+        assert family
+        assert all(case.operation == operation for case in family)
         for case in family:
             answer = _reference_answer(lambda case=case, call=operations[operation]: call(case.argument))
             assert answer == case.kind, case
@@ -263,7 +267,8 @@ def test_case_checks_run_their_family_and_report_its_clauses() -> None:
     for name, (clause, cases, requires, also) in families.items():
         check = checks[name]
         assert (check.clause, tuple(check.cases()), check.requires, check.also) == (clause, cases, requires, also)
-        assert check.strategy is None and check.summary
+        assert check.strategy is None
+        assert check.summary
         assert check.verify is validation.verify_rejection
 
 
@@ -290,7 +295,9 @@ def test_every_validation_case_fails_an_implementation_that_accepts_everything()
         assert violation.inputs == {"operation": case.operation, "argument": shown, "problem": case.description}
         json.dumps(shown, allow_nan=False)  # bytes, sets, NaN and generators are shown as the protocol's markers
         assert repr(_as_sent(shown, validation.GeneratorOf)) == repr(case.argument)
-        assert violation.expected == case.kind and violation.actual.startswith("returned ")
-        assert case.description in violation.message and case.kind in violation.message
+        assert violation.expected == case.kind
+        assert violation.actual.startswith("returned ")
+        assert case.description in violation.message
+        assert case.kind in violation.message
     for case in validation.ALL_CASES:
         validation.verify_rejection(InProcessSubject(Tokenizer), case)

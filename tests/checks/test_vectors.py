@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -36,6 +35,9 @@ from bpe_conformance.vectors.replay import Mismatch
 from tests.checks.helpers import assert_inapplicable
 from tests.support import broken_for_checks as broken
 from tests.support.fresh_modules import fresh_copy as fresh
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _vector(file_name: str, vector_id: str) -> dict[str, Any]:
@@ -89,7 +91,9 @@ def test_the_other_error_family_is_an_advisory_note_naming_the_vector() -> None:
     assert len(notes) == 1
     note = notes[0]
     assert isinstance(note, str)
-    assert vector["clauses"][0] in note and vector["id"] in note and vector["description"] in note
+    assert vector["clauses"][0] in note
+    assert vector["id"] in note
+    assert vector["description"] in note
     assert "TypeError" in note
 
 
@@ -140,7 +144,8 @@ def test_an_encode_mismatch_is_cross_examined_to_its_clause() -> None:
     with pytest.raises(Violation) as caught:
         verify_vector(InProcessSubject(_SinglePass), _vector("load.json", "load-71f129c7d2193c19"))
     assert caught.value.localisation is not None
-    assert caught.value.clause == "BPE-ENCODE-ORDER" and caught.value.localisation["stage"] == "rule-order"
+    assert caught.value.clause == "BPE-ENCODE-ORDER"
+    assert caught.value.localisation["stage"] == "rule-order"
     assert caught.value.inputs["operation"] == "encode"
 
 
@@ -244,7 +249,8 @@ def test_a_vector_failure_carries_the_vector_the_operation_and_both_answers() ->
         "input": {"documents": ["abab", "acac"], "max_merges": 32},
     }
     assert (violation.expected, violation.actual) == ([[97, 98], [97, 99]], [[97, 99], [97, 98]])
-    assert vector["id"] in violation.message and vector["description"] in violation.message
+    assert vector["id"] in violation.message
+    assert vector["description"] in violation.message
     with pytest.raises(Violation) as caught:
         verify_vector(InProcessSubject(broken.PiecesReversed), vector)
     assert (caught.value.clause, caught.value.inputs["operation"]) == ("BPE-DECODE-CONCAT", "decode")
@@ -315,12 +321,14 @@ def test_a_dialect_is_judged_by_its_own_profiles_vectors_and_never_by_stricts() 
             verify_vector(largest, vector)
     strict_vector = vector_cases("training.json")[0]
     own_vector = vector_cases("training.json", "largest-pair")[0]
-    assert own_vector["id"] == strict_vector["id"] and own_vector["rules"] != strict_vector["rules"]
+    assert own_vector["id"] == strict_vector["id"]
+    assert own_vector["rules"] != strict_vector["rules"]
     with pytest.raises(HarnessError, match="not one of profile largest-pair's vectors"):
         verify_vector(largest, strict_vector)
     with pytest.raises(Violation) as caught:
         verify_vector(with_profile(largest, "strict"), strict_vector)
-    assert caught.value.clause == "BPE-TRAIN-TIE" and "of profile strict" in caught.value.message
+    assert caught.value.clause == "BPE-TRAIN-TIE"
+    assert "of profile strict" in caught.value.message
 
 
 def test_a_dialect_mismatch_is_diagnosed_under_its_profile() -> None:
@@ -346,7 +354,8 @@ def test_a_dialect_mismatch_is_diagnosed_under_its_profile() -> None:
         with pytest.raises(Violation) as caught:
             verify_vector(subject, vector)
         assert caught.value.clause == "BPE-TRAIN-TIE"
-        assert caught.value.inputs["operation"] == "train" and "of profile minbpe" in caught.value.message
+        assert caught.value.inputs["operation"] == "train"
+        assert "of profile minbpe" in caught.value.message
     verify_vector(subject, next(vector for vector in vector_cases("training.json", "minbpe") if vector not in parting))
 
 
@@ -374,7 +383,8 @@ def test_an_encode_only_subject_is_judged_by_load_and_invalid_vectors_set_up_by_
     )
     with pytest.raises(Violation) as caught:
         verify_vector(InProcessSubject(KeyErrorOnUnknownIds), unknown)
-    assert caught.value.clause == unknown["clauses"][0] == "BPE-DECODE-STRICT" and "KeyError" in caught.value.actual
+    assert caught.value.clause == unknown["clauses"][0] == "BPE-DECODE-STRICT"
+    assert "KeyError" in caught.value.actual
 
 
 def test_the_vectors_apply_under_every_profile_but_training_under_an_encode_only_one() -> None:
@@ -399,7 +409,8 @@ def test_a_profile_whose_files_are_missing_has_no_vectors_to_replay(
     vectors = fresh("bpe_conformance.checks.vectors")
     monkeypatch.setattr(vectors, "profile_directory", lambda profile: tmp_path / profile)
     reason = vectors.vectors_inapplicable(RUSTBPE, "load.json")
-    assert reason is not None and reason.startswith("no known-answer vectors for profile rustbpe: ")
+    assert reason is not None
+    assert reason.startswith("no known-answer vectors for profile rustbpe: ")
     assert str(tmp_path / "rustbpe" / "load.json") in reason
 
 
@@ -427,12 +438,15 @@ def test_vector_checks_replay_every_vector_of_their_file_under_the_subjects_prof
             assert check.inapplicable(profile) == vectors.vectors_inapplicable(profile, file_name)
         assert (check.clause, check.requires, check.requires_any) == (clause, requires, requires_any)
         assert (check.strategy, check.cases) == (None, None)
-        assert check.verify is vectors.verify_vector and check.summary
-        assert clause not in check.also and set(check.also) <= defined
+        assert check.verify is vectors.verify_vector
+        assert check.summary
+        assert clause not in check.also
+        assert set(check.also) <= defined
         assert set(check.also) == {
             other for other in vectors.CLAUSE_IDS if other not in vectors._NEVER_REPORTED and other != clause
         }
-        assert "BPE-SER-JSON" not in check.also and "BPE-TRAIN-TIE" in check.clauses
+        assert "BPE-SER-JSON" not in check.also
+        assert "BPE-TRAIN-TIE" in check.clauses
 
 
 class _RaisesOnceNoPairIsLeft(_ProfileWithLoad):
@@ -459,12 +473,14 @@ def test_a_trainer_that_raises_once_pairs_run_out_is_left_to_the_stop_rule_check
     vectors = vector_cases("training.json", "minbpe")
     running_out = [vector for vector in vectors if pairs_run_out(vector["documents"], vector["max_merges"], MINBPE)]
     pairs_left = [vector for vector in vectors if vector not in running_out]
-    assert running_out and pairs_left
+    assert running_out
+    assert pairs_left
     for vector in running_out:
         verify_vector(InProcessSubject(_RaisesOnceNoPairIsLeft), vector)
     with pytest.raises(Violation) as caught:
         verify_vector(InProcessSubject(_RaisesOnEveryTraining), pairs_left[0])
-    assert caught.value.inputs["operation"] == "train" and "ValueError" in str(caught.value.actual)
+    assert caught.value.inputs["operation"] == "train"
+    assert "ValueError" in str(caught.value.actual)
 
 
 class _RematchesUnderMinbpe(_ProfileWithLoad):
@@ -490,6 +506,7 @@ def test_an_encode_mismatch_is_named_by_the_bug_models_in_the_profiles_own_numbe
     assert parting, "no minbpe load vector tells a rematching encoder apart"
     with pytest.raises(Violation) as caught:
         verify_vector(subject, parting[0])
-    assert caught.value.clause == "BPE-ENCODE-ORDER" and caught.value.inputs["operation"] == "encode"
+    assert caught.value.clause == "BPE-ENCODE-ORDER"
+    assert caught.value.inputs["operation"] == "encode"
     assert caught.value.localisation is not None
     assert caught.value.localisation["localised"]

@@ -7,18 +7,22 @@ directory but never a missing parent.
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bpe_conformance.cli.main import main
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     captured = capsys.readouterr()
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1, captured.err
-    assert "usage:" not in captured.err and "Traceback" not in captured.err
+    assert "usage:" not in captured.err
+    assert "Traceback" not in captured.err
     return lines[0]
 
 
@@ -37,7 +41,8 @@ def test_argparse_errors_are_one_line_and_point_to_help(
 ) -> None:
     assert main(argv) == 2
     line = _one_line_error(capsys)
-    assert named in line and "--help" in line
+    assert named in line
+    assert "--help" in line
 
 
 @pytest.mark.parametrize(
@@ -52,13 +57,17 @@ def test_argparse_errors_are_one_line_and_point_to_help(
 def test_a_negative_seed_is_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     line = _one_line_error(capsys)
-    assert "--seed" in line and "non-negative" in line and "-1" in line
+    assert "--seed" in line
+    assert "non-negative" in line
+    assert "-1" in line
 
 
 def test_a_negative_duration_names_the_duration(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fuzz", "--duration", "-5s"]) == 2
     line = _one_line_error(capsys)
-    assert "--duration" in line and "-5s" in line and "expected one argument" not in line
+    assert "--duration" in line
+    assert "-5s" in line
+    assert "expected one argument" not in line
 
 
 def test_a_negative_timeout_names_the_timeout(capsys: pytest.CaptureFixture[str]) -> None:
@@ -73,7 +82,8 @@ def test_database_under_a_missing_directory_is_refused_and_nothing_is_made(
     database = tmp_path / "missing" / "deeper" / "db"
     assert main([*command, "--database", str(database)]) == 2
     line = _one_line_error(capsys)
-    assert "--database" in line and "does not exist" in line
+    assert "--database" in line
+    assert "does not exist" in line
     assert not (tmp_path / "missing").exists()
 
 

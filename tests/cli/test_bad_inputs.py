@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bpe_conformance.cli import main as cli
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 DEEP = "[" * 100_000 + "]" * 100_000
 HOSTILE_JSON = {
@@ -51,7 +54,8 @@ def test_compare_jsonl_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], 
     corpus.write_text(json.dumps({"text": "abab"}) + "\n" + content + "\n", encoding="utf-8")
     assert cli.main(["compare", "--impl", "reference", "--corpus", str(corpus), "--merges", "3"]) == 2
     line = _one_error_line(capsys)
-    assert "line 2" in line and fault in line
+    assert "line 2" in line
+    assert fault in line
 
 
 @pytest.mark.parametrize("option", ["--from", "--diff"])
@@ -91,7 +95,8 @@ def test_vectors_check(tmp_path: Path, capsys: pytest.CaptureFixture[str], case:
         (vectors / "training.json").write_text(content, encoding="utf-8")
     assert cli.main(["vectors", "check", "--dir", str(vectors), "--profile", "strict"]) == 2
     line = _one_error_line(capsys)
-    assert "training.json" in line and fault in line
+    assert "training.json" in line
+    assert fault in line
 
 
 @pytest.mark.parametrize(

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bpe_conformance.cli.main import main
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 CONCATENATES = "bpe_conformance.zoo.corpus:ConcatenatesDocuments"
 
@@ -52,7 +55,8 @@ def test_declared_skips_are_on_the_badge(tmp_path: Path, capsys: pytest.CaptureF
     capsys.readouterr()
     assert main(["badge", report]) == 0
     algorithm = json.loads(capsys.readouterr().out)["algorithm"]
-    assert algorithm["message"] == "conforms (1/1), 1 declared skip" and algorithm["color"] == "green"
+    assert algorithm["message"] == "conforms (1/1), 1 declared skip"
+    assert algorithm["color"] == "green"
 
 
 @pytest.mark.parametrize(
@@ -67,7 +71,8 @@ def test_what_is_not_a_report_is_one_line_and_exit_2(
         path.write_text(content, encoding="utf-8")
     assert main(["badge", str(path)]) == 2
     err = capsys.readouterr().err
-    assert said in err and len(err.strip().splitlines()) == 1
+    assert said in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_dir_must_exist(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

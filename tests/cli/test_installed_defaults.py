@@ -12,7 +12,7 @@ import argparse
 import os
 import subprocess
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -23,6 +23,9 @@ from bpe_conformance.cli.main import EXIT_BROKEN_PIPE, main
 from bpe_conformance.matrix.run import ROWS, missing_script, run_matrix
 from bpe_conformance.spec.resources import checkout_root
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @pytest.fixture
@@ -45,7 +48,9 @@ def test_identify_takes_the_shortcuts_run_takes(shortcut: str, capsys: pytest.Ca
 def test_identify_names_an_empty_impl(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["identify", "--impl", " "]) == 2
     err = capsys.readouterr().err
-    assert "--impl is empty" in err and "cannot load" not in err and len(err.splitlines()) == 1
+    assert "--impl is empty" in err
+    assert "cannot load" not in err
+    assert len(err.splitlines()) == 1
 
 
 def test_a_closed_pipe_ends_the_command_without_a_traceback() -> None:
@@ -62,20 +67,23 @@ def test_a_closed_pipe_ends_the_command_without_a_traceback() -> None:
     finally:
         os.close(writer)
     assert completed.returncode == EXIT_BROKEN_PIPE
-    assert "Traceback" not in completed.stderr and "BrokenPipeError" not in completed.stderr
+    assert "Traceback" not in completed.stderr
+    assert "BrokenPipeError" not in completed.stderr
 
 
 def test_zoo_gallery_needs_output_when_installed(installed_layout: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["zoo", "gallery"]) == 2
     err = capsys.readouterr().err
-    assert "--output" in err and len(err.splitlines()) == 1
+    assert "--output" in err
+    assert len(err.splitlines()) == 1
 
 
 def test_zoo_gallery_check_calls_a_missing_file_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Said before any proof runs: the answer does not need one.
     assert main(["zoo", "gallery", "--check", "--output", str(tmp_path / "absent.md")]) == 1
     out = capsys.readouterr().out
-    assert "missing" in out and "not current" not in out
+    assert "missing" in out
+    assert "not current" not in out
 
 
 def test_zoo_gallery_refuses_a_directory_that_does_not_exist_before_proving(
@@ -126,7 +134,8 @@ def test_matrix_says_which_rows_need_the_checkout(tmp_path: Path, monkeypatch: p
     assert {row.label for row in node_rows} >= {"node-fixture", "js-tiktoken", "gpt-tokenizer"}
     said: list[str] = []
     results, missing = run_matrix(0, rows=node_rows, say=said.append)
-    assert results == [] and len(missing) == len(node_rows) == len(said)
+    assert results == []
+    assert len(missing) == len(node_rows) == len(said)
     assert all("not in the working directory" in line for line in missing)
     monkeypatch.chdir(ROOT)
     assert missing_script(node_rows[0]) is None

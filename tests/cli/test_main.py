@@ -13,8 +13,6 @@ import subprocess
 import sys
 import textwrap
 import xml.etree.ElementTree as ET
-from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, NoReturn
 
 import jsonschema
@@ -36,6 +34,9 @@ from tests.support.demo_checks import (
 )
 
 if TYPE_CHECKING:  # pytest exports CaptureFixture, not the type readouterr returns
+    from pathlib import Path
+    from types import ModuleType
+
     from _pytest.capture import CaptureResult
 
 BROKEN_MODULE = textwrap.dedent(
@@ -196,7 +197,8 @@ def test_usage_and_harness_errors_exit_2_with_a_message(
 ) -> None:
     assert cli.main(argv) == 2
     captured = capsys.readouterr()
-    assert captured.err.startswith("bpe-conformance: error: ") and message in captured.err
+    assert captured.err.startswith("bpe-conformance: error: ")
+    assert message in captured.err
     _no_traceback(captured)
 
 
@@ -207,7 +209,8 @@ def test_bad_skip_file_exits_2_naming_the_line(
     skips.write_text("# deviations\ndemo-round-trip # fine\ndemo-wroked-example\n", encoding="utf-8")
     assert cli.main(["run", "--skip-file", str(skips)]) == 2
     err = capsys.readouterr().err
-    assert f"{skips} line 3: 'demo-wroked-example' is neither" in err and "did you mean demo-worked-example" in err
+    assert f"{skips} line 3: 'demo-wroked-example' is neither" in err
+    assert "did you mean demo-worked-example" in err
 
 
 def test_skip_file_turns_a_known_failure_into_a_skip_and_exit_0(
@@ -222,7 +225,8 @@ def test_skip_file_turns_a_known_failure_into_a_skip_and_exit_0(
     report = json.loads((broken_module / "report.json").read_text(encoding="ascii"))
     reason = "we break ties our own way (declared in skips.txt line 1)"
     assert report["config"]["skipped"] == {"demo-worked-example": reason}
-    assert report["summary"]["counts"]["skip"] == 1 and report["summary"]["exit_code"] == 0
+    assert report["summary"]["counts"]["skip"] == 1
+    assert report["summary"]["exit_code"] == 0
 
 
 def test_argparse_errors_exit_2_without_traceback(demo_suite: None, capsys: pytest.CaptureFixture[str]) -> None:
@@ -333,9 +337,8 @@ def test_list_checks_prints_the_selection(demo_suite: None, capsys: pytest.Captu
         "(also",
         "BPE-INPUT-IDS)",
     ]
-    assert line.index("algorithm") == heading.index("level") and line.index(" unknown ids") + 1 == heading.index(
-        "summary"
-    )
+    assert line.index("algorithm") == heading.index("level")
+    assert line.index(" unknown ids") + 1 == heading.index("summary")
 
 
 def test_list_checks_as_json(demo_suite: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -353,7 +356,8 @@ DOCUMENTED_MODULES = [cli, suite, skipfile, trace_command, common, junit, markdo
 @pytest.mark.parametrize("module", DOCUMENTED_MODULES, ids=lambda module: module.__name__)
 def test_docstring_examples(module: ModuleType) -> None:
     outcome = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert outcome.attempted > 0 and outcome.failed == 0
+    assert outcome.attempted > 0
+    assert outcome.failed == 0
 
 
 def test_python_dash_m_conformance_runs_the_cli() -> None:
@@ -365,7 +369,8 @@ def test_python_dash_m_conformance_runs_the_cli() -> None:
         check=False,
     )
     assert completed.returncode == 0, completed.stderr
-    assert "(97, 97)" in completed.stdout and "stopped: max_merges reached (1)" in completed.stdout
+    assert "(97, 97)" in completed.stdout
+    assert "stopped: max_merges reached (1)" in completed.stdout
 
 
 # run: the real suite
@@ -379,7 +384,8 @@ def test_real_suite_selected_by_name_passes_on_the_reference(
     report = json.loads(path.read_text(encoding="ascii"))
     jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))).validate(report)
     expected = [check.name for check in checks_package.select_checks(["tie-break", "decode-*"])]
-    assert report["config"]["checks"] == expected and len(expected) >= 2
+    assert report["config"]["checks"] == expected
+    assert len(expected) >= 2
     assert {result["outcome"] for result in report["results"]} == {"pass"}
     assert "PASSED" in capsys.readouterr().out
 
@@ -394,7 +400,8 @@ def test_real_suite_catches_largest_pair_ties_with_the_divergent_round(
     assert result["counterexample"]["divergence"]
     assert result["reproduce"].endswith("--isolation inprocess --check tie-break --seed 0")
     out = capsys.readouterr().out
-    assert "FAIL tie-break [BPE-TRAIN-TIE]" in out and "  first divergent merge round:" in out
+    assert "FAIL tie-break [BPE-TRAIN-TIE]" in out
+    assert "  first divergent merge round:" in out
 
 
 def test_real_suite_unknown_check_and_skip_file(broken_module: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -416,8 +423,10 @@ def test_declared_clause_turns_only_failures_on_that_clause_into_skips(
     assert cli.main([*argv, "--skip-file", "ties.txt", "--json", "report.json"]) == 0
     report = json.loads((broken_module / "report.json").read_text(encoding="ascii"))
     (result,) = report["results"]
-    assert result["outcome"] == "skip" and result["counterexample"] is None
+    assert result["outcome"] == "skip"
+    assert result["counterexample"] is None
     assert result["message"].startswith("skipped: fails BPE-TRAIN-TIE as declared: largest pair wins (declared in")
     assert report["config"]["declared_clauses"] == {"BPE-TRAIN-TIE": "largest pair wins (declared in ties.txt line 1)"}
     skipped = report["config"]["skipped"]
-    assert "tie-break" in skipped and set(skipped.values()) == {"largest pair wins (declared in ties.txt line 1)"}
+    assert "tie-break" in skipped
+    assert set(skipped.values()) == {"largest pair wins (declared in ties.txt line 1)"}

@@ -12,7 +12,7 @@ import json
 import os
 import signal
 import stat
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -20,6 +20,9 @@ from bpe_conformance import files
 from bpe_conformance.adapters.signals import HarnessSignal, deferred_signals, handled_signals
 from bpe_conformance.cli import main as cli
 from bpe_conformance.errors import HarnessError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
@@ -37,7 +40,8 @@ def test_an_output_over_an_input_is_refused_before_any_work(tmp_path: Path, caps
     words = ["compare", "--impl", "reference", "--corpus", str(corpus), "--merges", "4", "--shrink", str(corpus)]
     assert cli.main(words) == 2
     line = _one_error_line(capsys)
-    assert "--shrink" in line and "is also --corpus" in line
+    assert "--shrink" in line
+    assert "is also --corpus" in line
     assert corpus.read_bytes() == before
 
 
@@ -51,7 +55,8 @@ def test_trace_html_over_its_documents_is_refused(
     html = "d.txt" if spelled == "same" else "./d.txt"
     assert cli.main(["trace", "--file", "d.txt", "--html", html]) == 2
     line = _one_error_line(capsys)
-    assert "--html" in line and "is also --file" in line
+    assert "--html" in line
+    assert "is also --file" in line
     assert documents.read_text(encoding="utf-8") == "abab\nacac\n"
 
 

@@ -7,12 +7,15 @@ three, ``broken_impls:LargestTie`` fails ``demo-worked-example`` (clause BPE-TRA
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
-import pytest
+from typing import TYPE_CHECKING
 
 from bpe_conformance.cli import main as cli
 from tests.cli.test_main import broken_module, demo_suite  # noqa: F401 (fixtures)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import pytest
 
 LARGEST_TIE = ["run", "--impl", "broken_impls:LargestTie", "--isolation", "inprocess"]
 
@@ -37,7 +40,8 @@ def test_fail_fast_runs_everything_when_nothing_fails(
 ) -> None:
     assert cli.main(["run", "--fail-fast"]) == 0
     out = capsys.readouterr().out
-    assert "PASSED: 3 pass" in out and "--fail-fast" not in out
+    assert "PASSED: 3 pass" in out
+    assert "--fail-fast" not in out
 
 
 def test_a_written_skip_file_turns_the_same_run_green(
@@ -61,7 +65,8 @@ def test_write_skip_file_to_an_unwritable_place_fails_before_the_run(
 ) -> None:
     assert cli.main(["run", "--write-skip-file", str(tmp_path / "missing" / "skips.txt")]) == 2
     captured = capsys.readouterr()
-    assert "--write-skip-file" in captured.err and "Traceback" not in captured.err
+    assert "--write-skip-file" in captured.err
+    assert "Traceback" not in captured.err
     assert "[1/3]" not in captured.out
 
 
@@ -77,7 +82,8 @@ def test_a_skip_whose_check_now_passes_is_reported_as_stale(
     assert "stale skip: demo-worked-example now passes" in out
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     (skipped,) = [result for result in report["results"] if result["check"] == "demo-worked-example"]
-    assert skipped["outcome"] == "skip" and skipped["examples"] == 0
+    assert skipped["outcome"] == "skip"
+    assert skipped["examples"] == 0
     assert any(note.startswith("stale skip: demo-worked-example now passes") for note in skipped["advisories"])
 
 
@@ -95,4 +101,5 @@ def test_a_bad_custom_profile_is_one_line_and_exit_2(capsys: pytest.CaptureFixtu
     assert cli.main(["run", "--profile", "strict+min_count=0"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.endswith("--profile: profile 'strict+min_count=0': min_count 0 is not an integer >= 1")
-    assert "\n" not in err and "Traceback" not in err
+    assert "\n" not in err
+    assert "Traceback" not in err

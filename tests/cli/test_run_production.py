@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jsonschema
 import pytest
@@ -13,6 +13,9 @@ from bpe_conformance.reference.pretokenization import CL100K
 from bpe_conformance.reference.vocabulary import tiktoken_text
 from bpe_conformance.reports.json_report import SCHEMA_PATH
 from tests.support.vocabularies import trained_vocabulary
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 VOCABULARY = trained_vocabulary(merges=120, special_tokens=dict(CL100K.special_tokens))
 
@@ -35,8 +38,10 @@ def test_a_correct_port_passes_and_every_report_names_the_vocabulary(
     out = capsys.readouterr().out
     digest = json.loads(report.read_text())["config"]["vocabulary"]["sha256"]
     assert len(digest) == 64
-    assert f"{VOCABULARY.size} pieces" in out and digest in out.replace("\n", "")
-    assert digest in markdown.read_text() and f"{VOCABULARY.size} pieces" in markdown.read_text()
+    assert f"{VOCABULARY.size} pieces" in out
+    assert digest in out.replace("\n", "")
+    assert digest in markdown.read_text()
+    assert f"{VOCABULARY.size} pieces" in markdown.read_text()
     assert f'name="vocabulary_sha256" value="{digest}"' in junit.read_text()
     document = json.loads(report.read_text())
     jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))).validate(document)
@@ -51,7 +56,8 @@ def test_a_broken_port_fails_with_the_chunks_and_a_reproduce_line(
     assert cli.main([*argv, "--check", "production-encode"]) == 1
     out = capsys.readouterr().out
     assert "FAIL production-encode [BPE-PRETOK-SPLIT]" in out
-    assert "chunks:" in out and "actual_tokens:" in out
+    assert "chunks:" in out
+    assert "actual_tokens:" in out
     assert "--vocabulary" in out.split("reproduce:", 1)[1]
 
 
@@ -63,7 +69,8 @@ def test_a_python_port_in_its_own_process_gets_the_vocabulary_over_the_protocol(
     argv += ["--vocabulary", str(rank_file), "--check", "production-encode", "--json", str(report)]
     assert cli.main(argv) == 1
     out = capsys.readouterr().out
-    assert "FAIL production-encode [BPE-PRETOK-SPLIT]" in out and "chunks:" in out
+    assert "FAIL production-encode [BPE-PRETOK-SPLIT]" in out
+    assert "chunks:" in out
     assert json.loads(report.read_text())["config"]["isolation"] == "process"
 
 
@@ -73,7 +80,9 @@ def test_an_implementation_in_its_own_process_that_takes_no_vocabulary_is_one_li
     argv = ["run", "--impl", "bpe_conformance.reference:Tokenizer", "--profile", "cl100k", "--isolation", "process"]
     assert cli.main([*argv, "--vocabulary", str(rank_file)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "declares no capability load_vocabulary" in err and "Traceback" not in err
+    assert err.count("\n") == 1
+    assert "declares no capability load_vocabulary" in err
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize(
@@ -89,7 +98,8 @@ def test_usage_errors_exit_2_with_one_line(
     argv = ["run", "--impl", "tests.support.broken_ports:CorrectPort", "--vocabulary", str(rank_file), *extra]
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+    assert message in err
+    assert "Traceback" not in err
 
 
 def test_a_broken_vocabulary_file_is_one_line_naming_the_file_and_line(
@@ -102,7 +112,8 @@ def test_a_broken_vocabulary_file_is_one_line_naming_the_file_and_line(
     assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0
-    assert f"{rank_file} line 301: piece" in err and "already has rank 299" in err
+    assert f"{rank_file} line 301: piece" in err
+    assert "already has rank 299" in err
 
 
 def test_without_impl_the_bundled_reference_of_the_profile_runs(

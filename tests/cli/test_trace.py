@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from rich.cells import cell_len
@@ -17,6 +17,9 @@ from rich.cells import cell_len
 from bpe_conformance import files
 from bpe_conformance.cli import main as cli
 from bpe_conformance.reference import dumps, train
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 ABAB_ACAC = ["abab", "acac"]
 
@@ -61,10 +64,13 @@ def test_every_round_shows_each_documents_sequence(capsys: pytest.CaptureFixture
     parts = blocks(run(capsys, *ABAB_ACAC, "--merges", "32"))
     assert "[97, 98, 97, 98]" in doc_line(parts["start"], 0)
     round_0 = parts["round 0"]
-    assert "[258, 258]" in doc_line(round_0, 0) and "'ab' 'ab'" in doc_line(round_0, 0)
+    assert "[258, 258]" in doc_line(round_0, 0)
+    assert "'ab' 'ab'" in doc_line(round_0, 0)
     assert "[97, 99, 97, 99]" in doc_line(round_0, 1)
-    assert "(97, 98)×2" in round_0 and "(97, 99)×2" in round_0  # the tie, with the winner's reason
-    assert "tie" in round_0 and "smallest pair" in round_0
+    assert "(97, 98)×2" in round_0
+    assert "(97, 99)×2" in round_0
+    assert "tie" in round_0
+    assert "smallest pair" in round_0
     assert "length 8 -> 6" in round_0
     assert "[259, 259]" in doc_line(parts["round 1"], 1)
 
@@ -72,8 +78,10 @@ def test_every_round_shows_each_documents_sequence(capsys: pytest.CaptureFixture
 def test_the_stop_round_shows_its_counts_and_the_rule_that_stopped_it(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(capsys, *ABAB_ACAC, "--merges", "32")
     stop = blocks(out)["round 2"]
-    assert "(258, 258)×1" in stop and "(259, 259)×1" in stop
-    assert "below 2" in stop and "BPE-TRAIN-STOP" in stop
+    assert "(258, 258)×1" in stop
+    assert "(259, 259)×1" in stop
+    assert "below 2" in stop
+    assert "BPE-TRAIN-STOP" in stop
     assert "stopped: best count 1 < 2 after 2 rules" in out
     assert "rules made: 2 (vocabulary size 260)" in out
 
@@ -87,7 +95,8 @@ def test_the_stop_reason_words_every_case(
 ) -> None:
     out = run(capsys, *documents)
     assert reason in out.splitlines()
-    assert "best count 0" not in out and "1 rules" not in out
+    assert "best count 0" not in out
+    assert "1 rules" not in out
 
 
 def test_aaa_shows_258_97_and_why_not_258_258(capsys: pytest.CaptureFixture[str]) -> None:
@@ -96,13 +105,17 @@ def test_aaa_shows_258_97_and_why_not_258_258(capsys: pytest.CaptureFixture[str]
     round_0 = blocks(run(capsys, "aaa"))["round 0"]
     assert "[258, 97]" in doc_line(round_0, 0)
     why = " ".join(round_0[round_0.index("why") :].split())
-    assert "[258, 258]" in why and "'aaaa'" in why and "'aaa'" in why
-    assert "length 3 -> 2" in round_0 and "count, 2, is not the length reduction" in " ".join(round_0.split())
+    assert "[258, 258]" in why
+    assert "'aaaa'" in why
+    assert "'aaa'" in why
+    assert "length 3 -> 2" in round_0
+    assert "count, 2, is not the length reduction" in " ".join(round_0.split())
 
 
 def test_the_count_is_not_the_length_reduction(capsys: pytest.CaptureFixture[str]) -> None:
     round_0 = " ".join(blocks(run(capsys, "aaab", "aab"))["round 0"].split())
-    assert "(97, 97)×3" in round_0 and "replaced 2 times: length 7 -> 5" in round_0
+    assert "(97, 97)×3" in round_0
+    assert "replaced 2 times: length 7 -> 5" in round_0
 
 
 def test_encode_shows_each_rule_the_ids_with_and_without_boundaries_and_the_decode(
@@ -111,7 +124,8 @@ def test_encode_shows_each_rule_the_ids_with_and_without_boundaries_and_the_deco
     """abac -> [258, 259] -> [256, 258, 259, 257] -> abac (BPE-ENCODE-ORDER, BPE-ENCODE-BOUNDARY, BPE-ROUNDTRIP)."""
     encode = blocks(run(capsys, *ABAB_ACAC, "--encode", "abac"))["encode 'abac'"]
     steps = [line for line in encode.splitlines() if line.lstrip().startswith("rule ")]
-    assert "[258, 97, 99]" in steps[0] and "[258, 259]" in steps[1]
+    assert "[258, 97, 99]" in steps[0]
+    assert "[258, 259]" in steps[1]
     assert re.search(r"^\s+ids\s+\[258, 259\]$", encode, re.MULTILINE)
     assert re.search(r"^\s+document\s+\[256, 258, 259, 257\]", encode, re.MULTILINE)
     assert re.search(r"^\s+decode\s+'ab' \+ 'ac' = 'abac'", encode, re.MULTILINE)
@@ -119,7 +133,9 @@ def test_encode_shows_each_rule_the_ids_with_and_without_boundaries_and_the_deco
 
 def test_encode_is_repeatable(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(capsys, *ABAB_ACAC, "--encode", "abac", "--encode", "", "--encode", "xy")
-    assert "encode 'abac'" in out and "encode ''" in out and "encode 'xy'" in out
+    assert "encode 'abac'" in out
+    assert "encode ''" in out
+    assert "encode 'xy'" in out
     assert re.search(r"^\s+document\s+\[256, 257\]", out, re.MULTILINE)
     assert "2 rules of 2 replaced nothing" in out
 
@@ -128,14 +144,17 @@ def test_wrong_order_shows_another_encoding_that_decodes_the_same(capsys: pytest
     """BPE-ENCODE-ORDER: rules ab then ab+c, applied backwards, give [258, 99] instead of [259]; both decode to
     'abc', and the view says why the second rule found nothing."""
     out = " ".join(run(capsys, "abc", "abc", "--encode", "abc", "--wrong-order").split())
-    assert "ids [259]" in out and "ids [258, 99]" in out
-    assert "[258, 99], not the canonical [259]" in out and "both decode to 'abc'" in out
+    assert "ids [259]" in out
+    assert "ids [258, 99]" in out
+    assert "[258, 99], not the canonical [259]" in out
+    assert "both decode to 'abc'" in out
     assert "rule 1 (258, 99) names 258, which no rule had made yet" in out
 
 
 def test_wrong_order_says_so_when_the_order_changes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     out = " ".join(run(capsys, *ABAB_ACAC, "--encode", "abac", "--wrong-order").split())
-    assert "the same ids, [258, 259]" in out and "not the canonical" not in out
+    assert "the same ids, [258, 259]" in out
+    assert "not the canonical" not in out
 
 
 def test_rules_file_replaces_training(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -143,7 +162,8 @@ def test_rules_file_replaces_training(capsys: pytest.CaptureFixture[str], tmp_pa
     path.write_text(dumps(train(ABAB_ACAC, 32)), encoding="utf-8")
     out = run(capsys, "--rules", str(path), "--encode", "abac")
     assert out.startswith(f"tokenizer {path}: 2 rules, sha256:")
-    assert "round 0" not in out and re.search(r"^\s+ids\s+\[258, 259\]$", out, re.MULTILINE)
+    assert "round 0" not in out
+    assert re.search(r"^\s+ids\s+\[258, 259\]$", out, re.MULTILINE)
 
 
 def test_partial_utf8_pieces_are_hex_with_a_marker_explained_once(capsys: pytest.CaptureFixture[str]) -> None:
@@ -153,7 +173,8 @@ def test_partial_utf8_pieces_are_hex_with_a_marker_explained_once(capsys: pytest
     assert "<bd 8e>*" in parts["round 0"].splitlines()[0]
     assert "'低'" in parts["round 1"].splitlines()[0]
     assert "counts" not in parts["round 0"]  # --top 0 hides them
-    assert "90 -> 60" in parts["round 0"] and "60 -> 30" in parts["round 1"]
+    assert "90 -> 60" in parts["round 0"]
+    assert "60 -> 30" in parts["round 1"]
     assert "\ufffd" not in out
     assert out.count("not valid UTF-8 on its own") == 1
     assert "not valid UTF-8" not in run(capsys, *ABAB_ACAC)
@@ -162,7 +183,8 @@ def test_partial_utf8_pieces_are_hex_with_a_marker_explained_once(capsys: pytest
 def test_max_docs_summarizes_a_long_corpus(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(capsys, "ab", "ab", "ab", "ab", "--max-docs", "2")
     round_0 = blocks(out)["round 0"]
-    assert re.search(r"^\s+doc 1\s", round_0, re.MULTILINE) and not re.search(r"^\s+doc 2\s", round_0, re.MULTILINE)
+    assert re.search(r"^\s+doc 1\s", round_0, re.MULTILINE)
+    assert not re.search(r"^\s+doc 2\s", round_0, re.MULTILINE)
     assert "and 2 more documents (--max-docs)" in round_0
     assert "length 8 -> 4" in round_0  # all four documents were trained on
 
@@ -198,9 +220,11 @@ def test_documents_from_a_file_and_from_json(tmp_path: Path, capsys: pytest.Capt
     lines_file.write_text("aaab\naab\n", encoding="utf-8")
     json_file.write_text(json.dumps(["a\nb a\nb", "\ud83d\ude00"]), encoding="utf-8")
     out = run(capsys, "--file", str(lines_file))
-    assert out.startswith("2 documents, 7 bytes") and "(97, 97)×3" in out
+    assert out.startswith("2 documents, 7 bytes")
+    assert "(97, 97)×3" in out
     out = run(capsys, "--json-file", str(json_file))
-    assert out.startswith("2 documents, 11 bytes") and "'a\\nb'" in out
+    assert out.startswith("2 documents, 11 bytes")
+    assert "'a\\nb'" in out
 
 
 @pytest.mark.parametrize(

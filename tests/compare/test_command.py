@@ -13,9 +13,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import pytest
@@ -38,6 +37,9 @@ from tests.support.compare_runs import (
     run_compare,
 )
 from tests.support.stdlib_corpus import write_corpus
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def _spec(implementation: type) -> str:
@@ -66,9 +68,11 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
 def test_quiet_prints_only_the_verdict(capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Corpus) -> None:
     path, _ = corpus
     run = run_compare(capsys, tmp_path, "--impl", "reference", "--corpus", str(path), "--merges", "50", "--quiet")
-    assert run.code == 0 and run.err == ""
+    assert run.code == 0
+    assert run.err == ""
     assert run.out.startswith("AGREED: 50 rules and 1 encoded texts identical (implementation reference")
-    assert "corpus:" not in run.out and "training" not in run.out
+    assert "corpus:" not in run.out
+    assert "training" not in run.out
 
 
 def test_a_tied_pair_chosen_differently_is_reported_with_counts_candidates_and_a_proven_cause(
@@ -98,13 +102,16 @@ def test_a_tied_pair_chosen_differently_is_reported_with_counts_candidates_and_a
     assert run.code == 1
     assert run.report is not None
     divergence = run.report["first_divergence"]
-    assert divergence["diagnosis"] == "tie broken the other way" and divergence["clause"] == "BPE-TRAIN-TIE"
+    assert divergence["diagnosis"] == "tie broken the other way"
+    assert divergence["clause"] == "BPE-TRAIN-TIE"
     assert divergence["expected"]["count"] == divergence["actual"]["count"] == divergence["candidates"][0]["count"]
     assert divergence["expected"]["pair"] < divergence["actual"]["pair"]
-    assert divergence["examined"] and divergence["confirmed"]
+    assert divergence["examined"]
+    assert divergence["confirmed"]
     assert "ties broken towards the largest pair" in divergence["cause"]
     # The encoder is judged alone, with the reference's rules loaded: the reference's own encoder agrees.
-    assert run.report["encode"]["rules"] == "reference" and run.report["encode"]["agree"]
+    assert run.report["encode"]["rules"] == "reference"
+    assert run.report["encode"]["agree"]
     assert "diagnosis: tie broken the other way [BPE-TRAIN-TIE]" in _flat(run.out)
     assert "top candidates in the reference's state at that round:" in _flat(run.out)
 
@@ -118,7 +125,8 @@ def test_without_load_the_implementation_encodes_with_its_own_rules_and_the_repo
     )
     assert run.report is not None
     encode = run.report["encode"]
-    assert run.code == 1 and encode["rules"] == "own"
+    assert run.code == 1
+    assert encode["rules"] == "own"
     assert "which differ (the implementation cannot load): ids differ as a consequence" in _flat(run.out)
 
 
@@ -131,11 +139,16 @@ def test_an_encoder_bug_is_reported_at_its_first_differing_id_with_context(
     )
     report = run.report
     assert report is not None
-    assert run.code == 1 and not report["agree"]
-    assert report["training"]["agree"] and report["first_divergence"] is None
+    assert run.code == 1
+    assert not report["agree"]
+    assert report["training"]["agree"]
+    assert report["first_divergence"] is None
     encode = report["encode"]
-    assert encode["source"] == "encode" and encode["rules"] == "trained" and not encode["agree"]
-    assert encode["texts"] == len(texts) and 0 < encode["differing"] <= len(texts)
+    assert encode["source"] == "encode"
+    assert encode["rules"] == "trained"
+    assert not encode["agree"]
+    assert encode["texts"] == len(texts)
+    assert 0 < encode["differing"] <= len(texts)
     difference = encode["first_difference"]
     position, start = difference["position"], difference["context_start"]
     expected, actual = difference["expected"], difference["actual"]
@@ -165,9 +178,11 @@ def test_a_hang_is_a_timeout_and_nothing_is_left_behind(
     assert run.code == 1
     assert run.report is not None
     failure = run.report["failure"]
-    assert failure["outcome"] == "timeout" and failure["operation"] == "train"
+    assert failure["outcome"] == "timeout"
+    assert failure["operation"] == "train"
     assert "no answer within 1 s" in failure["message"]
-    assert run.report["training"]["agree"] is None and run.report["encode"] is None
+    assert run.report["training"]["agree"] is None
+    assert run.report["encode"] is None
     assert "FAILED: the implementation's train ended in timeout" in _flat(run.out)
 
 
@@ -186,7 +201,9 @@ def test_a_crash_is_a_crash(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     )
     assert run.report is not None
     failure = run.report["failure"]
-    assert run.code == 1 and failure["outcome"] == "crash" and "SIGSEGV" in failure["message"]
+    assert run.code == 1
+    assert failure["outcome"] == "crash"
+    assert "SIGSEGV" in failure["message"]
 
 
 def test_a_raised_error_is_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Corpus) -> None:
@@ -194,7 +211,8 @@ def test_a_raised_error_is_an_error(capsys: pytest.CaptureFixture[str], tmp_path
     run = run_compare(capsys, tmp_path, "--impl", _spec(RaisesInTrain), "--corpus", str(path), "--merges", "10")
     assert run.report is not None
     failure = run.report["failure"]
-    assert run.code == 1 and failure["outcome"] == "error"
+    assert run.code == 1
+    assert failure["outcome"] == "error"
     assert failure["message"] == "raised RuntimeError: ran out of scratch space"
 
 
@@ -205,7 +223,8 @@ def test_megabytes_of_documents_go_through_the_protocol(capsys: pytest.CaptureFi
     run = run_compare(capsys, tmp_path, "--impl", "reference", "--corpus", str(directory), "--merges", "20")
     assert run.code == 0, run.out + run.err
     assert run.report is not None
-    assert run.report["corpus"]["bytes"] > 1_500_000 and run.report["corpus"]["documents"] == len(texts)
+    assert run.report["corpus"]["bytes"] > 1_500_000
+    assert run.report["corpus"]["documents"] == len(texts)
     assert run.report["implementation"]["isolation"] == "process"
 
 
@@ -250,12 +269,14 @@ def test_the_observer_hears_every_stage(corpus: Corpus, monkeypatch: pytest.Monk
     result = compare(subject, Request("reference", (str(path),), None, 12, STRICT), documents, observer)
     assert result.agree
     names = [call[0] for call in observer.calls]
-    assert names[0] == "reading" and names.count("document_read") == len(texts)
+    assert names[0] == "reading"
+    assert names.count("document_read") == len(texts)
     assert sum(call[1] for call in observer.calls if call[0] == "document_read") == documents.summary.bytes
     rounds = [call[1] for call in observer.calls if call[0] == "reference_rounds"]
     # fast_train_profile reports every round and once more at the end; the stand-in, every round only.
     assert rounds == ([*range(1, 13)] if every_round else [*range(1, 13), 12])
-    assert names.count("implementation_trained") == 1 and names.count("text_encoded") == 1
+    assert names.count("implementation_trained") == 1
+    assert names.count("text_encoded") == 1
 
 
 def test_the_live_display_draws_every_stage_and_leaves_nothing_behind(

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bpe_conformance.cli.main import main
 from bpe_conformance.compare.corpus import read_documents, write_jsonl
 from bpe_conformance.errors import HarnessError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # A module that does not exist: a corpus error must be reported before the implementation is even loaded.
 NOWHERE = "tests.support.no_such_module:Nothing"
@@ -74,7 +77,8 @@ def _usage_error(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
     assert code == 2, captured
     lines = captured.err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("bpe-conformance: error: "), captured.err
-    assert "Traceback" not in captured.err and captured.out == ""
+    assert "Traceback" not in captured.err
+    assert captured.out == ""
     return lines[0]
 
 
@@ -102,14 +106,17 @@ def test_a_bad_jsonl_line_is_named_with_its_file_and_number(
 ) -> None:
     path = _jsonl(tmp_path, content)
     message = _usage_error(capsys, "--corpus", str(path))
-    assert f"{str(path)!r} line {line}: " in message and said in message
+    assert f"{str(path)!r} line {line}: " in message
+    assert said in message
 
 
 def test_an_undecodable_file_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "good.txt").write_text("fine")
     (tmp_path / "bad.bin").write_bytes(b"ab\xffcd")
     message = _usage_error(capsys, "--corpus", str(tmp_path))
-    assert str(tmp_path / "bad.bin") in message and "not UTF-8 text" in message and "at byte 2" in message
+    assert str(tmp_path / "bad.bin") in message
+    assert "not UTF-8 text" in message
+    assert "at byte 2" in message
 
 
 @pytest.mark.parametrize("option", ["--corpus", "--encode"])
@@ -117,7 +124,8 @@ def test_a_missing_path_is_named(capsys: pytest.CaptureFixture[str], tmp_path: P
     missing = tmp_path / "nowhere"
     extra = [] if option == "--corpus" else ["--corpus", str(_jsonl(tmp_path, b'{"text": "ab"}'))]
     message = _usage_error(capsys, *extra, option, str(missing))
-    assert f"{option} {str(missing)!r}" in message and "No such file or directory" in message
+    assert f"{option} {str(missing)!r}" in message
+    assert "No such file or directory" in message
 
 
 def test_a_path_that_is_neither_a_file_nor_a_directory_is_refused(
@@ -145,7 +153,8 @@ def test_an_empty_corpus_is_a_usage_error(
     make(path)
     target = path if path.exists() else path.with_suffix(".jsonl")
     message = _usage_error(capsys, "--corpus", str(target))
-    assert said in message and str(target) in message
+    assert said in message
+    assert str(target) in message
 
 
 def test_a_bad_encode_text_is_found_before_training(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -98,12 +98,16 @@ def _found(
     run = _compare(capsys, tmp_path, corpus, bug, merges, *extra)
     assert run.code == 1, run.out + run.err
     report = run.report
-    assert report is not None and not report["agree"] and report["training"]["agree"] is False
+    assert report is not None
+    assert not report["agree"]
+    assert report["training"]["agree"] is False
     assert signature(report["first_divergence"]) == expected
     assert report["merges_compared"] == expected[0] + 1
-    assert f"first divergence at round {expected[0]}" in run.out and "DIVERGED:" in run.out
+    assert f"first divergence at round {expected[0]}" in run.out
+    assert "DIVERGED:" in run.out
     # Encoding is compared with the reference's rules loaded, so it judges the encoder alone: the reference's.
-    assert report["encode"]["rules"] == "reference" and report["encode"]["agree"]
+    assert report["encode"]["rules"] == "reference"
+    assert report["encode"]["agree"]
     return report
 
 
@@ -116,7 +120,9 @@ def _shrunk(
     expected = signature(report["first_divergence"])
     assert expected is not None
     shrink = report["shrink"]
-    assert shrink is not None and shrink["complete"] and shrink["path"] == str(shrunk)
+    assert shrink is not None
+    assert shrink["complete"]
+    assert shrink["path"] == str(shrunk)
     assert shrink["bytes"] < report["corpus"]["training_bytes"]
     written = [json.loads(line)["text"] for line in shrunk.read_text(encoding="utf-8").splitlines()]
     assert len(written) == shrink["documents"] <= len(documents)
@@ -124,7 +130,8 @@ def _shrunk(
     assert shrink["merges"] == expected[0] + 1
     assert signature(shrink["first_divergence"]) == expected
     again = rerun(capsys, tmp_path, shrink["command"])
-    assert again.code == 1 and again.report is not None
+    assert again.code == 1
+    assert again.report is not None
     assert signature(again.report["first_divergence"]) == expected
     assert again.report["corpus"]["training_documents"] == len(written)
     return report
@@ -138,10 +145,12 @@ def test_a_16_bit_pair_counter_is_found_at_its_round_and_shrunk(
     report = _shrunk(capsys, tmp_path, corpus, documents, scale_bugs.SixteenBitCounts, 8)
     divergence = report["first_divergence"]
     assert divergence["expected"] == {"pair": [32, 32], "count": WRAP + 1, "pieces": [" ", " "]}
-    assert divergence["diagnosis"] == "pair not maximal" and divergence["clause"] == "BPE-TRAIN-GREEDY"
+    assert divergence["diagnosis"] == "pair not maximal"
+    assert divergence["clause"] == "BPE-TRAIN-GREEDY"
     assert divergence["actual"]["count"] < divergence["expected"]["count"]
     assert divergence["candidates"][0] == divergence["expected"]
-    assert divergence["examined"] and not divergence["confirmed"]  # no bug model counts in 16 bits
+    assert divergence["examined"]
+    assert not divergence["confirmed"]
     assert divergence["cause"] == "no known bug model explains these rules"
     assert report["shrink"]["bytes"] > WRAP  # the pair must still be counted 65 536 times or more
 
@@ -156,7 +165,8 @@ def test_counts_left_stale_after_merge_20_are_found_at_their_round_and_shrunk(
     assert divergence["round"] > scale_bugs.STALE_AFTER
     # A stale count is too high: the pair chosen has fewer occurrences than the best one really has.
     assert divergence["actual"]["count"] < divergence["expected"]["count"]
-    assert divergence["diagnosis"] == "pair not maximal" and not divergence["confirmed"]
+    assert divergence["diagnosis"] == "pair not maximal"
+    assert not divergence["confirmed"]
 
 
 def test_a_count_window_of_the_first_bytes_is_found_at_its_round_and_shrunk(
@@ -195,14 +205,21 @@ def test_correct_implementations_agree_on_the_same_corpus(
     run = run_compare(capsys, tmp_path, *arguments, *(["--profile", profile] if profile else []))
     assert run.code == 0, run.out + run.err
     report = run.report
-    assert report is not None and report["agree"] and report["first_divergence"] is None
-    assert report["training"]["agree"] and report["merges_compared"] == report["training"]["reference_rules"]
+    assert report is not None
+    assert report["agree"]
+    assert report["first_divergence"] is None
+    assert report["training"]["agree"]
+    assert report["merges_compared"] == report["training"]["reference_rules"]
     assert report["corpus"]["held_back"] == len(documents) // 10 or report["corpus"]["held_back"] == 1
     assert report["implementation"]["profile"] == (profile or report["implementation"]["declared_profile"])
     encode = report["encode"]
-    assert encode["source"] == "held-back" and encode["rules"] == "trained" and encode["agree"]
-    assert encode["texts"] == report["corpus"]["held_back"] and encode["differing"] == 0
-    assert "AGREED:" in run.out and "DIVERGED" not in run.out
+    assert encode["source"] == "held-back"
+    assert encode["rules"] == "trained"
+    assert encode["agree"]
+    assert encode["texts"] == report["corpus"]["held_back"]
+    assert encode["differing"] == 0
+    assert "AGREED:" in run.out
+    assert "DIVERGED" not in run.out
 
 
 def test_the_scale_bugs_are_invisible_on_the_small_corpora_of_the_diagnosis() -> None:

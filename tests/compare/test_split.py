@@ -84,10 +84,13 @@ def test_a_correct_chunk_trainer_agrees_behind_its_split(
     assert run.code == 0, run.out + run.err
     assert run.report is not None
     split = run.report["split"]
-    assert split["name"] == "cl100k" and split["reference_engine"] == "word-count"
-    assert split["first_divergent_round"] is None and split["diagnosis"] is None
+    assert split["name"] == "cl100k"
+    assert split["reference_engine"] == "word-count"
+    assert split["first_divergent_round"] is None
+    assert split["diagnosis"] is None
     assert run.report["training"]["reference_rules"] == MERGES == run.report["merges_compared"]
-    assert run.report["encode"]["texts"] == 1 and run.report["encode"]["agree"]
+    assert run.report["encode"]["texts"] == 1
+    assert run.report["encode"]["agree"]
     flat = " ".join(run.out.split())
     assert "split: cl100k (tiktoken 0.14.0" in flat
     assert (
@@ -114,11 +117,15 @@ def test_a_broken_trainer_diverges_at_the_round_computed_without_compare(
     assert run.report is not None
     split = run.report["split"]
     assert split["first_divergent_round"] == rank
-    assert split["expected"]["pair"] == list(expected[rank]) and split["actual"]["pair"] == list(actual[rank])
-    assert split["diagnosis"] == SPLIT_DIAGNOSIS_SKIPPED and run.report["first_divergence"] is None
+    assert split["expected"]["pair"] == list(expected[rank])
+    assert split["actual"]["pair"] == list(actual[rank])
+    assert split["diagnosis"] == SPLIT_DIAGNOSIS_SKIPPED
+    assert run.report["first_divergence"] is None
     flat = " ".join(run.out.split())
-    assert f"first divergence at round {rank}" in flat and SPLIT_DIAGNOSIS_SKIPPED in flat
-    assert f"DIVERGED: training diverges at round {rank} of {MERGES};" in flat and broken.name in flat
+    assert f"first divergence at round {rank}" in flat
+    assert SPLIT_DIAGNOSIS_SKIPPED in flat
+    assert f"DIVERGED: training diverges at round {rank} of {MERGES};" in flat
+    assert broken.name in flat
 
 
 @pytest.mark.parametrize(
@@ -141,6 +148,8 @@ def test_a_split_that_cannot_be_compared_is_a_one_line_usage_error(
 ) -> None:
     path, _ = corpus
     run = run_compare(capsys, tmp_path, "--impl", impl, "--corpus", str(path), "--merges", "5", *arguments)
-    assert run.code == 2 and run.report is None
-    assert message in run.err and "Traceback" not in run.err
+    assert run.code == 2
+    assert run.report is None
+    assert message in run.err
+    assert "Traceback" not in run.err
     assert len(run.err.strip().splitlines()) <= 3  # argparse adds its usage lines; ours is one line

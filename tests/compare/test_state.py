@@ -6,8 +6,7 @@ The literal state is built here the plain way: the profile's training sequences 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 from hypothesis import given
@@ -23,13 +22,17 @@ from bpe_conformance.compare.state import (
     strict_rules,
     training_state_counts,
 )
-from bpe_conformance.diagnosis import Retrain
 from bpe_conformance.errors import CallTimeout
 from bpe_conformance.inputs.strategies import corpora, encode_texts
 from bpe_conformance.reference import LiteralTokenizer, count_pairs, replace_pair
 from bpe_conformance.reference.dialects import encode_profile, train_profile, training_sequences
 from bpe_conformance.reference.profiles import PROFILES, STRICT, Profile, get_profile
 from tests.support.tie_variants import HashOrderTies, LargestTies
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.diagnosis import Retrain
 
 TRAINABLE = [profile for profile in PROFILES.values() if profile.tie_break is not None]
 
@@ -78,7 +81,8 @@ def test_ids_move_between_numberings_and_back() -> None:
     rules = [(97, 98), (256, 99), (257, 256)]
     assert strict_rules(rules, profile) == [(97, 98), (258, 99), (259, 258)]
     assert profile_ids([97, 258, 259, 255], profile) == [97, 256, 257, 255]
-    assert strict_rules(rules, STRICT) == rules and profile_ids([258], STRICT) == [258]
+    assert strict_rules(rules, STRICT) == rules
+    assert profile_ids([258], STRICT) == [258]
 
 
 def test_first_difference_counts_a_missing_rule_as_a_difference() -> None:
@@ -102,9 +106,12 @@ def test_a_modelled_tie_order_is_named_only_as_confirmed_on_follow_ups() -> None
     )
     assert divergence is not None
     judgement = divergence.judgement
-    assert divergence.examined and judgement.kind.description == "tie broken the other way"
-    assert judgement.confirmed and judgement.clause == "BPE-TRAIN-TIE"
-    assert "ties broken towards the largest pair" in judgement.cause and "follow-up inputs" in judgement.cause
+    assert divergence.examined
+    assert judgement.kind.description == "tie broken the other way"
+    assert judgement.confirmed
+    assert judgement.clause == "BPE-TRAIN-TIE"
+    assert "ties broken towards the largest pair" in judgement.cause
+    assert "follow-up inputs" in judgement.cause
     assert judgement.expected_count == judgement.actual_count
 
 
@@ -115,7 +122,8 @@ def test_an_unmodelled_tie_order_gets_no_cause() -> None:
     )
     assert divergence is not None
     judgement = divergence.judgement
-    assert judgement.kind.description == "tie broken the other way" and not judgement.confirmed
+    assert judgement.kind.description == "tie broken the other way"
+    assert not judgement.confirmed
     assert "none of the known rules gives" in judgement.cause or judgement.cause.startswith("no known bug model")
 
 
@@ -133,9 +141,13 @@ def test_past_the_budget_no_cause_is_examined_and_the_report_says_so() -> None:
     )
     assert divergence is not None
     judgement = divergence.judgement
-    assert not divergence.examined and not judgement.confirmed and calls == []
-    assert judgement.cause.startswith("not examined") and "budget of 0" in judgement.cause
-    assert judgement.kind.description == "tie broken the other way" and judgement.clause == "BPE-TRAIN-TIE"
+    assert not divergence.examined
+    assert not judgement.confirmed
+    assert calls == []
+    assert judgement.cause.startswith("not examined")
+    assert "budget of 0" in judgement.cause
+    assert judgement.kind.description == "tie broken the other way"
+    assert judgement.clause == "BPE-TRAIN-TIE"
 
 
 def test_an_implementation_that_hangs_on_a_follow_up_leaves_the_cause_unexamined() -> None:
@@ -146,7 +158,8 @@ def test_an_implementation_that_hangs_on_a_follow_up_leaves_the_cause_unexamined
 
     divergence = judge_first_divergence(CORPUS, 12, train_profile(CORPUS, 12, STRICT), actual, STRICT, retrain)
     assert divergence is not None
-    assert not divergence.examined and not divergence.judgement.confirmed
+    assert not divergence.examined
+    assert not divergence.judgement.confirmed
     assert divergence.judgement.cause.startswith("not examined: the implementation timed out")
 
 

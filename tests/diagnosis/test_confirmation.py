@@ -122,7 +122,8 @@ def test_inputs_where_a_candidate_predicts_the_profiles_rules_refute_it_but_do_n
         return broken.literal_train(documents, merges, select=broken.select_largest_tied)
 
     assert cross_examine([index], STRICT, retrain, [], 8) == ([index], len(testing))
-    assert quiet in asked and len(asked) == len(inputs)
+    assert quiet in asked
+    assert len(asked) == len(inputs)
 
     def departs_where_the_model_is_quiet(documents: list[str], merges: int) -> list[tuple[int, int]]:
         return [] if documents == quiet else retrain(documents, merges)
@@ -169,7 +170,8 @@ def test_inputs_where_a_candidate_predicts_the_profiles_rules_refute_it_but_do_n
 def test_what_is_said_for_each_state_of_the_evidence(
     explanation: Explanation | None, kind: diagnosis.DivergenceKind, clause: str, opening: str, confirmed: bool
 ) -> None:
-    assert diagnosis.MODELS[6][0] == "BPE-TRAIN-COUNT" and diagnosis.MODELS[7][0] == "BPE-TRAIN-RECOUNT"
+    assert diagnosis.MODELS[6][0] == "BPE-TRAIN-COUNT"
+    assert diagnosis.MODELS[7][0] == "BPE-TRAIN-RECOUNT"
     said = divergence._clause_and_cause(kind, explanation, STRICT)
     assert (said[0], said[1].startswith(opening), said[2]) == (clause, True, confirmed), said
 
@@ -177,17 +179,21 @@ def test_what_is_said_for_each_state_of_the_evidence(
 def test_the_unconfirmed_line_says_why() -> None:
     _, unasked, _ = divergence._clause_and_cause(diagnosis.DivergenceKind.NOT_MAXIMAL, Explanation((6,), 0), STRICT)
     _, undecided, _ = divergence._clause_and_cause(diagnosis.DivergenceKind.NOT_MAXIMAL, Explanation((6, 7), 4), STRICT)
-    assert "no follow-up inputs were run" in unasked and "overlapping windows counted once" in unasked
-    assert "did not tell them apart" in undecided and " or with the first round's counts reused" in undecided
+    assert "no follow-up inputs were run" in unasked
+    assert "overlapping windows counted once" in unasked
+    assert "did not tell them apart" in undecided
+    assert " or with the first round's counts reused" in undecided
 
 
 def test_a_confirmed_cause_says_how_many_follow_ups_tested_it() -> None:
     _, cause, _ = divergence._clause_and_cause(diagnosis.DivergenceKind.NOT_MAXIMAL, Explanation((6,), 7), STRICT)
-    assert "overlapping windows counted once" in cause and "7 follow-up inputs" in cause
+    assert "overlapping windows counted once" in cause
+    assert "7 follow-up inputs" in cause
 
 
 def test_a_non_list_answer_matches_no_model() -> None:
-    assert confirmation.as_rules("ab") is None and confirmation.as_rules([[97, 98]]) == ((97, 98),)
+    assert confirmation.as_rules("ab") is None
+    assert confirmation.as_rules([[97, 98]]) == ((97, 98),)
 
 
 # --- the subject in the loop ---
@@ -207,7 +213,8 @@ def test_the_retrainer_keeps_answers_and_turns_errors_into_none() -> None:
     CountsCalls.calls = 0
     retrain, answers = subject_retrainer(InProcessSubject(CountsCalls))
     assert retrain(["abab"], 2) == retrain(["abab"], 2) == [(97, 98)]
-    assert CountsCalls.calls == 1 and answers == {(("abab",), 2): [(97, 98)]}
+    assert CountsCalls.calls == 1
+    assert answers == {(("abab",), 2): [(97, 98)]}
     assert retrain(["boom"], 2) is None
 
 
@@ -227,7 +234,8 @@ def test_first_divergence_with_the_implementation_confirms_its_bug() -> None:
     documents = ["aaaa", "bcbc"]
     divergence = first_divergence(documents, 8, trainer.train(documents, 8), retrain=trainer.train)
     assert divergence is not None
-    assert divergence["confirmed"] and divergence["clause"] == "BPE-MERGE-SCAN"
+    assert divergence["confirmed"]
+    assert divergence["clause"] == "BPE-MERGE-SCAN"
     assert "overlapping occurrences all replaced" in divergence["cause"]
 
 
@@ -310,8 +318,10 @@ def test_tie_free_departures_ask_the_implementation_and_count_its_departures() -
     departures = diagnosis.tie_free_departures(STRICT, lambda docs, merges: train_profile(docs, merges, STRICT))
     assert departures is not None
     departed, asked = departures
-    assert departed == 0 and asked >= len(follow_ups.TIE_FREE_CORPORA)
+    assert departed == 0
+    assert asked >= len(follow_ups.TIE_FREE_CORPORA)
     lowered = diagnosis.tie_free_departures(
         STRICT, lambda docs, merges: train_profile([doc.lower() for doc in docs], merges, STRICT)
     )
-    assert lowered is not None and lowered[0] >= 1
+    assert lowered is not None
+    assert lowered[0] >= 1

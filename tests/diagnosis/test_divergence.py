@@ -6,7 +6,7 @@ import dataclasses
 import doctest
 import json
 import unicodedata
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given
@@ -32,6 +32,9 @@ from bpe_conformance.reference import train
 from bpe_conformance.reference.dialects import train_profile
 from bpe_conformance.reference.profiles import RUSTBPE, STRICT, SUBWORD_NMT
 from tests.support import broken_for_checks as broken
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 @given(corpora(max_documents=4, max_length=20), max_merges_values(max_value=20))
@@ -136,7 +139,8 @@ def test_pretokenized_training_is_attributed_to_the_raw_clause() -> None:
     trainer = broken.PreTokenizes()
     divergence = first_divergence(documents, 8, trainer.train(documents, 8), retrain=trainer.train)
     assert divergence is not None
-    assert divergence["confirmed"] and divergence["clause"] == "BPE-ENCODE-RAW"
+    assert divergence["confirmed"]
+    assert divergence["clause"] == "BPE-ENCODE-RAW"
     assert "split into words, spaces and punctuation" in divergence["cause"]
 
 
@@ -145,7 +149,8 @@ def test_without_the_implementation_no_cause_is_claimed() -> None:
     documents = ["the cat, the hat, the mat, the bat"]
     divergence = first_divergence(documents, 8, broken.PreTokenizes().train(documents, 8))
     assert divergence is not None
-    assert not divergence["confirmed"] and divergence["cause"].startswith("not confirmed")
+    assert not divergence["confirmed"]
+    assert divergence["cause"].startswith("not confirmed")
     assert divergence["clause"] == KIND_CLAUSES[divergence["diagnosis"]]
 
 
@@ -163,7 +168,8 @@ def test_describe_is_one_line_with_the_clause() -> None:
     assert "no known bug model explains these rules" in text
     assert text.endswith(" [BPE-TRAIN-GREEDY]")
     divergence = first_divergence(["abab"], 32, [])
-    assert divergence is not None and "got no rule" in describe(divergence)
+    assert divergence is not None
+    assert "got no rule" in describe(divergence)
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import pytest
@@ -29,6 +28,9 @@ from bpe_conformance.running.runner import run_checks
 from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests.support import tie_variants as variants
 from tests.support.confirmed_causes import model_named
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 # An implementation and the whole suite's results against it.
 Run = tuple[type[LiteralTokenizer], list[CheckResult]]
@@ -146,7 +148,8 @@ def test_the_json_report_carries_root_causes_and_confirmation(run: Run) -> None:
     for record in report["results"]:
         result_schema.validate(record)
     roots = {record["check"]: record["root_cause"] for record in report["results"] if record["root_cause"]}
-    assert roots == root_causes(results) and set(roots.values()) <= {ROOT[implementation]}
+    assert roots == root_causes(results)
+    assert set(roots.values()) <= {ROOT[implementation]}
     confirmed = [
         record["counterexample"]["divergence"]["confirmed"]
         for record in report["results"]

@@ -8,19 +8,22 @@ implementation could answer "wrong" would be a false accusation.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from bpe_conformance.diagnosis import Localisation, Stage, judge_rounds, localise_encoding, localise_training
 from bpe_conformance.diagnosis.encoding_localisation import renamed
-from bpe_conformance.diagnosis.localisation import Ask
 from bpe_conformance.diagnosis.training_probes import training_probes
 from bpe_conformance.dialects.context import profile_encode
 from bpe_conformance.reference import Tokenizer, encode, replace_pair
 from bpe_conformance.reference.dialects import train_profile
 from bpe_conformance.reference.profiles import PROFILES, STRICT, Profile
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bpe_conformance.diagnosis.localisation import Ask
 
 TRAINABLE = [profile for profile in PROFILES.values() if training_probes(profile)]
 
@@ -47,7 +50,8 @@ def test_a_question_and_its_control_differ_only_in_the_feature() -> None:
             continue
         assert len(probe.control) == len(probe.documents)
         for question, control in zip(probe.documents, probe.control, strict=True):
-            assert len(question.encode()) == len(control.encode()) and question != control
+            assert len(question.encode()) == len(control.encode())
+            assert question != control
             assert control.isascii() and control.isalpha(), probe.question
 
 
@@ -56,7 +60,8 @@ def _asked_everything(profile: Profile, ask: Ask) -> Localisation:
     documents = ["aaab cc, dd\r\n", "aaab cc, dd\r\n", "x" * 300]
     rules = train_profile(documents, 3, profile)
     judgement = next(judge_rounds(documents, 3, rules[:1], profile))
-    assert judgement.kind.clause == "BPE-TRAIN-STOP" and judgement.round == 1
+    assert judgement.kind.clause == "BPE-TRAIN-STOP"
+    assert judgement.round == 1
     return localise_training(documents, 3, judgement, profile, ask)
 
 
@@ -66,14 +71,16 @@ def test_a_trainer_that_follows_the_profile_answers_every_question_right(profile
     localisation = _asked_everything(profile, _ask(profile))
     assert not localisation.localised
     asked = {experiment.stage for experiment in localisation.experiments}
-    assert Stage.GREEDY in asked and Stage.STOP in asked
+    assert Stage.GREEDY in asked
+    assert Stage.STOP in asked
     assert all(experiment.agrees is True for experiment in localisation.experiments)
 
 
 def test_the_fast_reference_answers_every_strict_question_right() -> None:
     """An engine written apart from the literal one (the fast trainer) agrees on every question too."""
     localisation = _asked_everything(STRICT, lambda documents, max_merges: Tokenizer().train(documents, max_merges))
-    assert not localisation.localised and all(experiment.agrees for experiment in localisation.experiments)
+    assert not localisation.localised
+    assert all(experiment.agrees for experiment in localisation.experiments)
 
 
 def _ask(profile: Profile) -> Ask:
@@ -99,7 +106,8 @@ def test_a_trainer_one_parameter_away_is_localised_to_that_stage(
     assert (localisation.localised, localisation.stage, localisation.clause) == (True, stage, stage.clause)
     own = [experiment for experiment in localisation.experiments if experiment.stage is stage]
     if stage is Stage.TIE:  # the tie removed, the dialect makes the specification's rules
-        assert own and all(experiment.agrees for experiment in own)
+        assert own
+        assert all(experiment.agrees for experiment in own)
     else:
         assert any(experiment.agrees is False and not experiment.control for experiment in own)
 
@@ -108,7 +116,8 @@ def test_answers_that_decide_nothing_leave_the_divergence_unlocalised() -> None:
     """An implementation that raises on every question: no stage is blamed, the symptom is named."""
     judgement = next(judge_rounds(["abab", "acac"], 8, [(97, 99)]))
     localisation = localise_training(["abab", "acac"], 8, judgement, STRICT, lambda documents, max_merges: None)
-    assert not localisation.localised and localisation.stage is None
+    assert not localisation.localised
+    assert localisation.stage is None
     assert localisation.label == "unlocalised: first seen as tie broken the other way [BPE-TRAIN-TIE]"
     assert all(experiment.agrees is None for experiment in localisation.experiments)
 
@@ -128,7 +137,8 @@ def test_the_tie_is_removed_from_the_counterexample_itself() -> None:
     localisation = localise_training(documents, 1, judgement, STRICT, ask)
     assert not localisation.localised
     ties = [experiment for experiment in localisation.experiments if experiment.stage is Stage.TIE]
-    assert ties and all(experiment.agrees is False for experiment in ties)
+    assert ties
+    assert all(experiment.agrees is False for experiment in ties)
 
 
 def _spec(text: str, rules: list[tuple[int, int]]) -> list[int]:
@@ -170,11 +180,14 @@ def test_a_correct_encoder_answers_every_question_right() -> None:
     wrong = [("a b, c" * 8, [0])]
     localisation = localise_encoding(wrong, [(97, 32), (258, 98)], STRICT, _spec)
     asked = [experiment for experiment in localisation.experiments if experiment.answer != [0]]
-    assert len(asked) > 10 and all(experiment.agrees for experiment in asked)
+    assert len(asked) > 10
+    assert all(experiment.agrees for experiment in asked)
 
 
 def test_renaming_keeps_every_rule_where_it_applied() -> None:
     text, rules = "a b, é", [(97, 32), (258, 98), (195, 169)]
     plain = renamed(text, rules)
-    assert plain is not None and plain[0].isascii() and plain[0].isalpha()
+    assert plain is not None
+    assert plain[0].isascii()
+    assert plain[0].isalpha()
     assert len(_spec(text, rules)) == len(_spec(*plain))

@@ -63,7 +63,8 @@ def test_a_class_check_fails_when_a_bug_of_its_class_is_present(
     assert (result.outcome, result.clause) == (Outcome.FAIL, implementation.clause), result.message
     assert result.counterexample is not None
     localisation = result.counterexample["localisation"]
-    assert localisation["localised"] and localisation["clause"] == implementation.clause
+    assert localisation["localised"]
+    assert localisation["clause"] == implementation.clause
     asked = localisation["experiments"]
     assert any(experiment["agrees"] is False and not experiment["control"] for experiment in asked)
 
@@ -101,7 +102,8 @@ def test_the_json_report_carries_the_localisation_and_the_experiments_that_decid
     for record in report["results"]:
         result_schema.validate(record)
     training, encoding = (record["counterexample"] for record in report["results"])
-    assert training["divergence"]["localised"] is True and training["divergence"]["stage"] == "input"
+    assert training["divergence"]["localised"] is True
+    assert training["divergence"]["stage"] == "input"
     assert training["divergence"]["kind"] in {kind.value for kind in DivergenceKind}
     assert (encoding["localisation"]["localised"], encoding["localisation"]["stage"]) == (True, "replacement-scan")
     for experiment in training["localisation"]["experiments"]:
@@ -116,5 +118,7 @@ def test_a_failing_vector_is_localised_like_a_property_check() -> None:
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-TRAIN-COUNT"), result.message
     example = result.counterexample
     assert example is not None
-    assert example["localisation"]["stage"] == "counting" and example["divergence"]["localised"]
-    assert result.message.startswith("vector ") and "round " in result.message
+    assert example["localisation"]["stage"] == "counting"
+    assert example["divergence"]["localised"]
+    assert result.message.startswith("vector ")
+    assert "round " in result.message

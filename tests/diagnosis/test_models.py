@@ -12,14 +12,16 @@ from __future__ import annotations
 import importlib
 import sys
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from bpe_conformance.diagnosis import Retrain
 from bpe_conformance.reference.dialects import train_profile
 from bpe_conformance.reference.profiles import LARGEST_PAIR, RUSTBPE, STRICT, SUBWORD_NMT, Profile
 from tests.support.fresh_modules import fresh_copy
+
+if TYPE_CHECKING:
+    from bpe_conformance.diagnosis import Retrain
 
 STORY = "the rules are exactly what a trainer with {} makes, here and on "
 TIE, NOT_MAXIMAL, STOPPED, SEEN_ONCE, NEVER_SEEN = (
@@ -188,7 +190,8 @@ def test_the_judging_profile_itself_is_no_bug_model(fresh: Fresh) -> None:
 def test_a_rewrite_that_only_truncates_the_rules_is_told_as_a_stop(fresh: Fresh) -> None:
     """BPE-TRAIN-STOP: documents that strip to a prefix of the right rules are no input story."""
     divergence = fresh.divergence.first_divergence(["  x", "  y"], 4, [], STRICT)
-    assert divergence["diagnosis"] == STOPPED and "stripped" not in divergence["cause"]
+    assert divergence["diagnosis"] == STOPPED
+    assert "stripped" not in divergence["cause"]
 
 
 def test_a_continuation_byte_0x80_belongs_to_its_word(fresh: Fresh) -> None:
@@ -274,7 +277,9 @@ def test_rules_that_are_not_a_list_are_refused_naming_their_type(fresh: Fresh, r
             judge(["abab"], 2, rules)
         words = str(refused.value).replace(",", " ").split()
         assert words[0] == "actual_rules"
-        assert "list" in words and "(int" in words and "int)" in words
+        assert "list" in words
+        assert "(int" in words
+        assert "int)" in words
         assert words[-1] == type(rules).__name__
 
 

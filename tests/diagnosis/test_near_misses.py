@@ -9,19 +9,22 @@ and trailing whitespace, documents equal up to case.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bpe_conformance import diagnosis
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
-from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reference.dialects import train_profile
 from bpe_conformance.reference.profiles import STRICT
 from bpe_conformance.running.runner import run_checks
 from bpe_conformance.settings import EFFORTS, active_effort_name
 from tests.support.confirmed_causes import model_named
 from tests.support.near_misses import NEAR_MISSES
+
+if TYPE_CHECKING:
+    from bpe_conformance.reference import LiteralTokenizer
 
 TRAINING_CHECKS = [check for check in ALL_CHECKS if check.level == "algorithm"]
 

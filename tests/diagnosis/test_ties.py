@@ -63,8 +63,10 @@ def test_enough_tie_free_follow_ups_tell_a_tie_order_from_a_deeper_bug(asked: in
     agreeing = divergence._unexplained_tie((0, asked))
     departing = divergence._unexplained_tie((1, asked))
     assert diagnosis.TIED_UNTESTED not in (agreeing, departing)
-    assert str(asked) in agreeing and diagnosis.NO_MODEL not in agreeing
-    assert diagnosis.NO_MODEL in departing and f"1 of {asked}" in departing
+    assert str(asked) in agreeing
+    assert diagnosis.NO_MODEL not in agreeing
+    assert diagnosis.NO_MODEL in departing
+    assert f"1 of {asked}" in departing
 
 
 def test_too_few_tie_free_follow_ups_say_the_tie_order_is_untested() -> None:
@@ -89,14 +91,16 @@ def _first_tie_judgement(retrain: object) -> diagnosis.Judgement:
     rules = _hash_order_trainer(documents, max_merges)
     assert rules != train_profile(documents, max_merges, STRICT)
     judgements = list(diagnosis.judge_rounds(documents, max_merges, rules, STRICT, retrain))  # type: ignore[arg-type]
-    assert judgements and judgements[0].kind.description == diagnosis.TIE_OTHER_WAY
+    assert judgements
+    assert judgements[0].kind.description == diagnosis.TIE_OTHER_WAY
     return judgements[0]
 
 
 def test_an_unmodeled_tie_order_is_told_by_the_implementations_own_tie_free_answers() -> None:
     """BPE-TRAIN-TIE: judge_rounds asks the implementation the tie-free follow-ups and says what they showed."""
     judgement = _first_tie_judgement(_hash_order_trainer)
-    assert judgement.clause == "BPE-TRAIN-TIE" and not judgement.confirmed
+    assert judgement.clause == "BPE-TRAIN-TIE"
+    assert not judgement.confirmed
     assert judgement.cause != diagnosis.TIED_UNTESTED
     assert diagnosis.NO_MODEL not in judgement.cause  # it makes the specification's rules wherever no tie is
     assert "cut before their first tie" in judgement.cause
@@ -112,7 +116,8 @@ def test_candidates_the_follow_ups_did_not_separate_are_said_to_be_so() -> None:
     both = diagnosis.Explanation(candidates=(0, 1), asked=3)
     clause, cause, confirmed = divergence._clause_and_cause(diagnosis.DivergenceKind.TIE_OTHER_WAY, both, STRICT)
     assert (clause, confirmed) == ("BPE-TRAIN-TIE", False)
-    assert "largest pair" in cause and "seen first" in cause
+    assert "largest pair" in cause
+    assert "seen first" in cause
     assert "(the follow-up inputs did not tell them apart)" in cause
     unasked = diagnosis.Explanation(candidates=(0, 1), asked=0)
     assert (

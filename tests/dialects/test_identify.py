@@ -6,8 +6,7 @@ import argparse
 import json
 import sys
 from itertools import pairwise
-from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 
@@ -16,6 +15,9 @@ from bpe_conformance.cli.commands import identify as identify_command
 from bpe_conformance.dialects.identify import format_report, identify, implementation_capabilities
 from bpe_conformance.dialects.probes import PROBES, Outcome, ProfileModel, capture, renumbered
 from bpe_conformance.reference.profiles import PROFILES, STRICT
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class LargestPairTokenizer:
@@ -151,7 +153,8 @@ class KeyboardInterruptLike(BaseException):
 def test_the_reference_is_identified_as_strict(factory: type[reference.LiteralTokenizer]) -> None:
     report = identify(factory)
     assert report.matches == ["strict"]
-    assert report.identified and report.counterexample is None
+    assert report.identified
+    assert report.counterexample is None
     assert report.explained["strict"] == report.applicable["strict"] > 0
     assert report.capabilities == ("train", "load", "encode", "decode")
 
@@ -188,13 +191,15 @@ def test_a_first_seen_tie_break_without_stop_threshold_is_identified_as_minbpe()
 
 def test_a_broken_implementation_matches_no_profile_and_gets_a_counterexample() -> None:
     report = identify(OverlappingMergeTokenizer)
-    assert report.matches == [] and not report.identified
+    assert report.matches == []
+    assert not report.identified
     assert report.closest == "strict"
     example = report.counterexample
     assert example is not None
     assert example.probe == "run-of-one-byte"
     assert example.expected["strict"] == Outcome(True, [(97, 97)])
-    assert example.observed.ok and example.observed.value != [(97, 97)]
+    assert example.observed.ok
+    assert example.observed.value != [(97, 97)]
     text = format_report(report)
     assert "no profile explains every observation; closest: strict" in text
     assert "counterexample against strict: probe run-of-one-byte" in text
@@ -214,7 +219,9 @@ def test_a_factory_that_raises_is_reported_not_raised() -> None:
         raise OSError("library missing")
 
     report = identify(factory)
-    assert report.matches == [] and report.observations == [] and report.counterexample is None
+    assert report.matches == []
+    assert report.observations == []
+    assert report.counterexample is None
     assert report.capabilities == ()
 
 
@@ -249,7 +256,8 @@ def test_raising_the_wrong_family_is_no_agreement() -> None:
 
     report = identify(KeyErrorDecoder)
     assert "subword-nmt" not in report.matches
-    assert report.counterexample is not None and report.counterexample.observed.family == "KeyError"
+    assert report.counterexample is not None
+    assert report.counterexample.observed.family == "KeyError"
 
 
 def test_rejecting_with_the_other_contract_family_agrees() -> None:
@@ -286,8 +294,11 @@ def test_an_implementation_that_cannot_train_is_reported_so_not_as_encode_only()
             raise ValueError("training is not implemented")
 
     report = identify(CannotTrain)
-    assert report.cannot_train and report.to_dict()["cannot_train"]
-    assert "tiktoken" not in report.matches and report.closest != "tiktoken" and "tiktoken" not in report.explained
+    assert report.cannot_train
+    assert report.to_dict()["cannot_train"]
+    assert "tiktoken" not in report.matches
+    assert report.closest != "tiktoken"
+    assert "tiktoken" not in report.explained
     assert "cannot train" in format_report(report)
     assert not identify(reference.Tokenizer).cannot_train
 
@@ -297,7 +308,8 @@ def test_an_encode_only_implementation_is_still_judged_by_encode_only_profiles()
         capabilities = ("load", "encode", "decode")
 
     report = identify(EncodeOnly)
-    assert "tiktoken" in report.explained and not report.cannot_train
+    assert "tiktoken" in report.explained
+    assert not report.cannot_train
 
 
 def test_capabilities_are_declared_or_inferred() -> None:
@@ -308,9 +320,11 @@ def test_capabilities_are_declared_or_inferred() -> None:
 def test_load_probes_run_once_per_numbering_and_are_judged_in_their_own() -> None:
     report = identify(reference.Tokenizer)
     names = [observation.probe for observation in report.observations]
-    assert "pair-rank-vs-piece-rank@256" in names and "pair-rank-vs-piece-rank@258" in names
+    assert "pair-rank-vs-piece-rank@256" in names
+    assert "pair-rank-vs-piece-rank@258" in names
     at_256 = next(o for o in report.observations if o.probe == "pair-rank-vs-piece-rank@256")
-    assert "strict" not in at_256.expected and "minbpe" in at_256.expected
+    assert "strict" not in at_256.expected
+    assert "minbpe" in at_256.expected
     assert renumbered([(97, 98), (258, 99)], 256) == [(97, 98), (256, 99)]
 
 
@@ -336,12 +350,15 @@ def test_every_probe_names_known_clauses_and_a_reason() -> None:
     }
     assert len({probe.name for probe in PROBES}) == len(PROBES)
     for probe in PROBES:
-        assert probe.clauses and set(probe.clauses) <= known and probe.why
+        assert probe.clauses
+        assert set(probe.clauses) <= known
+        assert probe.why
 
 
 def test_report_to_dict_is_json_ready() -> None:
     document = json.loads(json.dumps(identify(OverlappingMergeTokenizer).to_dict(), default=repr))
-    assert document["matches"] == [] and document["closest"] == "strict"
+    assert document["matches"] == []
+    assert document["closest"] == "strict"
     assert document["counterexample"]["probe"] == "run-of-one-byte"
     assert document["explained"]["strict"][0] < document["explained"]["strict"][1]
 
@@ -397,10 +414,13 @@ def test_profile_applies_needs_its_numbering_and_a_trainer_for_train_probes() ->
 
     train_probe = next(probe for probe in PROBES if probe.kind == "train")
     load_probe = next(probe for probe in PROBES if probe.kind == "load-encode")
-    assert profile_applies(STRICT, train_probe, None) and not profile_applies(TIKTOKEN, train_probe, None)
-    assert profile_applies(TIKTOKEN, load_probe, 256) and not profile_applies(TIKTOKEN, load_probe, 258)
+    assert profile_applies(STRICT, train_probe, None)
+    assert not profile_applies(TIKTOKEN, train_probe, None)
+    assert profile_applies(TIKTOKEN, load_probe, 256)
+    assert not profile_applies(TIKTOKEN, load_probe, 258)
     assert candidate_profiles([STRICT, TIKTOKEN], frozenset({"train"})) == [STRICT]
     assert candidate_profiles([STRICT, TIKTOKEN], frozenset({"encode"})) == [STRICT, TIKTOKEN]
     assert candidate_profiles([TIKTOKEN], frozenset({"train"})) == [TIKTOKEN]  # nothing else to judge by
     assert candidate_profiles([RUSTBPE], frozenset({"train", "encode"})) == [RUSTBPE]
-    assert error_family(TypeError("x")) == "TypeError" and error_family(RuntimeError("x")) == "RuntimeError"
+    assert error_family(TypeError("x")) == "TypeError"
+    assert error_family(RuntimeError("x")) == "RuntimeError"

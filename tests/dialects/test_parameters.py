@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -20,6 +19,9 @@ from bpe_conformance.running import RunConfig, RunPlan
 from bpe_conformance.spec.resources import spec_file
 from tests.dialects.test_identify import OverlappingMergeTokenizer
 from tests.support.combined_dialects import FirstSeenMinOne, LargestPiecesMinOneJoined, LastSeen
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _same_parameters(found: str | None, profile: Profile) -> list[str]:
@@ -37,7 +39,9 @@ def _model(profile: Profile) -> Any:
 
 def test_the_reference_is_strict_in_every_parameter() -> None:
     found = infer_parameters(reference.Tokenizer)
-    assert found.profile == "strict" and found.closest == "strict" and not found.differing
+    assert found.profile == "strict"
+    assert found.closest == "strict"
+    assert not found.differing
     assert all(finding.status is Status.DETERMINED for finding in found.findings)
     assert not found.unexplained
 
@@ -47,7 +51,9 @@ def test_every_named_profile_is_inferred_parameter_by_parameter(name: str) -> No
     profile = PROFILES[name]
     model = _model(profile)
     found = infer_parameters(lambda: model(profile), model.capabilities)
-    assert found.profile == name and found.closest == name and not found.differing
+    assert found.profile == name
+    assert found.closest == name
+    assert not found.differing
 
 
 @pytest.mark.parametrize(
@@ -73,7 +79,8 @@ def test_first_seen_ties_with_pairs_seen_once_are_named_and_then_pass_under_that
     report = identify(FirstSeenMinOne)
     assert report.matches == []  # no named profile combines these choices
     found = report.parameters
-    assert found is not None and found.closest == "strict"
+    assert found is not None
+    assert found.closest == "strict"
     assert found.differing == ("tie_break=first-seen", "min_count=1")
     assert found.profile == "strict+tie_break=first-seen+min_count=1"
     assert report.judged_by_profile
@@ -90,15 +97,19 @@ def test_first_seen_ties_with_pairs_seen_once_are_named_and_then_pass_under_that
 def test_joined_documents_with_a_newline_are_told_with_their_separator() -> None:
     found = infer_parameters(LargestPiecesMinOneJoined)
     values = {finding.parameter: finding.values for finding in found.findings}
-    assert values["documents"] == ("concatenated",) and values["document_separator"] == ("'\\n'",)
-    assert values["tie_break"] == ("largest-pieces",) and values["min_count"] == ("1",)
+    assert values["documents"] == ("concatenated",)
+    assert values["document_separator"] == ("'\\n'",)
+    assert values["tie_break"] == ("largest-pieces",)
+    assert values["min_count"] == ("1",)
     assert parse_profile(str(found.profile)).document_separator == "\n"
 
 
 def test_an_undocumented_tie_order_fits_no_value_and_shows_its_questions() -> None:
     report = identify(LastSeen)
     found = report.parameters
-    assert found is not None and not found.complete and found.profile is None
+    assert found is not None
+    assert not found.complete
+    assert found.profile is None
     ties = next(finding for finding in found.findings if finding.parameter == "tie_break")
     assert ties.status is Status.NO_VALUE
     assert {item.question for item in ties.evidence} == set(QUESTIONS["tie_break"])
@@ -107,7 +118,8 @@ def test_an_undocumented_tie_order_fits_no_value_and_shows_its_questions() -> No
         assert any(value not in item.fitting for item in ties.evidence)
     others = [finding for finding in found.findings if finding.parameter != "tie_break"]
     assert all(finding.status is Status.DETERMINED for finding in others)
-    assert "tie_break: fits no value" in found.differing and not found.unexplained
+    assert "tie_break: fits no value" in found.differing
+    assert not found.unexplained
     text = format_report(report)
     assert "tie_break           fits no value: likely a bug" in text
     assert "question tie-first-seen-vs-largest: train(['ababcdcd'], 1) returned [(99, 100)]; fits largest-ids" in text
@@ -125,7 +137,8 @@ def test_an_encoder_is_not_asked_the_training_questions() -> None:
     model = _model(profile)
     found = infer_parameters(lambda: model(profile), model.capabilities)
     statuses = {finding.parameter: finding.status for finding in found.findings}
-    assert statuses["tie_break"] is Status.NOT_ASKED and statuses["min_count"] is Status.NOT_ASKED
+    assert statuses["tie_break"] is Status.NOT_ASKED
+    assert statuses["min_count"] is Status.NOT_ASKED
     assert statuses["encode_algorithm"] is Status.DETERMINED
 
 
@@ -148,7 +161,8 @@ def test_identify_json_carries_every_parameter(tmp_path: Path, capsys: pytest.Ca
     parameters = document["parameters"]
     assert [item["parameter"] for item in parameters["parameters"]][:2] == ["tie_break", "min_count"]
     assert parameters["parameters"][0]["status"] == "fits-no-value"
-    assert parameters["profile"] is None and parameters["closest"] == "strict"
+    assert parameters["profile"] is None
+    assert parameters["closest"] == "strict"
     evidence = parameters["parameters"][0]["evidence"][0]
     assert set(evidence) == {"question", "why", "call", "observed", "predictions", "explained", "fitting"}
     _validate(document)
@@ -185,5 +199,6 @@ def test_every_question_names_a_probe_and_no_probe_answers_two_parameters() -> N
     names = [probe.name for probe in PARAMETER_PROBES]
     assert len(names) == len(set(names))
     owned = [name for questions in QUESTIONS.values() for name in questions]
-    assert len(owned) == len(set(owned)) and set(owned) <= set(names)
+    assert len(owned) == len(set(owned))
+    assert set(owned) <= set(names)
     assert set(QUESTIONS) == {field for field in PARAMETERS if field != "first_rule_id"}

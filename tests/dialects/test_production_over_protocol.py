@@ -8,7 +8,7 @@ one that crashes, and one that can be given no vocabulary at all.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -23,6 +23,9 @@ from bpe_conformance.results.outcomes import Outcome
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.settings import EFFORTS
 from tests.support.production_subjects import CRASH_TEXT, VOCABULARY
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 SETUP = ProductionSetup(CL100K, VOCABULARY)
 CHECKS = {check.name: check for check in PRODUCTION_CHECKS}
@@ -68,7 +71,8 @@ def test_a_broken_port_over_the_protocol_is_rejected_with_the_chunks() -> None:
         result = run_check(CHECKS["production-encode"], bound, EFFORTS["dev"], seed=0)
     finally:
         bound.close()
-    assert result.outcome is Outcome.FAIL and result.clause == "BPE-PRETOK-SPLIT"
+    assert result.outcome is Outcome.FAIL
+    assert result.clause == "BPE-PRETOK-SPLIT"
     divergence = (result.counterexample or {})["divergence"]
     text = (result.counterexample or {})["inputs"]["text"]
     assert divergence["chunks"] == split_text(text, CL100K)

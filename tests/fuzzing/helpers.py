@@ -12,14 +12,16 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import jsonschema
 
 from bpe_conformance.fuzzing.report import SCHEMA_PATH
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["MARKER_VARIABLE", "Harness", "MakeHarness", "leftovers", "validate_summary", "wait_for"]
 

@@ -14,12 +14,15 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests import FIXTURES
 from tests.fuzzing.helpers import Harness, MakeHarness, validate_summary, wait_for
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytestmark = [
     pytest.mark.timeout(180),
@@ -62,8 +65,10 @@ def test_a_campaign_finds_a_zoo_member_saves_it_and_run_replays_it_in_seconds(
     )
     assert fuzzed.returncode == 1, fuzzed.stderr
     summary = validate_summary(tmp_path / "fuzz.json")
-    assert summary["summary"]["stop_reason"] == "deadline" and summary["summary"]["examples"] > 0
-    assert summary["config"]["jobs"] == 2 and summary["config"]["database"] == "db"
+    assert summary["summary"]["stop_reason"] == "deadline"
+    assert summary["summary"]["examples"] > 0
+    assert summary["config"]["jobs"] == 2
+    assert summary["config"]["database"] == "db"
     finding = summary["failures"][0]
     assert (finding["check"], finding["clause"], finding["outcome"]) == ("tie-break", "BPE-TRAIN-TIE", "fail")
     saved = [failure["counterexample"]["inputs"] for failure in summary["failures"]]
@@ -96,7 +101,8 @@ def test_a_campaign_finds_a_zoo_member_saves_it_and_run_replays_it_in_seconds(
     )
     assert plugin.returncode == 1, plugin.stdout[-2000:]
     assert any(json.dumps(inputs, ensure_ascii=False) in plugin.stdout for inputs in saved)
-    assert "--bpe-database db" in plugin.stdout and "--database db" in plugin.stdout
+    assert "--bpe-database db" in plugin.stdout
+    assert "--database db" in plugin.stdout
     assert harness.leftovers() == []
 
 
@@ -154,7 +160,8 @@ def test_a_signal_stops_every_process_keeps_the_database_and_prints_the_summary(
     campaign.send_signal(signum)
     stdout, stderr = campaign.communicate(timeout=60)
     assert campaign.returncode == code, stderr
-    assert "INTERRUPTED: " in stdout and "Fuzz campaign" in stdout
+    assert "INTERRUPTED: " in stdout
+    assert "Fuzz campaign" in stdout
     summary = validate_summary(tmp_path / "s.json")
     assert summary["summary"]["stop_reason"] == "interrupted"
     assert wait_for(lambda: harness.leftovers() == [], 10), harness.leftovers()
@@ -218,9 +225,12 @@ def test_a_hung_implementation_is_a_timeout_and_max_failures_ends_the_campaign(
     )
     assert completed.returncode == 1, completed.stderr
     # --quiet: no header, no table, no failure as found; the summary's failures and verdict only.
-    assert "database:" not in completed.stdout and "Fuzz campaign" not in completed.stdout
-    assert completed.stdout.startswith("Failures (") and "TIMEOUT tie-break [BPE-TRAIN-TIE]" in completed.stdout
-    assert "reproduce: bpe-conformance run --impl" in completed.stdout and "FAILED: " in completed.stdout
+    assert "database:" not in completed.stdout
+    assert "Fuzz campaign" not in completed.stdout
+    assert completed.stdout.startswith("Failures (")
+    assert "TIMEOUT tie-break [BPE-TRAIN-TIE]" in completed.stdout
+    assert "reproduce: bpe-conformance run --impl" in completed.stdout
+    assert "FAILED: " in completed.stdout
     summary = validate_summary(tmp_path / "s.json")
     assert summary["summary"]["stop_reason"] == "max-failures"
     assert summary["failures"][0]["outcome"] == "timeout"

@@ -9,8 +9,7 @@ import itertools
 import os
 import subprocess
 import sys
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import given
@@ -25,6 +24,9 @@ from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.database import cache_directory, default_directory, open_database, parse_location
 from tests import ROOT
 from tests.support.redis_server import free_port
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @pytest.mark.parametrize(
@@ -44,7 +46,8 @@ def test_bad_option_values_exit_2_naming_the_value(
 ) -> None:
     assert cli.main(["fuzz", *words]) == 2
     err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+    assert message in err
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize(
@@ -64,14 +67,17 @@ def test_bad_database_values_exit_2_before_anything_starts(
     for command in ("fuzz", "run"):
         assert cli.main([command, "--check", "tie-break", "--database", database]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and err.startswith("bpe-conformance: error: ") and message in err
+        assert err.count("\n") == 1
+        assert err.startswith("bpe-conformance: error: ")
+        assert message in err
 
 
 def test_an_unreachable_redis_is_named_with_its_address(capsys: pytest.CaptureFixture[str]) -> None:
     port = free_port()  # nothing listens there
     assert cli.main(["fuzz", "--check", "tie-break", "--database", f"redis://127.0.0.1:{port}/2"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"cannot use Redis at 127.0.0.1:{port} db 2" in err
+    assert err.count("\n") == 1
+    assert f"cannot use Redis at 127.0.0.1:{port} db 2" in err
 
 
 def test_a_file_is_not_a_database_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -92,7 +98,8 @@ def test_the_cache_dir_follows_xdg_and_ignores_a_relative_value(tmp_path: Path) 
     assert cache_directory({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "bpe-conformance"
     assert cache_directory({"XDG_CACHE_HOME": "relative"}).parent.name == ".cache"
     one, other = default_directory("pkg:Tok", {}), default_directory("pkg:Tok2", {})
-    assert one != other and one.parent == other.parent == cache_directory({}) / "examples"
+    assert one != other
+    assert one.parent == other.parent == cache_directory({}) / "examples"
     assert default_directory(None, {}).name.startswith("reference-")
 
 
@@ -133,7 +140,9 @@ def test_every_check_keeps_running_and_a_failing_one_rests_at_most_max_rest_cycl
 
 def test_budgets_grow_then_level_off() -> None:
     budgets = [examples_for_round(60, round_of_check) for round_of_check in range(10)]
-    assert budgets[:3] == [60, 120, 240] and budgets == sorted(budgets) and budgets[-1] == budgets[-2]
+    assert budgets[:3] == [60, 120, 240]
+    assert budgets == sorted(budgets)
+    assert budgets[-1] == budgets[-2]
 
 
 def test_a_failure_is_distinct_by_check_outcome_clause_and_inputs() -> None:
@@ -164,7 +173,8 @@ def test_a_failure_is_distinct_by_check_outcome_clause_and_inputs() -> None:
         result(inputs={"text": "ba"}),
     ]
     assert all(book.add(variant, 0, 0, 0.0) is not None for variant in variants)
-    assert book.add(result(), 1, 5, 1.0) is None and book.findings[0].times_found == 2
+    assert book.add(result(), 1, 5, 1.0) is None
+    assert book.findings[0].times_found == 2
 
 
 def test_workers_share_hypothesis_storage_under_the_cache_dir_unless_told_otherwise(
@@ -217,11 +227,16 @@ def test_the_status_line_and_the_verdict_state_the_campaign_in_numbers() -> None
     campaign = Campaign(config, checks, ImplementationRecord("tok"), "0.1.0")
     campaign.tallies["tie-break"].examples = 1234
     line = status_line(campaign)
-    assert "1 234 examples" in line and "0 failures" in line and "left" in line and "0 workers" in line
+    assert "1 234 examples" in line
+    assert "0 failures" in line
+    assert "left" in line
+    assert "0 workers" in line
     result = campaign.result()
     assert verdict(result).startswith("PASSED: no failure in ")
-    assert "1 234 examples" in verdict(result) and "2 checks, 2 workers" in verdict(result)
-    assert "seed 7" in verdict(result) and "stopped at the deadline" in verdict(result)
+    assert "1 234 examples" in verdict(result)
+    assert "2 checks, 2 workers" in verdict(result)
+    assert "seed 7" in verdict(result)
+    assert "stopped at the deadline" in verdict(result)
 
 
 def test_a_failure_whose_database_write_failed_is_counted_as_found_and_not_saved() -> None:
@@ -240,7 +255,8 @@ def test_a_failure_whose_database_write_failed_is_counted_as_found_and_not_saved
     fatal = {"event": "fatal", "worker": 0, "message": message, "database": True, "lost": True}
     campaign._handle(campaign.slots[0], fatal)
     result = campaign.result()
-    assert result.stop_reason is StopReason.DATABASE_FAILED and result.lost_failures == 1
+    assert result.stop_reason is StopReason.DATABASE_FAILED
+    assert result.lost_failures == 1
     assert verdict(result).startswith("FAILED: 1 failure found but NOT SAVED, the example database failed")
     assert "no failure" not in verdict(result)
     assert build_summary(result)["summary"]["lost_failures"] == 1

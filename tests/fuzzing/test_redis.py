@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -19,6 +18,10 @@ from bpe_conformance.running.database import KEY_PREFIX
 from tests.fuzzing.helpers import MakeHarness, validate_summary, wait_for
 from tests.support.fuzz_subjects import LONG_TEXT_BYTES
 from tests.support.redis_server import RedisServer, running_redis
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 pytestmark = [
     pytest.mark.timeout(300),
@@ -72,7 +75,8 @@ def test_a_campaign_saves_to_redis_and_run_replays_it_in_seconds(
     found = validate_summary(fuzzer.directory / "fuzz.json")["failures"]
     assert f"--database {url} --check tie-break" in found[0]["reproduce"]
     keys = _keys(redis_server, 1)
-    assert keys and all(key.startswith(KEY_PREFIX) for key in keys)
+    assert keys
+    assert all(key.startswith(KEY_PREFIX) for key in keys)
     assert _keys(redis_server, 0) == []  # the /DB of the URL is the database used
 
     started = time.monotonic()
@@ -93,7 +97,8 @@ def test_a_campaign_saves_to_redis_and_run_replays_it_in_seconds(
     assert time.monotonic() - started < 60
     (result,) = json.loads((runner.directory / "run.json").read_text())["results"]
     assert result["counterexample"]["inputs"] in [finding["counterexample"]["inputs"] for finding in found]
-    assert fuzzer.leftovers() == [] and runner.leftovers() == []
+    assert fuzzer.leftovers() == []
+    assert runner.leftovers() == []
 
 
 def test_two_campaigns_with_different_seeds_share_one_redis_database(

@@ -5,14 +5,12 @@ from __future__ import annotations
 import doctest
 import re
 import unicodedata
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import find, given
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
-from hypothesis.strategies import SearchStrategy
 
 import bpe_conformance.inputs.strategies as strategies
 from bpe_conformance.inputs.strategies import (
@@ -35,6 +33,11 @@ from bpe_conformance.inputs.strategies import (
 )
 from bpe_conformance.reference import build_pieces, check_rules, count_pairs, encode, tied_pairs, trace_training, train
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from hypothesis.strategies import SearchStrategy
+
 
 def _utf8(documents: list[str]) -> list[list[int]]:
     return [list(document.encode("utf-8")) for document in documents]
@@ -43,7 +46,8 @@ def _utf8(documents: list[str]) -> list[list[int]]:
 @given(corpora(min_documents=1, max_documents=4, max_length=20))
 def test_corpora_are_lists_of_encodable_documents(documents: list[str]) -> None:
     """BPE-INPUT-DOCS: "documents MUST be a list ... of str" without lone surrogates."""
-    assert isinstance(documents, list) and len(documents) >= 1
+    assert isinstance(documents, list)
+    assert len(documents) >= 1
     assert all(isinstance(document, str) for document in documents)
     _utf8(documents)  # no lone surrogates
 
@@ -52,7 +56,8 @@ def test_corpora_are_lists_of_encodable_documents(documents: list[str]) -> None:
 def test_tie_corpora_tie_in_the_first_round(documents: list[str]) -> None:
     """BPE-TRAIN-TIE: "When several pairs share the highest count, the round MUST select the smallest of them"."""
     counts = count_pairs(_utf8(documents))
-    assert max(counts.values()) >= 2 and len(tied_pairs(counts)) >= 2
+    assert max(counts.values()) >= 2
+    assert len(tied_pairs(counts)) >= 2
 
 
 def _string_order_disagrees(documents: list[str]) -> bool:
@@ -83,7 +88,8 @@ def test_boundary_pair_corpora_top_pair_exists_only_across_boundaries(documents:
     """BPE-TRAIN-DOCS: "A pair made of the last id of one document and the first id of the next MUST NOT be counted"."""
     joined = count_pairs([list("".join(documents).encode("utf-8"))])
     top = max(joined, key=joined.__getitem__)
-    assert joined[top] >= 2 and list(joined.values()).count(joined[top]) == 1
+    assert joined[top] >= 2
+    assert list(joined.values()).count(joined[top]) == 1
     assert top not in count_pairs(_utf8(documents))
     assert top not in train(documents, 32)
 
@@ -136,14 +142,16 @@ def test_recount_corpora_need_fresh_counts(documents: list[str]) -> None:
 @given(encode_texts(max_length=12))
 def test_encode_texts_are_valid_and_bounded(text: str) -> None:
     """BPE-INPUT-TEXT: "The text passed to `encode` MUST be a `str`"."""
-    assert isinstance(text, str) and len(text) <= 12
+    assert isinstance(text, str)
+    assert len(text) <= 12
     text.encode("utf-8")
 
 
 @given(max_merges_values(max_value=5))
 def test_max_merges_values_are_small_non_negative_ints(value: int) -> None:
     """BPE-TRAIN-MAXMERGES: "`max_merges` MUST be an `int`" and non-negative."""
-    assert type(value) is int and 0 <= value <= 5
+    assert type(value) is int
+    assert 0 <= value <= 5
 
 
 @given(st.data(), st.integers(0, 6), st.integers(0, 6))
@@ -151,14 +159,17 @@ def test_rule_lists_are_valid_and_sized(data: st.DataObject, low: int, high: int
     """BPE-RULE-REF: "Each part of rule r MUST be ... a byte id (0–255) or the id of an earlier rule"."""
     low, high = min(low, high), max(low, high)
     rules = data.draw(rule_lists(min_rules=low, max_rules=high))
-    assert check_rules(rules) == rules and low <= len(rules) <= high
+    assert check_rules(rules) == rules
+    assert low <= len(rules) <= high
 
 
 @given(texts_and_rules(max_rules=6))
 def test_texts_and_rules_are_valid(case: tuple[str, list[tuple[int, int]]]) -> None:
     """BPE-ENCODE-ORDER: any valid rule list encodes any text, so every drawn list must be loadable."""
     text, rules = case
-    assert text and check_rules(rules) == rules and len(rules) <= 6
+    assert text
+    assert check_rules(rules) == rules
+    assert len(rules) <= 6
 
 
 def test_rule_lists_for_a_text_mostly_fire_on_it() -> None:
@@ -169,10 +180,14 @@ def test_rule_lists_for_a_text_mostly_fire_on_it() -> None:
 
 
 def test_the_predicates_answer_the_worked_examples() -> None:
-    assert has_first_round_tie(["abab", "acac"]) and not has_first_round_tie(["aaab", "aab"])
-    assert top_pair_only_across_boundaries(["xay", "xby", "xcy"]) and not top_pair_only_across_boundaries(["ab"])
-    assert stale_choice_differs(["低" * 30]) and not stale_choice_differs(["abab"])
-    assert merges_across_words(["a b a b"]) and not merges_across_words(["abab"])
+    assert has_first_round_tie(["abab", "acac"])
+    assert not has_first_round_tie(["aaab", "aab"])
+    assert top_pair_only_across_boundaries(["xay", "xby", "xcy"])
+    assert not top_pair_only_across_boundaries(["ab"])
+    assert stale_choice_differs(["低" * 30])
+    assert not stale_choice_differs(["abab"])
+    assert merges_across_words(["a b a b"])
+    assert not merges_across_words(["abab"])
 
 
 @pytest.mark.parametrize(

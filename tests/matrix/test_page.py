@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from bpe_conformance.matrix.page import displayed, render_page
 from bpe_conformance.matrix.record import read_matrix
@@ -20,6 +19,9 @@ from bpe_conformance.matrix.render import failing_cells
 from tests import ROOT
 from tests.matrix.fabricated import HOSTILE, fabricated_document
 from tests.support.browser import render_dom, requires_chromium, screenshot
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 VOID = {"meta", "br", "img", "input", "link", "hr", "col", "source", "wbr"}
 
@@ -113,12 +115,17 @@ def test_the_page_is_self_contained_and_escapes_what_implementations_said() -> N
     document = fabricated_document(tie_cell="fail")
     page = render_page(document)
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page, re.IGNORECASE)
-    assert "<link" not in page and "@import" not in page and "url(" not in page
-    assert page.count("<script") == 2 and page.count("</script>") == 2 and "alert" in page
+    assert "<link" not in page
+    assert "@import" not in page
+    assert "url(" not in page
+    assert page.count("<script") == 2
+    assert page.count("</script>") == 2
+    assert "alert" in page
     data = re.search(r'<script type="application/json" id="matrix-data">(.*?)</script>', page, re.DOTALL)
     assert data is not None
     held = json.loads(data.group(1))
-    assert held == displayed(document) and held != document
+    assert held == displayed(document)
+    assert held != document
     message = held["implementations"][1]["cells"]["tie-break"]["message"]
     assert message.endswith(HOSTILE.replace("\udc80", "\\udc80"))  # the lone surrogate as its escape, as text
     page.encode("utf-8")
@@ -190,7 +197,7 @@ def test_a_fragment_filters_by_level_and_profile_and_opens_a_cell(tmp_path: Path
     cell = document["implementations"][1]["cells"]["tie-break"]
     for fact in ("tie broken the other way", "ties go to the largest pair", cell["reproduce"], "2.0.1"):
         assert fact in said, fact
-    (selected,) = [e for e in dom.select("td") if "selected" in cast(str, e.attributes.get("class", ""))]
+    (selected,) = [e for e in dom.select("td") if "selected" in cast("str", e.attributes.get("class", ""))]
     assert selected.attributes["data-key"] == "dialect-two/tie-break"
 
 
@@ -224,4 +231,5 @@ def test_a_wide_matrix_stays_drawable(tmp_path: Path) -> None:
     ]
     dom = _Dom(render_dom(_write(tmp_path, document)))
     assert len([e for e in dom.select("th") if "data-impl" in e.attributes and e.shown]) == 40
-    assert _dom_fail_keys(dom) == _fail_keys(document) and len(_fail_keys(document)) == 80
+    assert _dom_fail_keys(dom) == _fail_keys(document)
+    assert len(_fail_keys(document)) == 80

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -28,6 +28,9 @@ from bpe_conformance.reference.vocabulary import tiktoken_text
 from bpe_conformance.results.outcomes import CheckResult, Outcome, VocabularyRecord
 from tests.matrix.fabricated import HOSTILE
 from tests.support.vocabularies import trained_vocabulary
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PORTS = "tests.support.broken_ports"
 
@@ -58,18 +61,22 @@ def test_every_row_is_judged_or_listed_with_its_reason(folder: Path) -> None:
     correct, honoured = results
     assert {item.outcome for item in correct.results} == {Outcome.PASS}
     encode = next(item for item in honoured.results if item.check == "production-encode")
-    assert encode.outcome is Outcome.FAIL and encode.clause == "BPE-SPECIAL-ORDINARY"
+    assert encode.outcome is Outcome.FAIL
+    assert encode.clause == "BPE-SPECIAL-ORDINARY"
 
     document = matrix_document([], [], 0, "dev", (results, missing))
-    assert validate_matrix(document) == [] and content_problems(document) == []
+    assert validate_matrix(document) == []
+    assert content_problems(document) == []
     rows = document["production"]["rows"]
     assert rows[0]["levels"] == {"algorithm": "conforms (4/4)", "interface": "conforms (1/1)"}
     cell = rows[1]["cells"]["production-encode"]
-    assert cell["cell"] == "fail" and cell["clause"] == "BPE-SPECIAL-ORDINARY"
+    assert cell["cell"] == "fail"
+    assert cell["clause"] == "BPE-SPECIAL-ORDINARY"
     assert "<|" in cell["counterexample"]["inputs"]["text"]
     assert cell["reproduce"].startswith(f"bpe-conformance run --impl {PORTS}:SpecialsHonoured --vocabulary cl100k_base")
     markdown = "\n".join(production_markdown(document))
-    assert "**fail** BPE-SPECIAL-ORDINARY: " in markdown and "&#124;" in markdown  # the input's | escaped
+    assert "**fail** BPE-SPECIAL-ORDINARY: " in markdown
+    assert "&#124;" in markdown
 
 
 def _hostile_result() -> ProductionRowResult:
@@ -101,10 +108,12 @@ def test_implementation_strings_are_escaped_in_both_pages() -> None:
     section = markdown.split(PRODUCTION_HEADING, 1)[1]
     for raw in ("</script>", "<b>", "[x](http://e)", "| <"):
         assert raw not in section
-    assert "\udc80" not in markdown and "&#92;udc80" in section
+    assert "\udc80" not in markdown
+    assert "&#92;udc80" in section
     page = render_page(document)
     production = page.split('<section class="production">', 1)[1]
-    assert "<script>alert" not in production and "&lt;/script&gt;" in production
+    assert "<script>alert" not in production
+    assert "&lt;/script&gt;" in production
     assert page.count("</script>") == 2  # the data and the page's own script; nothing a text could close
 
 
@@ -115,7 +124,8 @@ def test_a_crafted_document_cannot_choose_its_reproduce_command(tmp_path: Path) 
     path = tmp_path / "m.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     shown = read_matrix(path)["production"]["rows"][0]["cells"]["production-encode"]["reproduce"]
-    assert "rm -rf ~;" not in shown and shown.startswith("bpe-conformance run --impl 'pkg:C")
+    assert "rm -rf ~;" not in shown
+    assert shown.startswith("bpe-conformance run --impl 'pkg:C")
 
 
 def test_the_command_adds_the_production_table_to_a_document_and_keeps_it(tmp_path: Path) -> None:

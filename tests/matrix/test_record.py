@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -23,6 +23,9 @@ from bpe_conformance.matrix.render import render_markdown, render_matrix
 from bpe_conformance.running.suite import catalogue
 from tests import ROOT
 from tests.matrix.fabricated import HOSTILE, TIE_DIVERGENCE, fabricated_document, fabricated_rows
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 DOCS = ROOT / "docs"
 
@@ -52,7 +55,8 @@ def test_every_cell_keeps_both_runs_and_what_a_failure_needs_to_be_reproduced() 
     )
     skipped = rows["encoder-three"]["cells"]["stop-rule"]
     assert (skipped["cell"], skipped["message"]) == ("skip", "capability not declared: train")
-    assert "reproduce" not in skipped and "strict" not in skipped
+    assert "reproduce" not in skipped
+    assert "strict" not in skipped
     assert document["not_installed"] == ["ghost: skipped, ghostlib is not installed"]
 
 
@@ -75,10 +79,12 @@ def test_long_texts_are_cut_and_lone_surrogates_survive_as_escapes() -> None:
     )
     document = matrix_document(rows, [], 0, "dev")
     message = document["implementations"][1]["cells"]["tie-break"]["message"]
-    assert message.endswith("... (7 characters cut)") and len(message) < MAX_TEXT_CHARS + 40
+    assert message.endswith("... (7 characters cut)")
+    assert len(message) < MAX_TEXT_CHARS + 40
     text = dumps_matrix(fabricated_document(tie_cell="fail"))
     text.encode("utf-8")
-    assert "\\udc80" in text and json.loads(text) == fabricated_document(tie_cell="fail")
+    assert "\\udc80" in text
+    assert json.loads(text) == fabricated_document(tie_cell="fail")
 
 
 def test_the_markdown_is_rendered_from_the_document() -> None:
@@ -101,7 +107,9 @@ def test_reading_a_bad_document_is_one_line_naming_the_file(tmp_path: Path, cont
     with pytest.raises(HarnessError) as caught:
         read_matrix(path, "--diff")
     message = str(caught.value)
-    assert message.startswith(f"--diff {str(path)!r} ") and problem in message and "\n" not in message
+    assert message.startswith(f"--diff {str(path)!r} ")
+    assert problem in message
+    assert "\n" not in message
     with pytest.raises(HarnessError, match="cannot read --from"):
         read_matrix(tmp_path / "missing.json", "--from")
 
@@ -130,7 +138,9 @@ def test_the_committed_matrix_files_are_one_document_rendered_three_ways() -> No
 def test_the_diff_names_each_changed_cell_with_both_versions() -> None:
     old, new = fabricated_document(), fabricated_document(dialect_version="2.1.0", tie_cell="fail")
     diff = diff_matrices(old, new)
-    assert diff.cell_count == 1 and not diff.added and not diff.removed
+    assert diff.cell_count == 1
+    assert not diff.added
+    assert not diff.removed
     (row,) = diff.changed
     assert (row.label, row.old_version, row.new_version) == ("dialect-two", "2.0.1", "2.1.0")
     (cell,) = row.cells
@@ -171,4 +181,5 @@ def test_the_diff_reports_new_and_removed_rows_new_checks_and_version_only_chang
 
 def test_hostile_text_is_in_the_document_as_it_was_said() -> None:
     cell = fabricated_document(tie_cell="fail")["implementations"][1]["cells"]["tie-break"]
-    assert HOSTILE in cell["message"] and cell["counterexample"] == TIE_DIVERGENCE
+    assert HOSTILE in cell["message"]
+    assert cell["counterexample"] == TIE_DIVERGENCE

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markdown_it import MarkdownIt
 
@@ -19,6 +18,9 @@ from bpe_conformance.matrix.page import render_page
 from bpe_conformance.matrix.record import dumps_matrix, read_matrix
 from bpe_conformance.matrix.render import code_span, markdown_text, render_markdown
 from tests.matrix.fabricated import fabricated_document
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 CRAFTED = (
     "# owned\n> quote | a | b [click](javascript:alert(1)) ![i](http://x/i.png) "
@@ -87,14 +89,17 @@ def test_the_crafted_texts_are_shown_as_they_were(tmp_path: Path) -> None:
         token.content for token in _flat(_tokens(render_markdown(document))) if token.type in ("text", "code_inline")
     )
     flat = " ".join(CRAFTED.split())
-    assert f"version {flat}" in text and f"identified {flat}" in text and flat in text
+    assert f"version {flat}" in text
+    assert f"identified {flat}" in text
+    assert flat in text
     inputs = {"documents": [CRAFTED, "``a``"]}
     assert json.dumps(inputs, ensure_ascii=False) in text
 
 
 def test_the_page_neither_runs_nor_offers_a_crafted_command(tmp_path: Path) -> None:
     page = render_page(_crafted(tmp_path))
-    assert COMMAND not in page and "bpe-conformance matrix --seed" in page
+    assert COMMAND not in page
+    assert "bpe-conformance matrix --seed" in page
     assert page.count("<script") == 2  # the page's own data and script, nothing the document said
 
 
@@ -103,7 +108,9 @@ def test_markdown_text_and_code_span_keep_what_they_are_given() -> None:
     for text in (CRAFTED, "1. a", "- b", "+ c", "= d", "\\`e\\`", "a\\|b", "&amp; stays"):
         (paragraph,) = [token for token in parser.parse(f"* {markdown_text(text, line_start=True)}") if token.children]
         shown = paragraph.children or []
-        assert paragraph.content and "".join(child.content for child in shown) == " ".join(text.split())
+        assert paragraph.content
+        assert "".join(child.content for child in shown) == " ".join(text.split())
         (span,) = [token for token in parser.parse(code_span(text)) if token.children]
         inside = span.children or []
-        assert [child.type for child in inside] == ["code_inline"] and inside[0].content == " ".join(text.split())
+        assert [child.type for child in inside] == ["code_inline"]
+        assert inside[0].content == " ".join(text.split())

@@ -53,7 +53,8 @@ def _row_result(label: str, failing: str | None) -> RowResult:
 def test_rendered_failures_parse_back_and_lone_surrogates_survive() -> None:
     text = render_matrix([_row_result("one", "tie-break"), _row_result("two", None)], ["three: skipped"], 5, "dev")
     assert parse_failures(text) == {("one", "tie-break", "BPE-TRAIN-TIE", "strict", 5)}
-    assert "\\udc80" in text and "* three: skipped" in text
+    assert "\\udc80" in text
+    assert "* three: skipped" in text
     assert "--check tie-break --seed 5" in text
     text.encode("utf-8")  # writable as UTF-8
 
@@ -61,19 +62,22 @@ def test_rendered_failures_parse_back_and_lone_surrogates_survive() -> None:
 def test_a_missing_library_is_a_line_not_an_error() -> None:
     lines: list[str] = []
     results, missing = run_matrix(0, rows=[MatrixRow("ghost", "ghost:Tok", "no_such_library_here")], say=lines.append)
-    assert results == [] and missing == lines
+    assert results == []
+    assert missing == lines
     assert "ghost: skipped, no_such_library_here is not installed" in lines[0]
 
 
 def test_the_reference_row_passes_everything() -> None:
     results, _ = run_matrix(0, rows=[ROWS[0]], say=lambda line: None)
     (reference,) = results
-    assert set(reference.cells.values()) == {"pass"} and reference.identified == "strict"
+    assert set(reference.cells.values()) == {"pass"}
+    assert reference.identified == "strict"
 
 
 def test_rows_include_the_reference_the_node_fixture_and_every_adapter() -> None:
     labels = [row.label for row in ROWS]
-    assert labels[:2] == ["reference", "node-fixture"] and len(labels) >= 7
+    assert labels[:2] == ["reference", "node-fixture"]
+    assert len(labels) >= 7
 
 
 def test_the_committed_matrix_is_consistent() -> None:

@@ -71,7 +71,8 @@ def test_documents_may_be_a_stream_read_one_at_a_time(documents: list[str], max_
 def test_progress_is_told_every_rule_made() -> None:
     told: list[int] = []
     rules = train_chunks_fast(["abab abab cdcd"], 8, RUSTBPE, CL100K, progress=told.append)
-    assert told == list(range(1, len(rules) + 1)) and rules
+    assert told == list(range(1, len(rules) + 1))
+    assert rules
 
 
 def test_a_single_unwrapped_document_or_a_bad_one_is_refused() -> None:

@@ -13,8 +13,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given
@@ -47,6 +46,10 @@ from bpe_conformance.reference import (
     train_sequences,
     vocab_size,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
 
 ABAB_ACAC = ["abab", "acac"]
 LOW = "低"  # U+4F4E, UTF-8 e4 bd 8e
@@ -130,7 +133,8 @@ def test_rule_piece_is_concatenation_and_may_split_a_character() -> None:
     rules = train([LOW * 30], 2)
     assert rules == [(189, 142), (228, 258)]
     pieces = build_pieces(rules)
-    assert pieces[258] == b"\xbd\x8e" and pieces[259] == LOW.encode("utf-8")
+    assert pieces[258] == b"\xbd\x8e"
+    assert pieces[259] == LOW.encode("utf-8")
     assert [piece_hex(piece) for piece in pieces[258:]] == ["bd 8e", "e4 bd 8e"]
     with pytest.raises(UnicodeDecodeError):
         pieces[258].decode("utf-8")
@@ -222,7 +226,8 @@ def test_train_stop_not_too_early_not_too_late() -> None:
     assert train(["abab"], 32) == [(97, 98)]
     assert train(ABAB_ACAC, 1) == [(97, 98)]
     assert train(ABAB_ACAC, 0) == []
-    assert train([], 32) == [] and train(["", "x"], 32) == []
+    assert train([], 32) == []
+    assert train(["", "x"], 32) == []
     assert trace_training(ABAB_ACAC, 1).stop_reason == "max_merges reached (1)"
 
 
@@ -429,7 +434,8 @@ def test_prop_unique_pieces(docs: list[str], max_merges: int) -> None:
     """BPE-PROP-UNIQUE: "A rule list produced by training MUST NOT contain two rules with the same piece"."""
     rules = train(docs, max_merges)
     pieces = build_pieces(rules)[258:]
-    assert len(set(pieces)) == len(pieces) and len(set(rules)) == len(rules)
+    assert len(set(pieces)) == len(pieces)
+    assert len(set(rules)) == len(rules)
 
 
 @given(documents, merge_counts, merge_counts)

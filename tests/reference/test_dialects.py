@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given
@@ -43,6 +43,9 @@ from bpe_conformance.reference.profiles import (
 )
 from bpe_conformance.reference.replacement import replace_pair
 from bpe_conformance.reference.training import training_rounds
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # Few distinct characters (one to three bytes each) so that pairs repeat and ties are common.
 texts = st.text(alphabet="ab a\u00e9\u4f4e\n", max_size=24)
@@ -424,13 +427,15 @@ def test_profile_rules_are_rejected_naming_the_problem() -> None:
     with pytest.raises(TypeError) as not_a_list:
         check_profile_rules("ab", MINBPE)
     assert str(not_a_list.value).startswith("rules ")
-    assert "list" in str(not_a_list.value) and str(not_a_list.value).split()[-1] == "str"
+    assert "list" in str(not_a_list.value)
+    assert str(not_a_list.value).split()[-1] == "str"
     with pytest.raises(ValueError) as out_of_range:
         check_profile_rules([(97, 98), (97, 300)], MINBPE)  # rule 1 is id 257, and 300 is past it
     message = str(out_of_range.value)
     assert "refers to id 300" in message  # the id that is out of range
     assert "'minbpe'" in message  # the profile whose numbering was broken
-    assert "0-255" in message and "(256 and up)" in message  # the ids a rule may name there
+    assert "0-255" in message
+    assert "(256 and up)" in message
     assert check_profile_rules([(0, 0), (256, 0)], MINBPE) == [(0, 0), (256, 0)]
 
 
@@ -449,8 +454,10 @@ def test_every_profile_round_is_one_merge_of_the_state_before_it(profile: Profil
     assert rounds, profile.name
     before = None
     for rank, step in enumerate(rounds):
-        assert step.rank == rank and step.new_id == profile.first_rule_id + rank
-        assert step.counts == count_pairs(step.sequences_before) and step.count == step.counts[step.pair]
+        assert step.rank == rank
+        assert step.new_id == profile.first_rule_id + rank
+        assert step.counts == count_pairs(step.sequences_before)
+        assert step.count == step.counts[step.pair]
         assert step.sequences_after == [
             replace_pair(sequence, step.pair, step.new_id) for sequence in step.sequences_before
         ]

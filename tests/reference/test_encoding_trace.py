@@ -91,7 +91,8 @@ def test_any_order_decodes_to_the_text_and_rank_order_is_encode(
         for step in trace.steps:
             assert step.sequence_before == previous
             assert step.replacements == len(step.sequence_before) - len(step.sequence_after) > 0
-            assert step.new_id == 258 + step.rank and step.pair == rules[step.rank]
+            assert step.new_id == 258 + step.rank
+            assert step.pair == rules[step.rank]
             previous = step.sequence_after
         assert trace.ids == previous
     ranks = [step.rank for step in shuffled.steps]

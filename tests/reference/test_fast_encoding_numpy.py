@@ -110,7 +110,8 @@ def test_independent_rules_share_a_layer_and_dependent_ones_do_not() -> None:
     assert rule_layers([(98, 99), (97, 258), (97, 100), (101, 97)]) == [0, 1, 0, 2]
     assert rule_layers([(98, 99), (258, 97), (100, 97), (97, 101)]) == [0, 1, 0, 2]
     assert layered_rules([(98, 99), (97, 258), (97, 100), (101, 97)]) == [[0, 2], [1], [3]]
-    assert layered_rules([]) == [] and layered_rules([(97, 98), (97, 98)]) == [[0]]
+    assert layered_rules([]) == []
+    assert layered_rules([(97, 98), (97, 98)]) == [[0]]
 
 
 def test_a_layer_finds_windows_through_either_part() -> None:
@@ -193,7 +194,8 @@ def test_auto_picks_numpy_exactly_from_the_documented_size() -> None:
     assert [_choose_encode_engine(engine, 0) for engine in ("numpy", "heap")] == ["numpy", "heap"]
     with pytest.raises(ValueError) as unknown:
         _choose_encode_engine("gpu", 0)
-    assert "auto, numpy, heap" in str(unknown.value) and str(unknown.value).endswith("'gpu'")
+    assert "auto, numpy, heap" in str(unknown.value)
+    assert str(unknown.value).endswith("'gpu'")
 
 
 def test_the_table_keeps_its_layers_once_built(monkeypatch: pytest.MonkeyPatch) -> None:

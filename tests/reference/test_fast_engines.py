@@ -131,7 +131,8 @@ def test_fast_encoding_equals_literal_with_any_valid_rules(rules: list[tuple[int
 def test_merge_table_is_a_rule_list_for_any_encoder(rules: list[tuple[int, int]], text: str) -> None:
     """A prepared table is the same rules in rank order, so the literal encoder accepts it. (BPE-ENCODE-ORDER)"""
     table = MergeTable(rules)
-    assert list(table) == rules and len(table) == len(rules)
+    assert list(table) == rules
+    assert len(table) == len(rules)
     # a MergeTable is a sequence of rules; encode's annotation says list
     assert encode(text, table) == encode(text, rules)  # type: ignore[arg-type]
 
@@ -226,7 +227,7 @@ def test_stale_heap_entries_never_change_the_choice() -> None:
     heap.sort()
     apply_changes(counts, heap, [(pair_code(97, 99), -1), (pair_code(98, 98), 3)], pair_code(120, 120))
     assert len(heap) <= len(counts)
-    assert [split_code(cast(int, pop_best(heap, counts))) for _ in range(3)] == [(97, 98), (97, 99), (98, 98)]
+    assert [split_code(cast("int", pop_best(heap, counts))) for _ in range(3)] == [(97, 98), (97, 99), (98, 98)]
     assert pop_best(heap, counts) is None
 
 
@@ -316,14 +317,16 @@ def test_tokenizer_rebuilds_its_table_on_every_adoption() -> None:
     """Encoding follows the rules of the last train/load, and a rejected load changes nothing.
     (BPE-SER-LOAD, BPE-INPUT-RULES, BPE-ENCODE-PURE)"""
     tokenizer = Tokenizer()
-    assert Tokenizer._train is fast_train and Tokenizer._encode is fast_encode
+    assert Tokenizer._train is fast_train
+    assert Tokenizer._encode is fast_encode
     tokenizer.train(["abab", "acac"], 32)
     assert tokenizer.encode("abac") == [258, 259]
     tokenizer.load([(97, 99)])
     assert tokenizer.encode("abac") == [97, 98, 258]
     with pytest.raises(ValueError):
         tokenizer.load([(97, 260)])
-    assert tokenizer.encode("abac") == [97, 98, 258] and tokenizer.rules == [(97, 99)]
+    assert tokenizer.encode("abac") == [97, 98, 258]
+    assert tokenizer.rules == [(97, 99)]
     tokenizer.loads(LiteralTokenizer().dumps())
     assert tokenizer.encode("abac") == [97, 98, 97, 99]
 
@@ -376,7 +379,8 @@ def test_fast_encode_bytes_rejects_text_naming_its_type() -> None:
         # wrong type on purpose: the call must be refused
         fast_encode_bytes("ab", [(97, 98)])  # type: ignore[arg-type]
     assert str(caught.value).startswith("data ")
-    assert "bytes" in str(caught.value) and str(caught.value).split()[-1] == "str"
+    assert "bytes" in str(caught.value)
+    assert str(caught.value).split()[-1] == "str"
     # a bytearray on purpose: accepted like bytes
     assert fast_encode_bytes(bytearray(b"abab"), [(97, 98)]) == [258, 258]  # type: ignore[arg-type]
 
@@ -491,9 +495,11 @@ def test_a_rebuilt_heap_keeps_the_pairs_the_min_count_allows() -> None:
     for stale in range(_STALE_FACTOR * len(counts) + _STALE_FLOOR):
         heapq.heappush(heap, heap_entry(1000 + stale, pair_code(97, 98)))
     apply_changes(counts, heap, [], pair_code(120, 120), 1)
-    assert sorted(heap) == sorted(start_heap(counts, 1)) and len(heap) == 2
-    assert [split_code(cast(int, pop_best(heap, counts))) for _ in range(2)] == [(97, 98), (97, 99)]
-    assert start_heap(counts) == [] and pop_best(heap, counts) is None
+    assert sorted(heap) == sorted(start_heap(counts, 1))
+    assert len(heap) == 2
+    assert [split_code(cast("int", pop_best(heap, counts))) for _ in range(2)] == [(97, 98), (97, 99)]
+    assert start_heap(counts) == []
+    assert pop_best(heap, counts) is None
 
 
 # --- the heap encoder (bpe_conformance.reference.fast_encoding) -------------------------------------------------

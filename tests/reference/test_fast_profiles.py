@@ -154,7 +154,8 @@ def test_id_ranks_order_pairs_as_the_literal_tie_breaks(tied: list[tuple[int, in
 def test_id_ranks_are_a_permutation_and_reject_other_tie_breaks() -> None:
     for tie_break in ("largest-ids", "smallest-hf-ids", "smallest-string-key"):
         ranks = id_ranks(tie_break, 400)
-        assert ranks is not None and sorted(ranks) == list(range(400))
+        assert ranks is not None
+        assert sorted(ranks) == list(range(400))
     assert id_ranks("smallest-string-key", 12) == [0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 2, 3]
     with pytest.raises(ValueError, match="'first-seen' is not an order of ids"):
         id_ranks("first-seen", 10)
@@ -208,7 +209,8 @@ def test_progress_reports_every_round_and_the_end(profile: Profile, engine: str)
     seen: list[int] = []
     rules = fast_train_profile(["abab", "acac", "abab acac"], 32, profile, engine=engine, progress=seen.append)
     assert rules == train_profile(["abab", "acac", "abab acac"], 32, profile)
-    assert seen[-1] == len(rules) and seen[0] in (1, len(rules))
+    assert seen[-1] == len(rules)
+    assert seen[0] in (1, len(rules))
     if profile.tie_break == "smallest-ids" or (engine != "python" and numpy_available()):  # one call a round
         assert seen[:-1] == list(range(1, len(rules) + 1))
 

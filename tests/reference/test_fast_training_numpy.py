@@ -37,7 +37,8 @@ def test_the_layout_is_one_int32_token_array_with_a_separator_after_every_sequen
     from bpe_conformance.reference.fast_training_numpy import SEPARATOR, build_corpus
 
     corpus = build_corpus([b"bab", b"ab"], [1, 1])  # b a b | a b |
-    assert corpus.tokens.dtype == np.int32 and corpus.window_pair.dtype == np.int32
+    assert corpus.tokens.dtype == np.int32
+    assert corpus.window_pair.dtype == np.int32
     assert corpus.tokens.tolist() == [98, 97, 98, SEPARATOR, 97, 98, SEPARATOR]
     codes = corpus.codes[: corpus.pairs_made].tolist()
     counted = dict(zip(codes, corpus.counts[: corpus.pairs_made].tolist(), strict=True))
@@ -62,7 +63,8 @@ def test_a_repeated_sequence_counts_once_per_copy() -> None:
     assert counted == {97 << 32 | 98: 1, 99 << 32 | 100: 3, 101 << 32 | 102: 2}
     assert corpus.weights is not None
     separators, weights = corpus.weights
-    assert separators.tolist() == [2, 5, 8] and weights.tolist() == [1, 3, 2]
+    assert separators.tolist() == [2, 5, 8]
+    assert weights.tolist() == [1, 3, 2]
 
 
 def test_tokens_hold_back_links_and_gone_markers_after_merges() -> None:
@@ -120,7 +122,8 @@ def test_counts_beyond_sixteen_bits() -> None:
 def test_progress_is_called_after_every_round() -> None:
     seen: list[int] = []
     rules = _trained(["abcabcabd", "xyxy"], 10, progress=seen.append)
-    assert seen == list(range(1, len(rules) + 1)) and len(rules) >= 3
+    assert seen == list(range(1, len(rules) + 1))
+    assert len(rules) >= 3
     seen.clear()
     assert fast_train(["abab", "abab"], 5, engine="numpy", progress=seen.append) == [(97, 98), (258, 258)]
     assert seen == [1, 2]
@@ -171,7 +174,8 @@ def test_windows_sorted_a_block_at_a_time_are_the_stable_sort(monkeypatch: pytes
         pairs = np.random.default_rng(3).integers(0, values, 5000).astype(np.uint16)
         expected = np.argsort(pairs, kind="stable").astype(np.int32)
         positions = fast_training_numpy._positions_by_pair(pairs)
-        assert positions.dtype == np.int32 and positions.tolist() == expected.tolist()
+        assert positions.dtype == np.int32
+        assert positions.tolist() == expected.tolist()
     # More windows than a block of 100, so training itself goes through the block-wise sort.
     documents = ["abcabcab", "aabbaabb", "cabcab", "abab" * 5, "the cat sat on the mat, " * 6]
     assert sum(len(document) for document in documents) > 100

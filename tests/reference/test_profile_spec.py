@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import given
@@ -31,6 +30,9 @@ from bpe_conformance.reference.profiles import (
     TIE_BREAKS,
     get_profile,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 NEEDS_TOMLLIB = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is Python 3.11+")
 

@@ -47,7 +47,8 @@ def test_a_file_that_is_neither_str_nor_bytes_is_a_type_error_naming_its_type(va
         loads(value)  # type: ignore[arg-type]
     message = str(caught.value)
     assert type(value).__name__ in message
-    assert "str" in message and "bytes" in message
+    assert "str" in message
+    assert "bytes" in message
 
 
 @pytest.mark.parametrize("implementation", [LiteralTokenizer, Tokenizer])
@@ -80,7 +81,8 @@ def test_a_first_piece_longer_than_the_whole_budget_is_refused(budget: int) -> N
     with pytest.raises(ValueError) as caught:
         check_piece_budget([(97, 98)], max_piece_bytes=budget)
     message = str(caught.value)
-    assert "rule 0" in message and f"max_piece_bytes={budget}" in message
+    assert "rule 0" in message
+    assert f"max_piece_bytes={budget}" in message
 
 
 def test_one_piece_alone_over_the_budget_is_named_as_such() -> None:
@@ -88,11 +90,14 @@ def test_one_piece_alone_over_the_budget_is_named_as_such() -> None:
     with pytest.raises(ValueError) as caught:
         check_piece_budget(_doubling_chain(3), max_piece_bytes=5)  # 2, then 4 (total 6), then 8 alone
     message = str(caught.value)
-    assert "rule 1" in message and "total 6" in message
+    assert "rule 1" in message
+    assert "total 6" in message
     with pytest.raises(ValueError) as caught:
         check_piece_budget([(97, 97), (258, 258), (259, 259)], max_piece_bytes=7)  # 2 + 4 fit, then 8 alone
     message = str(caught.value)
-    assert "rule 2" in message and "alone" in message and "max_piece_bytes=7" in message
+    assert "rule 2" in message
+    assert "alone" in message
+    assert "max_piece_bytes=7" in message
 
 
 def test_the_default_budget_grows_with_the_number_of_rules() -> None:

@@ -136,7 +136,8 @@ def test_kept_documents_limits_the_sequences_not_the_training() -> None:
     assert trace.rounds[0].sequences_before == [[97, 98]]
     assert trace.stop.sequences == [[259]]
     assert (trace.rounds[0].length_before, trace.rounds[0].length_after) == (7, 6)
-    assert trace.rounds[0].overlap is not None and trace.rounds[0].overlap.document == 1
+    assert trace.rounds[0].overlap is not None
+    assert trace.rounds[0].overlap.document == 1
     assert trace_training(["ab", "aaa", "ab"], 32).start == [[97, 98], [97, 97, 97], [97, 98]]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -18,6 +18,9 @@ from bpe_conformance.reference.vocabulary import (
     tiktoken_text,
 )
 from tests.support.vocabularies import gpt2_files, hf_tokenizer_json, trained_vocabulary
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _line(piece: bytes, rank: int) -> str:

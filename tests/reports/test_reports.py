@@ -5,8 +5,7 @@ from __future__ import annotations
 import io
 import json
 import xml.etree.ElementTree as ET
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import pytest
@@ -15,7 +14,6 @@ from rich.console import Console
 
 from bpe_conformance import reference
 from bpe_conformance.adapters.python import InProcessSubject
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import Violation
 from bpe_conformance.reports.common import (
@@ -34,6 +32,11 @@ from bpe_conformance.reports.terminal import live_view, make_console, render_sum
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, RunRecord, SuiteResult
 from bpe_conformance.running.suite import RunConfig, run_suite
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from bpe_conformance.adapters.subject import Subject
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
@@ -158,20 +161,25 @@ def test_json_report_with_every_outcome_validates_and_keeps_counterexamples(tmp_
         "memory-limit": 1,
         "skip": 1,
     }
-    assert report["summary"]["exit_code"] == 1 and report["summary"]["succeeded"] is False
-    assert report["config"]["seed"] == 4 and report["config"]["isolation"] == "process"
+    assert report["summary"]["exit_code"] == 1
+    assert report["summary"]["succeeded"] is False
+    assert report["config"]["seed"] == 4
+    assert report["config"]["isolation"] == "process"
     by_check = {result["check"]: result for result in report["results"]}
     tie = by_check["train-tie"]
     assert tie["counterexample"]["expected"] == [[97, 98], [97, 99]]
     assert tie["counterexample"]["divergence"]["actual"] == {"pair": [97, 99], "count": 2}
     assert tie["reproduce"] == "bpe-conformance run --impl mypkg:Tok --check train-tie --seed 4"
-    assert by_check["encode-order"]["counterexample"] is None and by_check["encode-order"]["reproduce"] is None
-    assert by_check["train-stop"]["outcome"] == "timeout" and by_check["train-stop"]["reproduce"]
+    assert by_check["encode-order"]["counterexample"] is None
+    assert by_check["encode-order"]["reproduce"] is None
+    assert by_check["train-stop"]["outcome"] == "timeout"
+    assert by_check["train-stop"]["reproduce"]
 
 
 def test_json_report_keeps_lone_surrogates_and_writes_bytes_as_hex() -> None:
     text = dumps_report(_suite(EVERY_OUTCOME))
-    assert text.isascii() and "\\ud800" in text
+    assert text.isascii()
+    assert "\\ud800" in text
     decoded = {result["check"]: result for result in json.loads(text)["results"]}["decode-strict"]
     assert decoded["message"] == "lone \ud800 and NUL \x00 in a message"
     assert decoded["counterexample"]["inputs"]["text"] == "\ud800"
@@ -180,7 +188,8 @@ def test_json_report_keeps_lone_surrogates_and_writes_bytes_as_hex() -> None:
 
 def test_json_report_counts_examples_per_clause_without_skipped_checks() -> None:
     report = build_report(_suite(EVERY_OUTCOME))
-    assert report["clauses"]["BPE-ENCODE-ORDER"] == 60 and report["clauses"]["BPE-ENCODE-RAW"] == 60
+    assert report["clauses"]["BPE-ENCODE-ORDER"] == 60
+    assert report["clauses"]["BPE-ENCODE-RAW"] == 60
     assert "BPE-DECODE-BYTES" not in report["clauses"]
 
 
@@ -204,7 +213,8 @@ def test_schema_rejects_an_unknown_outcome() -> None:
 def test_passing_suite_report_has_exit_code_zero() -> None:
     report = build_report(_suite([EVERY_OUTCOME[2], EVERY_OUTCOME[-1]]))
     VALIDATOR.validate(report)
-    assert report["summary"]["exit_code"] == 0 and report["summary"]["succeeded"] is True
+    assert report["summary"]["exit_code"] == 0
+    assert report["summary"]["succeeded"] is True
 
 
 def test_to_json_safe_converts_every_non_json_type() -> None:
@@ -234,7 +244,8 @@ def test_counterexample_lines_show_the_first_divergent_round() -> None:
 
 def test_counterexample_lines_shorten_huge_values_when_asked() -> None:
     (line,) = counterexample_lines({"actual": list(range(5000))}, max_chars=50)
-    assert line.startswith("actual: [0, 1, 2") and "characters cut; the JSON report keeps more" in line
+    assert line.startswith("actual: [0, 1, 2")
+    assert "characters cut; the JSON report keeps more" in line
 
 
 @pytest.mark.parametrize(
@@ -280,13 +291,18 @@ def test_junit_parses_with_the_right_counts_and_classnames(tmp_path: Path) -> No
     cases = {case.get("name"): case for case in testsuite.iter("testcase")}
     assert [case.get("classname") for case in cases.values()] == [result.clause for result in EVERY_OUTCOME]
     failure = cases["train-tie"].find("failure")
-    assert failure is not None and failure.text is not None and "first divergent merge round:" in failure.text
+    assert failure is not None
+    assert failure.text is not None
+    assert "first divergent merge round:" in failure.text
     assert "reproduce: bpe-conformance run --impl mypkg:Tok --check train-tie --seed 4" in failure.text
     timeout, crash = cases["train-stop"].find("error"), cases["roundtrip"].find("error")
-    assert timeout is not None and timeout.get("type") == "timeout"
-    assert crash is not None and crash.get("type") == "crash"
+    assert timeout is not None
+    assert timeout.get("type") == "timeout"
+    assert crash is not None
+    assert crash.get("type") == "crash"
     assert cases["decode-bytes"].find("skipped") is not None
-    assert cases["encode-order"].find("failure") is None and cases["encode-order"].find("error") is None
+    assert cases["encode-order"].find("failure") is None
+    assert cases["encode-order"].find("error") is None
 
 
 def test_junit_escapes_characters_xml_cannot_hold() -> None:
@@ -315,7 +331,8 @@ def test_terminal_summary_shows_counterexample_reproduce_and_clauses_without_a_t
     stream = io.StringIO()
     render_summary(make_console(stream, width=240), _suite(EVERY_OUTCOME))
     text = stream.getvalue()
-    assert "Conformance results" not in text and "outcome" not in text
+    assert "Conformance results" not in text
+    assert "outcome" not in text
     for expected in (
         "examples: the inputs a check tried",
         "FAIL train-tie [BPE-TRAIN-TIE]",
@@ -331,7 +348,8 @@ def test_terminal_summary_shows_counterexample_reproduce_and_clauses_without_a_t
         verdict_line(_suite(EVERY_OUTCOME)),
     ):
         assert expected in text
-    assert "PASS encode-order" not in text and "SKIP decode-bytes" not in text
+    assert "PASS encode-order" not in text
+    assert "SKIP decode-bytes" not in text
 
 
 def test_terminal_quiet_prints_only_the_verdict() -> None:
@@ -368,7 +386,8 @@ def test_live_view_on_a_terminal_shows_a_progress_bar_named_after_the_running_ch
         assert view.progress.tasks[0].description == "tie-break [BPE-TRAIN-TIE]"
         view.on_result(EVERY_OUTCOME[0])
         assert view.progress.tasks[0].completed == 1
-    assert "[1/1] " in stream.getvalue() and "train-tie [BPE-TRAIN-TIE] 7 examples" in stream.getvalue()
+    assert "[1/1] " in stream.getvalue()
+    assert "train-tie [BPE-TRAIN-TIE] 7 examples" in stream.getvalue()
 
 
 # A real run: the runner's own counterexamples must serialize and validate too.

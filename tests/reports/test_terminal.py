@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from rich.cells import cell_len
 
 from bpe_conformance.checks import ALL_CHECKS
-from bpe_conformance.checks.base import Check
 from bpe_conformance.reports.common import clause_examples
 from bpe_conformance.reports.terminal import (
     PLAIN_WIDTH,
@@ -22,6 +21,9 @@ from bpe_conformance.reports.terminal import (
 )
 from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.results.outcomes import CheckResult, Outcome, RunRecord, SuiteResult
+
+if TYPE_CHECKING:
+    from bpe_conformance.checks.base import Check
 
 FAILURE_MESSAGE = (
     "train(documents, 2) round 1: expected (99, 100) (count 2), got (258, 67) (count 2): tie broken the other way"
@@ -104,7 +106,8 @@ def test_the_header_fits_on_its_lines(output: tuple[str, int]) -> None:
     shown = RunHeader(checks=len(suite.results), isolation="process", seed=0, effort="dev · profile strict")
     harness, implementation, settings = header_lines(suite.implementation, shown, "bpe-conformance 0.1.0")
     lines = text.splitlines()
-    assert lines[0] == harness and settings in lines[1:4]
+    assert lines[0] == harness
+    assert settings in lines[1:4]
     assert " ".join(" ".join(lines[1:4]).split()).startswith(" ".join(implementation.split()))
 
 

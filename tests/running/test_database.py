@@ -9,16 +9,12 @@ from __future__ import annotations
 import errno
 import os
 import re
-from collections.abc import Callable
-from datetime import timedelta
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import redis
 from hypothesis import settings
 from hypothesis.database import InMemoryExampleDatabase
-from redis.typing import ChannelT, EncodableT
 
 from bpe_conformance import reference
 from bpe_conformance.adapters.python import InProcessSubject
@@ -34,6 +30,13 @@ from bpe_conformance.running.database import (
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.running.suite import select
 from bpe_conformance.zoo import TiesToLargestPair
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from datetime import timedelta
+    from pathlib import Path
+
+    from redis.typing import ChannelT, EncodableT
 
 
 class BrokenDatabase(InMemoryExampleDatabase):
@@ -57,7 +60,8 @@ def test_a_working_database_replays_what_it_saved(tmp_path: Path) -> None:
     found = run_check(tie_break, InProcessSubject(TiesToLargestPair), settings(max_examples=60), 0, database)
     again = run_check(tie_break, InProcessSubject(TiesToLargestPair), settings(max_examples=60), 99, database)
     assert found.outcome.value == again.outcome.value == "fail"
-    assert again.counterexample is not None and found.counterexample is not None
+    assert again.counterexample is not None
+    assert found.counterexample is not None
     assert again.counterexample["inputs"] == found.counterexample["inputs"]
     # A correct implementation passes the saved example, and hypothesis drops it.
     assert (
@@ -74,7 +78,8 @@ def test_a_failed_write_names_the_check_and_prints_the_example_it_could_not_save
     message = str(raised.value)
     assert "check tie-break, example not saved: " in message
     assert "the failure it found was NOT SAVED, here it is in full: [BPE-TRAIN-TIE]" in message
-    assert "with inputs {'documents': [" in message and raised.value.lost_failure
+    assert "with inputs {'documents': [" in message
+    assert raised.value.lost_failure
 
 
 def test_the_directory_database_verifies_and_rewrites_an_entry_that_did_not_land(tmp_path: Path) -> None:

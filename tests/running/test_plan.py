@@ -5,17 +5,21 @@ else of ``running/``."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from bpe_conformance.adapters.subject import Subject
-from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.profiles import get_profile
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running import RunConfig, RunInterrupted, RunPlan, suite
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.checks.base import Check
 
 TIE_BREAK = ("tie-break",)
 
@@ -80,7 +84,8 @@ def test_the_subject_is_judged_once_under_the_plan_profile(monkeypatch: pytest.M
     with plan.open() as opened:
         result = opened.run()
     assert judged == ["minbpe"]
-    assert opened.subject.info.profile == "minbpe" and result.implementation.profile == "minbpe"
+    assert opened.subject.info.profile == "minbpe"
+    assert result.implementation.profile == "minbpe"
 
 
 def test_a_run_tells_its_observer_and_knows_its_exit_code() -> None:
@@ -95,8 +100,10 @@ def test_a_run_tells_its_observer_and_knows_its_exit_code() -> None:
 
     result = RunPlan.build(RunConfig(patterns=TIE_BREAK)).run(Observer())
     assert seen == [("start", "tie-break", 0, 1), ("result", "tie-break", Outcome.PASS)]
-    assert result.exit_code == 0 and result.not_run == ()
-    assert result.config.checks == ("tie-break",) and result.implementation.spec is None
+    assert result.exit_code == 0
+    assert result.not_run == ()
+    assert result.config.checks == ("tie-break",)
+    assert result.implementation.spec is None
 
 
 def test_an_interrupted_run_carries_the_checks_that_finished() -> None:
@@ -144,4 +151,5 @@ def test_front_ends_use_only_the_public_api_of_running(path: str) -> None:
             used |= {alias.name for alias in node.names}
         if isinstance(node, ast.Import):
             assert not any(alias.name.startswith("bpe_conformance.running") for alias in node.names), path
-    assert used and used <= {"HARNESS_NAME", "OpenedRun", "RunConfig", "RunInterrupted", "RunPlan", "SuiteResult"}
+    assert used
+    assert used <= {"HARNESS_NAME", "OpenedRun", "RunConfig", "RunInterrupted", "RunPlan", "SuiteResult"}

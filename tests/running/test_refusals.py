@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hypothesis import settings
 
@@ -23,6 +23,9 @@ from bpe_conformance.running import RunConfig, RunPlan
 from bpe_conformance.running.runner import run_check
 from tests.support.refusals import RaisesWhenPairsRunOut, RefusesEmptyCorpus
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 REFUSED = "train raised ValueError: no documents to train on"
 IMPL = "tests.support.refusals:RefusesEmptyCorpus"
 
@@ -30,18 +33,22 @@ IMPL = "tests.support.refusals:RefusesEmptyCorpus"
 def test_a_refused_example_is_recorded_once_and_the_check_goes_on() -> None:
     (check,) = select_checks(["greedy-selection"])
     result = run_check(check, InProcessSubject(RefusesEmptyCorpus), settings(max_examples=40), 0)
-    assert result.outcome is Outcome.ERROR and is_refusal_only(result)
+    assert result.outcome is Outcome.ERROR
+    assert is_refusal_only(result)
     assert result.examples > 10  # it did not stop at the empty corpus
-    assert "the check went on" in result.message and REFUSED in result.message
+    assert "the check went on" in result.message
+    assert REFUSED in result.message
     assert result.counterexample is not None
     (record,) = result.counterexample["refusals"]
-    assert record["operation"] == "train" and record["error"] == "ValueError: no documents to train on"
+    assert record["operation"] == "train"
+    assert record["error"] == "ValueError: no documents to train on"
 
 
 def test_a_correct_implementation_has_no_refusal() -> None:
     (check,) = select_checks(["greedy-selection"])
     result = run_check(check, InProcessSubject(reference.Tokenizer), settings(max_examples=40), 0)
-    assert result.outcome is Outcome.PASS and not refusals([result])
+    assert result.outcome is Outcome.PASS
+    assert not refusals([result])
 
 
 def test_the_refusal_is_one_finding_with_the_checks_it_blocked(tmp_path: Path) -> None:
@@ -49,18 +56,22 @@ def test_the_refusal_is_one_finding_with_the_checks_it_blocked(tmp_path: Path) -
     plan = RunPlan.build(RunConfig(impl=IMPL, isolation="inprocess", patterns=checks))
     suite = plan.run()
     (refusal,) = refusals(suite.results)
-    assert refusal.operation == "train" and refusal.error == "ValueError: no documents to train on"
+    assert refusal.operation == "train"
+    assert refusal.error == "ValueError: no documents to train on"
     blocked = {result.check for result in suite.results if result.outcome is Outcome.ERROR}
-    assert set(refusal.checks) == blocked and len(blocked) >= 3
+    assert set(refusal.checks) == blocked
+    assert len(blocked) >= 3
     buffer = io.StringIO()
     render_summary(make_console(buffer, width=200), suite)
     text = buffer.getvalue()
     assert text.count("REFUSED train raised ValueError: no documents to train on") == 1
     assert f"blocked: {', '.join(refusal.checks)}" in text
-    assert "ERROR greedy-selection" not in text and "Failures (1)" in text
+    assert "ERROR greedy-selection" not in text
+    assert "Failures (1)" in text
     assert level_verdicts(suite).startswith("algorithm: 1 refused input ·")
     markdown = render_markdown(suite)
-    assert markdown.count("### REFUSED `train`") == 1 and "ERROR greedy" not in markdown
+    assert markdown.count("### REFUSED `train`") == 1
+    assert "ERROR greedy" not in markdown
 
 
 def test_the_json_report_carries_the_refusals(tmp_path: Path) -> None:
@@ -76,9 +87,11 @@ def test_stop_rule_tells_a_refused_empty_corpus_from_a_crash_when_pairs_run_out(
     out is the stop rule's violation, as before."""
     (check,) = select_checks(["stop-rule"])
     refused = run_check(check, InProcessSubject(RefusesEmptyCorpus), settings(max_examples=40), 0)
-    assert refused.outcome is Outcome.ERROR and is_refusal_only(refused)
+    assert refused.outcome is Outcome.ERROR
+    assert is_refusal_only(refused)
     crashed = run_check(check, InProcessSubject(RaisesWhenPairsRunOut), settings(max_examples=40), 0)
-    assert crashed.outcome is Outcome.FAIL and crashed.clause == "BPE-TRAIN-STOP"
+    assert crashed.outcome is Outcome.FAIL
+    assert crashed.clause == "BPE-TRAIN-STOP"
     assert "raised once no pair was left" in crashed.message
 
 

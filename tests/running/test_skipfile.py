@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import strategies as st
@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.running.skipfile import SkipEntry, SkipPlan, load_skip_file, parse_skip_text, resolve_skips
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _never_fails(subject: object, example: object) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from rich.console import Console
@@ -23,6 +23,9 @@ from bpe_conformance.spec.clauses import (
 )
 from bpe_conformance.teaching import clause_view
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 MINI_SPEC = """# Mini
 
@@ -158,7 +161,8 @@ def test_clause_id_pattern_and_references() -> None:
         assert CLAUSE_ID_PATTERN.fullmatch(clause_id), clause_id
     text = "(BPE-ROUNDTRIP), BPE-TRAIN-TIE; BPE-ALPHA-* and `BPE-SER-LOAD`. bpe-rule-id xBPE-RULE-ID"
     assert find_clause_ids(text) == ["BPE-ROUNDTRIP", "BPE-TRAIN-TIE", "BPE-ALPHA-*", "BPE-SER-LOAD"]
-    assert is_defined("BPE-ALPHA-*") and is_defined("BPE-ROUNDTRIP")
+    assert is_defined("BPE-ALPHA-*")
+    assert is_defined("BPE-ROUNDTRIP")
     assert not is_defined("BPE-" + "NOPE-*")
     assert not is_defined("BPE-TRAIN-TIE" + "S")
 
@@ -214,7 +218,8 @@ def test_explain_wraps_why_it_matters_to_the_width(
     assert explain.handle(parse("explain", "BPE-TRAIN-TIE")) == 0
     out = capsys.readouterr().out
     why = out[out.index("Why it matters.") :].split("\n\n")[0].splitlines()
-    assert len(why) > 2 and all(len(line) <= 60 for line in why)
+    assert len(why) > 2
+    assert all(len(line) <= 60 for line in why)
     assert " ".join(why).startswith("Why it matters. Ties are common")
 
 
@@ -259,7 +264,8 @@ def test_explain_styles_a_terminal() -> None:
     assert "Why it matters." in text
     assert "replace_pair([97, 97, 97], (97, 97), 258)" in text
     assert text.index("replace_pair([97, 97, 97]") < text.index("contains (97, 97) three times")
-    assert "overlapping-replacement" in text and "Enforced by" in text
+    assert "overlapping-replacement" in text
+    assert "Enforced by" in text
     assert "\x1b[" in console.file.getvalue()  # type: ignore[attr-defined]
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import doctest
 import io
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bpe_conformance.spec.clauses import SPEC_PATH, WHY_PREFIX, Example, find_clause_ids, is_defined, load_document
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 REPO = SPEC_PATH.parents[1]
 SCANNED_DIRECTORIES = ("reference", "conformance", "tests", "specs")

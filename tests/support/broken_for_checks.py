@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import unicodedata
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference import (
     LiteralTokenizer,
@@ -23,6 +23,9 @@ from bpe_conformance.reference import (
     rule_id,
     select_pair,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 Pair = tuple[int, int]
 Rules = list[Pair]

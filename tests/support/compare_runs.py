@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 import shlex
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
@@ -19,6 +18,9 @@ from bpe_conformance.cli.main import main
 from bpe_conformance.compare.report import SCHEMA_PATH
 from bpe_conformance.reference import Tokenizer, encode
 from tests.support.tie_variants import LargestTies
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "CompareRun",

@@ -7,12 +7,16 @@ among them with :func:`demo_selection`, which behaves like the suite's ``select_
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from bpe_conformance import reference
-from bpe_conformance.adapters.subject import Subject
-from bpe_conformance.checks.base import Check
 from bpe_conformance.errors import ImplementationRaised, Violation
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.checks.base import Check
 
 __all__ = ["demo_selection", "verify_round_trip", "verify_unknown_id_rejected", "verify_worked_example"]
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 __all__ = ["fresh_copy"]
 
@@ -24,7 +27,8 @@ def fresh_copy(name: str, *, stand_in: bool = False) -> ModuleType:
     """
     importlib.import_module(name)
     spec = importlib.util.find_spec(name)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     if stand_in:
         sys.modules[name] = module

@@ -10,10 +10,13 @@ import contextlib
 import errno
 import os
 import subprocess
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
 
 
 @contextlib.contextmanager

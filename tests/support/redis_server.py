@@ -10,13 +10,15 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 __all__ = ["RedisServer", "free_port", "redis_or_skip", "running_redis"]
 

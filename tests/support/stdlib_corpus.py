@@ -7,10 +7,13 @@ corpus is the same on every run of one Python.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench.corpora import stdlib_documents
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 __all__ = ["write_corpus"]
 

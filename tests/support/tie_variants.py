@@ -9,10 +9,13 @@ harness models (first-seen, largest); the others are orders no model knows.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference import LiteralTokenizer, check_documents, check_text, encode
 from tests.support.broken_for_checks import literal_train, select_first_seen, select_largest_tied
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 Pair = tuple[int, int]
 Counts = dict[Pair, int]

@@ -8,11 +8,14 @@ wrong place then gets other ids, which is what the production checks must see.
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.reference.dialects import byte_level_symbol, profile_pieces, train_profile
 from bpe_conformance.reference.profiles import RUSTBPE
 from bpe_conformance.reference.vocabulary import Vocabulary, vocabulary_from_pieces
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["SPLIT_CORPUS", "gpt2_files", "hf_tokenizer_json", "trained_vocabulary"]
 

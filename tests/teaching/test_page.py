@@ -51,7 +51,8 @@ def test_every_state_has_an_address_and_the_page_needs_nothing_else() -> None:
     page = worked_example_page()
     assert list(sections(page)) == ["start", "round-0", "round-1", "stop", "encode-0"]
     assert not re.search(r"(?:src|href)\s*=|https?:|@import|url\(", page)
-    assert page.count("<style>") == 1 and page.count("<script>") == 1
+    assert page.count("<style>") == 1
+    assert page.count("<script>") == 1
 
 
 def test_a_round_shows_each_document_before_and_after_with_the_replaced_pairs() -> None:
@@ -79,7 +80,8 @@ def test_the_counts_table_marks_the_winner_and_the_tie() -> None:
 
 def test_the_stop_and_the_encoding_states() -> None:
     states = sections(worked_example_page())
-    assert "(258, 258)" in states["stop"][1] and "below 2" in states["stop"][1]
+    assert "(258, 258)" in states["stop"][1]
+    assert "below 2" in states["stop"][1]
     encoding = states["encode-0"][1]
     assert ("document", [256, 258, 259, 257]) in rows(encoding)
     assert "ids [258, 259] · decodes to &#x27;abac&#x27;" in encoding
@@ -100,7 +102,8 @@ def test_an_encoding_out_of_rank_order_shows_its_ids_and_why_they_differ() -> No
 def test_an_overlapping_round_says_why_not_every_window() -> None:
     body = sections(render_page(["aaa"], trace_training(["aaa"], 32)))["round-0"][1]
     assert ("after", [258, 97]) in rows(body)
-    assert "Not [258, 258]" in body and "&#x27;aaaa&#x27;" in body
+    assert "Not [258, 258]" in body
+    assert "&#x27;aaaa&#x27;" in body
 
 
 def test_replaced_positions_read_off_the_sequence_after() -> None:
@@ -113,7 +116,8 @@ def test_long_rows_end_in_a_box_that_says_how_many_more() -> None:
     document = "ab" * (MAX_TOKENS_SHOWN + 20)
     body = sections(render_page([document], trace_training([document], 0)))["start"][1]
     ((_, shown),) = rows(body)
-    assert len(shown) == MAX_TOKENS_SHOWN and f"… {len(document) - MAX_TOKENS_SHOWN} more" in body
+    assert len(shown) == MAX_TOKENS_SHOWN
+    assert f"… {len(document) - MAX_TOKENS_SHOWN} more" in body
 
 
 def test_a_page_of_encodings_alone_needs_their_rules() -> None:
@@ -148,7 +152,8 @@ def test_chromium_shows_exactly_the_state_the_fragment_names(tmp_path: Path) -> 
         states = sections(dom)
         shown = [state for state, (attributes, _) in states.items() if "hidden" not in attributes]
         assert shown == [current]
-        assert re.search(rf'id="slider"[^>]*value="{index}"', dom) and re.search(r'id="slider"[^>]*max="4"', dom)
+        assert re.search(rf'id="slider"[^>]*value="{index}"', dom)
+        assert re.search(r'id="slider"[^>]*max="4"', dom)
         assert f"({index + 1} of 5)" in dom
     round_1 = sections(doms["round-1"])["round-1"][1]
     assert [ids for label, ids in rows(round_1) if label == "after"] == [[258, 258], [259, 259]]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given
@@ -22,8 +22,12 @@ from bpe_conformance.teaching.labels import (
     wrap,
     wrap_items,
 )
-from bpe_conformance.teaching.lines import Line
 from bpe_conformance.teaching.training_view import footnote_lines, training_lines
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from bpe_conformance.teaching.lines import Line
 
 
 def text_of(lines: Sequence[Line]) -> str:
@@ -49,9 +53,12 @@ def test_a_piece_is_text_only_when_it_is_valid_utf8_on_its_own(piece: bytes, lab
 
 
 def test_long_pieces_and_texts_are_cut_saying_how_long_they_are() -> None:
-    assert piece_label(b"a" * 100, 30).endswith("(100 characters)") and cell_len(piece_label(b"a" * 100, 30)) <= 30
-    assert piece_label(b"\xbd" * 100, 40).endswith("(100 bytes)") and PARTIAL_LABEL.search(piece_label(b"\xbd" * 100))
-    assert cell_len(short_repr("低" * 50, 30)) <= 30 and short_repr("低" * 50, 30).endswith("(50 characters)")
+    assert piece_label(b"a" * 100, 30).endswith("(100 characters)")
+    assert cell_len(piece_label(b"a" * 100, 30)) <= 30
+    assert piece_label(b"\xbd" * 100, 40).endswith("(100 bytes)")
+    assert PARTIAL_LABEL.search(piece_label(b"\xbd" * 100))
+    assert cell_len(short_repr("低" * 50, 30)) <= 30
+    assert short_repr("低" * 50, 30).endswith("(50 characters)")
 
 
 @given(st.lists(st.integers(0, 100_000), max_size=60), st.integers(12, 120))
@@ -75,17 +82,21 @@ def test_wrap_never_exceeds_the_width_unless_a_word_is_longer(text: str, width: 
 def test_wrap_keeps_pairs_and_items_whole() -> None:
     assert all("(116," not in line or "(116, 260)" in line for line in wrap("x " * 30 + "(116, 260) y", 22))
     assert wrap_items(["(97, 98)×2"] * 3, 24, "  ", "    ") == ["  (97, 98)×2  (97, 98)×2", "    (97, 98)×2"]
-    assert fit(["a", "b"], 3) == "a b" and fit([], 3) == ""
+    assert fit(["a", "b"], 3) == "a b"
+    assert fit([], 3) == ""
 
 
 def test_the_winner_is_explained_by_a_tie_by_the_highest_count_or_as_the_only_pair() -> None:
     """BPE-TRAIN-TIE and BPE-TRAIN-GREEDY: the reason names the tied pairs, or the runner-up and its count."""
     tie, greedy = trace_training(["abab", "acac"], 32).rounds
-    assert "(97, 98) and (97, 99) tie at count 2" in selection_reason(tie) and "BPE-TRAIN-TIE" in selection_reason(tie)
-    assert "(99, 97), has 1" in selection_reason(greedy) and "BPE-TRAIN-GREEDY" in selection_reason(greedy)
+    assert "(97, 98) and (97, 99) tie at count 2" in selection_reason(tie)
+    assert "BPE-TRAIN-TIE" in selection_reason(tie)
+    assert "(99, 97), has 1" in selection_reason(greedy)
+    assert "BPE-TRAIN-GREEDY" in selection_reason(greedy)
     assert "only pair" in selection_reason(trace_training(["aaa"], 1).rounds[0])
     many = trace_training(["abcdefghijkl", "abcdefghijkl"], 1).rounds[0]
-    assert "11 pairs" not in selection_reason(many) and "and 3 more tie at count 2" in selection_reason(many)
+    assert "11 pairs" not in selection_reason(many)
+    assert "and 3 more tie at count 2" in selection_reason(many)
 
 
 @pytest.mark.parametrize(
@@ -109,14 +120,16 @@ def test_the_training_view_of_a_merge_with_overlapping_windows() -> None:
     lines = training_lines(["aaa"], trace_training(["aaa"], 32), width=100)
     shown = text_of(lines)
     assert "doc 0 [258, 97] 'aa' 'a'" in shown
-    assert "why [258, 97] and not [258, 258] in doc 0" in shown and "decodes to 'aaaa' (4 bytes), not 'aaa'" in shown
+    assert "why [258, 97] and not [258, 258] in doc 0" in shown
+    assert "decodes to 'aaaa' (4 bytes), not 'aaa'" in shown
     assert footnote_lines(lines, 100) == []
 
 
 def test_max_docs_zero_hides_sequences_but_counts_them() -> None:
     documents = ["ab", "ab", "cd"]
     shown = text_of(training_lines(documents, trace_training(documents, 32, kept_documents=0), width=100))
-    assert "doc 0" not in shown and "… and 3 more documents (--max-docs)" in shown
+    assert "doc 0" not in shown
+    assert "… and 3 more documents (--max-docs)" in shown
 
 
 def test_a_partial_piece_brings_its_footnote_once() -> None:
@@ -133,15 +146,19 @@ def test_the_encoding_view_explains_each_rule_that_found_nothing_out_of_order() 
     right, wrong = trace_encoding("abc", rules), trace_encoding("abc", rules, order=reversed_ranks(2))
     shown = text_of(encoding_lines(right, rules, wrong=wrong, width=100))
     assert "[97, 259], not the canonical [258, 99]" in shown
-    assert "rule 0 (97, 98) found its ids already merged otherwise" in shown and "names" not in shown
+    assert "rule 0 (97, 98) found its ids already merged otherwise" in shown
+    assert "names" not in shown
     rules = [(97, 98), (258, 99)]
     right, wrong = trace_encoding("abc", rules), trace_encoding("abc", rules, order=reversed_ranks(2))
     shown = text_of(encoding_lines(right, rules, wrong=wrong, width=100))
-    assert "rule 1 (258, 99) names 258, which no rule had made yet" in shown and "merged otherwise" not in shown
+    assert "rule 1 (258, 99) names 258, which no rule had made yet" in shown
+    assert "merged otherwise" not in shown
 
 
 def test_the_encoding_view_counts_the_rules_that_replaced_nothing() -> None:
     rules = [(97, 98), (120, 121), (97, 99)]
     shown = text_of(encoding_lines(trace_encoding("abac", rules), rules, width=100))
     assert "1 rule of 3 replaced nothing" in shown
-    assert "ids [258, 260]" in shown and "document [256, 258, 260, 257]" in shown and "= 'abac'" in shown
+    assert "ids [258, 260]" in shown
+    assert "document [256, 258, 260, 257]" in shown
+    assert "= 'abac'" in shown

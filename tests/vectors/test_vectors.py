@@ -14,9 +14,7 @@ import re
 import subprocess
 import sys
 import unicodedata
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -57,6 +55,10 @@ from bpe_conformance.vectors.generate import (
 )
 from bpe_conformance.vectors.output import write_vectors
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 SPEC = ROOT / "specs" / "bpe.md"
 
@@ -184,7 +186,8 @@ def test_the_worked_examples_are_there(files: dict[str, list[dict[str, Any]]]) -
     repeated = by_input[(("aaab", "aab"), 32)]
     assert (repeated["rules"], repeated["rule_counts"]) == ([[97, 97]], [3])
     cjk = by_input[(("低" * 30,), 2)]
-    assert cjk["rules"] == [[189, 142], [228, 258]] and [len(sequence) for sequence in cjk["sequences"]] == [30]
+    assert cjk["rules"] == [[189, 142], [228, 258]]
+    assert [len(sequence) for sequence in cjk["sequences"]] == [30]
     assert by_input[(("aaa",), 1)]["sequences"] == [[258, 97]]
     run = next(vector for vector in files["load.json"] if vector["rules"] == [[97, 97]])
     assert {"text": "aaa", "ids": [258, 97], "document_ids": [256, 258, 97, 257]} in run["encodings"]
@@ -366,10 +369,12 @@ def test_a_mismatch_says_what_was_expected_and_what_came_back(training: list[dic
     found = replay_vector(_wrong("LargestTie", _train=_trainer(_largest_tie)), vector)
     first = found[0]
     assert (first.vector_id, first.operation, first.skipped) == (vector["id"], "train", False)
-    assert first.clauses == tuple(vector["clauses"]) and "BPE-TRAIN-TIE" in first.clauses
+    assert first.clauses == tuple(vector["clauses"])
+    assert "BPE-TRAIN-TIE" in first.clauses
     assert first.input == {"documents": ["abab", "acac"], "max_merges": 32}
     assert (first.expected, first.actual) == ([[97, 98], [97, 99]], [[97, 99], [97, 98]])
-    assert vector["id"] in format_mismatch(first) and "got [[97, 99], [97, 98]]" in format_mismatch(first)
+    assert vector["id"] in format_mismatch(first)
+    assert "got [[97, 99], [97, 98]]" in format_mismatch(first)
 
 
 class Minimal:
@@ -400,7 +405,8 @@ def test_what_an_implementation_lacks_is_skipped_not_failed(files: dict[str, lis
 
 def test_an_exception_where_an_answer_belongs_is_a_mismatch(training: list[dict[str, Any]]) -> None:
     found = replay_vector(_wrong("Crashes", _encode=lambda text, rules: [][0]), training[0])
-    assert found and all(item.actual.startswith("raised IndexError") for item in found)
+    assert found
+    assert all(item.actual.startswith("raised IndexError") for item in found)
 
 
 # --- the command ---------------------------------------------------------------------------------------------------
@@ -423,7 +429,8 @@ def test_the_check_command_passes_on_the_committed_files(capsys: pytest.CaptureF
 
 def test_the_commands_regenerate_and_catch_drift(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, output = _run(capsys, "vectors", "generate", "--dir", str(tmp_path), "--profile", "strict")
-    assert code == 0 and output.count("wrote") == len(FILES)
+    assert code == 0
+    assert output.count("wrote") == len(FILES)
     stored = json.loads((tmp_path / "training.json").read_text(encoding="utf-8"))
     stored["vectors"][0]["rules"] = [[97, 99], [97, 98]]
     (tmp_path / "training.json").write_text(json.dumps(stored), encoding="utf-8")
@@ -432,7 +439,8 @@ def test_the_commands_regenerate_and_catch_drift(tmp_path: Path, capsys: pytest.
     code, output = _run(capsys, "vectors", "check", "--dir", str(tmp_path), "--profile", "strict")
     assert code == 1
     assert f"training.json: 1 changed ({stored['vectors'][0]['id']})" in output
-    assert "extra.json: not a vector file" in output and "load.json: missing" in output
+    assert "extra.json: not a vector file" in output
+    assert "load.json: missing" in output
 
 
 def test_an_algorithm_bug_is_no_interface_deviation_of_the_invalid_vectors(

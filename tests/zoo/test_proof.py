@@ -91,7 +91,8 @@ def test_harness_accepts_control_with_every_check(control: Any) -> None:
     proof = _quick(control.name)
     assert [result.check for result in proof.results] == [check.name for check in ALL_CHECKS]
     assert [(result.check, result.outcome.value, result.message) for result in failures(proof)] == []
-    assert proven(proof) and proof.complete
+    assert proven(proof)
+    assert proof.complete
 
 
 @pytest.mark.slow
@@ -99,7 +100,8 @@ def test_harness_accepts_control_with_every_check(control: Any) -> None:
 def test_full_suite_rejects_member_with_a_clause_it_breaks(member: Any) -> None:
     """The real proof: every check runs on the member, in suite order, as ``bpe-conformance run`` would."""
     proof = full_proof(member)
-    assert proof.complete and len(proof.results) == len(ALL_CHECKS)
+    assert proof.complete
+    assert len(proof.results) == len(ALL_CHECKS)
     _assert_rejected_with_a_claimed_clause(proof)
 
 
@@ -157,7 +159,8 @@ def test_spec_links_point_at_real_headings() -> None:
 def test_docstring_parts_split_summary_breaks_and_wild() -> None:
     summary, breaks, wild = docstring_parts(by_name("concatenates-documents"))
     assert summary == "Concatenates the documents into one stream before counting."
-    assert breaks.startswith("Breaks BPE-TRAIN-DOCS:") and "Seen in the wild" not in breaks
+    assert breaks.startswith("Breaks BPE-TRAIN-DOCS:")
+    assert "Seen in the wild" not in breaks
     assert wild.startswith("minbpe and tiktoken's")
     assert docstring_parts(by_name("zoo-base"))[1:] == ("", "")
 
@@ -204,7 +207,8 @@ def test_relevant_checks_put_the_members_own_clause_first(member: Any) -> None:
     chosen = relevant_checks(member)
     assert {check.name for check in chosen} == {check.name for check in ALL_CHECKS if set(check.clauses) & set(claimed)}
     ranks = [0 if check.clause == member.clause else 1 if check.clause in claimed else 2 for check in chosen]
-    assert ranks == sorted(ranks) and ranks[0] == 0
+    assert ranks == sorted(ranks)
+    assert ranks[0] == 0
     suite_order = [check.name for check in ALL_CHECKS]
     for rank in set(ranks):
         names = [check.name for check, its_rank in zip(chosen, ranks, strict=True) if its_rank == rank]
@@ -239,7 +243,8 @@ def test_zoo_check_exits_1_when_a_proof_fails(
     monkeypatch.setattr(zoo_command, "prove_all", lambda implementations, **options: [flagged])
     assert main(["zoo", "check", "--only", "zoo-base"]) == 1
     output = capsys.readouterr().out
-    assert "accepted 0/1 controls" in output and "not proven: c2" in output
+    assert "accepted 0/1 controls" in output
+    assert "not proven: c2" in output
 
 
 def test_zoo_command_rejects_unknown_names_and_bad_jobs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -44,7 +44,8 @@ def _label(implementation: Any) -> str:
 
 def test_zoo_and_controls_are_big_enough_and_names_are_unique_kebab_case() -> None:
     names = [implementation.name for implementation in [*ZOO, *CONTROLS]]
-    assert len(ZOO) >= 30 and len(CONTROLS) >= 3
+    assert len(ZOO) >= 30
+    assert len(CONTROLS) >= 3
     assert len(names) == len(set(names)), sorted(name for name in names if names.count(name) > 1)
     assert [name for name in names if not KEBAB_CASE.fullmatch(name)] == []
 
@@ -73,12 +74,14 @@ def test_every_class_is_a_zero_argument_factory_importable_by_class_name() -> No
 def test_member_names_known_clauses_in_its_docstring(member: Any) -> None:
     assert member.clause in KNOWN_CLAUSES
     assert set(member.also) <= KNOWN_CLAUSES
-    assert member.clause not in member.also and len(set(member.also)) == len(member.also)
+    assert member.clause not in member.also
+    assert len(set(member.also)) == len(member.also)
     docstring = member.__doc__ or ""
     first_line = docstring.strip().splitlines()[0] if docstring.strip() else ""
     assert first_line, f"{member.__name__} needs a one-line summary of its bug"
     assert member.clause in docstring
-    assert member.why.strip() and "\n\n" not in member.why
+    assert member.why.strip()
+    assert "\n\n" not in member.why
 
 
 @pytest.mark.parametrize("member", ZOO, ids=_label)
@@ -90,7 +93,8 @@ def test_member_overrides_a_step_of_the_base(member: Any) -> None:
 @pytest.mark.parametrize("member", ZOO, ids=_label)
 def test_witness_shows_the_bug(member: Any) -> None:
     witness = member.witness
-    assert witness.operation in OPERATIONS and isinstance(witness.args, tuple)
+    assert witness.operation in OPERATIONS
+    assert isinstance(witness.args, tuple)
     assert all(operation in OPERATIONS for operation, _args in witness.setup)
     expected = run_witness(LiteralTokenizer(), witness)
     assert all(result.kind != "crashed" for result in expected), describe_witness(witness)

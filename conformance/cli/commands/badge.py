@@ -15,18 +15,21 @@ Exit 0 once written; 2 when the report cannot be read or is not a report.
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import read_text_file, writable_path
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.badge import badge_documents
 from bpe_conformance.spec.resources import read_spec_text
+
+if TYPE_CHECKING:
+    import argparse
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["badge_file_name", "handle", "register"]
 

@@ -18,10 +18,12 @@ import argparse
 import importlib
 import sys
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.errors import HarnessError
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 __all__ = ["handle", "register"]
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from bpe_conformance.adapters import ISOLATIONS, load_implementation
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.cli.arguments import add_limit_arguments, limits_from, positive_seconds, whole_number_at_least
 from bpe_conformance.compare.comparison import (
     DEFAULT_SHRINK_SECONDS,
@@ -36,6 +35,9 @@ from bpe_conformance.reference.pretokenization import SPLIT_PROFILES, SplitProfi
 from bpe_conformance.reference.profile_spec import resolve_profile
 from bpe_conformance.reports.terminal import make_console, wrap_command, wrap_detail
 from bpe_conformance.running.suite import judged_subject
+
+if TYPE_CHECKING:
+    from bpe_conformance.adapters.subject import Subject
 
 __all__ = ["DEFAULT_SHRINK_PATH", "DEFAULT_TIMEOUT", "handle", "judged_split", "register"]
 

@@ -15,8 +15,7 @@ terminal; piped, it is plain text wrapped at the width (``$COLUMNS``, else 100),
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, RenderableType
 from rich.rule import Rule
@@ -30,6 +29,9 @@ from bpe_conformance.teaching.clause_view import (
     styled_clause,
     styled_listing,
 )
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["EXIT_OK", "EXIT_USAGE", "handle", "register", "selected_clauses"]
 

@@ -13,10 +13,9 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters.signals import deferred_signals
-from bpe_conformance.checks.base import Check
 from bpe_conformance.cli.arguments import add_limit_arguments, add_timeout_argument, limits_from, whole_number_at_least
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import STDOUT, writable_path
@@ -27,8 +26,11 @@ from bpe_conformance.fuzzing.records import CampaignConfig, CampaignInterrupted
 from bpe_conformance.fuzzing.report import write_summary
 from bpe_conformance.reference.profiles import PROFILES
 from bpe_conformance.reports.terminal import make_console
-from bpe_conformance.results.implementation import ImplementationRecord
 from bpe_conformance.running import RunConfig, RunPlan
+
+if TYPE_CHECKING:
+    from bpe_conformance.checks.base import Check
+    from bpe_conformance.results.implementation import ImplementationRecord
 
 __all__ = ["campaign_config", "default_jobs", "duration_argument", "handle", "register"]
 

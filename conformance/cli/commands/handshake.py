@@ -19,17 +19,19 @@ handshake itself failed (as ``run`` stops on it).
 
 from __future__ import annotations
 
-import argparse
 import shlex
 import shutil
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters import COMMAND_PREFIX
 from bpe_conformance.adapters.subprocess import ProcessSubject
 from bpe_conformance.cli.arguments import add_limit_arguments, add_timeout_argument, limits_from
 from bpe_conformance.errors import CallAborted, HarnessError, ImplementationRaised, MalformedResult
 from bpe_conformance.reports.common import cut
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
 
 __all__ = ["EXIT_PROTOCOL_ERROR", "SAMPLE_CALLS", "TranscribedSubject", "handle", "register"]
 

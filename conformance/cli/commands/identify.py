@@ -24,11 +24,9 @@ identified as: strict
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters import ISOLATIONS
 from bpe_conformance.cli.arguments import add_limit_arguments, add_timeout_argument, limits_from
@@ -36,6 +34,10 @@ from bpe_conformance.dialects.identify import format_report, identify_spec
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import STDOUT, writable_path, write_output
 from bpe_conformance.reference.profile_spec import resolve_profile
+
+if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
 
 __all__ = [
     "EXIT_IDENTIFIED",

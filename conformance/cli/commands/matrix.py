@@ -20,10 +20,9 @@ matrix of the document read (--from), or else of the --json file being replaced,
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.cli.arguments import add_limit_arguments, limits_from, whole_number_at_least
 from bpe_conformance.errors import HarnessError
@@ -34,8 +33,12 @@ from bpe_conformance.matrix.production import run_production_matrix
 from bpe_conformance.matrix.record import dumps_matrix, matrix_document, read_matrix
 from bpe_conformance.matrix.render import render_markdown
 from bpe_conformance.matrix.run import run_matrix
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.spec.resources import checkout_root
+
+if TYPE_CHECKING:
+    import argparse
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["DEFAULT_HTML", "DEFAULT_JSON", "DEFAULT_OUTPUT", "handle", "register"]
 

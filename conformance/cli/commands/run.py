@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.adapters.signals import deferred_signals
 from bpe_conformance.cli.arguments import add_limit_arguments, add_timeout_argument, limits_from, whole_number_at_least
@@ -25,6 +22,11 @@ from bpe_conformance.reports.junit import write_junit
 from bpe_conformance.reports.markdown import write_markdown
 from bpe_conformance.reports.terminal import RunHeader, live_view, make_console, render_header, render_summary
 from bpe_conformance.running import HARNESS_NAME, OpenedRun, RunConfig, RunInterrupted, RunPlan, SuiteResult
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from rich.console import Console
 
 __all__ = ["config_from_args", "handle", "register"]
 

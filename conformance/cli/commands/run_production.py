@@ -8,9 +8,9 @@ vocabulary's file, size and SHA-256.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import sys
+from typing import TYPE_CHECKING
 
 from bpe_conformance.adapters import COMMAND_PREFIX
 from bpe_conformance.cli.commands.run import _report_paths, _write_reports, config_from_args
@@ -19,6 +19,9 @@ from bpe_conformance.reference.production_encoders import REFERENCE_ENCODERS
 from bpe_conformance.reports.terminal import RunHeader, live_view, make_console, render_header, render_summary
 from bpe_conformance.running import suite
 from bpe_conformance.running.production import production_checks, production_setup_for, run_production_suite
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["handle_production", "production_isolation"]
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.cli.arguments import whole_number_at_least
 from bpe_conformance.errors import HarnessError
@@ -34,13 +33,17 @@ from bpe_conformance.reference import (
     trace_training,
 )
 from bpe_conformance.reference.encoding_trace import EncodingTrace
-from bpe_conformance.reference.trace import TrainingTrace
 from bpe_conformance.reports.common import plural
 from bpe_conformance.reports.terminal import make_console
 from bpe_conformance.teaching.encoding_view import encoding_lines
 from bpe_conformance.teaching.lines import BLANK, HEADING, Line, print_lines
 from bpe_conformance.teaching.page import render_page
 from bpe_conformance.teaching.training_view import DEFAULT_MAX_DOCS, footnote_lines, training_lines
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from bpe_conformance.reference.trace import TrainingTrace
 
 __all__ = ["DEFAULT_MERGES", "DEFAULT_TOP", "MIN_WIDTH", "handle", "read_documents", "register"]
 

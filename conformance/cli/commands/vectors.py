@@ -15,11 +15,11 @@ package is installed from a wheel (nothing is ever written inside the installed 
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import loads_bounded, read_text_file
@@ -33,6 +33,9 @@ from bpe_conformance.vectors.files import (
     validate_vectors,
 )
 from bpe_conformance.vectors.output import check_up_to_date, write_vectors
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["handle", "register"]
 

@@ -15,14 +15,13 @@ with a clause it names and every control is accepted.
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bpe_conformance.cli.arguments import whole_number_at_least
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.files import writable_path, write_report
-from bpe_conformance.reference.json_values import JSONObject
 from bpe_conformance.reports.common import plural, to_json_safe
 from bpe_conformance.settings import EFFORTS
 from bpe_conformance.spec.resources import checkout_root
@@ -40,6 +39,11 @@ from bpe_conformance.zoo.proof import (
     tally,
     verdict,
 )
+
+if TYPE_CHECKING:
+    import argparse
+
+    from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["gallery_path", "handle", "register"]
 

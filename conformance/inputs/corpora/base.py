@@ -15,9 +15,12 @@ True
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Sequence
 
 __all__ = [
     "CJK",

@@ -13,11 +13,14 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bpe_conformance.inputs.corpora.base import CJK, CYRILLIC, LATIN, SEED, random_text
 from bpe_conformance.reference.pieces import build_pieces
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["LoadCase", "load_cases"]
 

@@ -12,9 +12,8 @@ True
 
 from __future__ import annotations
 
-import random
 import unicodedata
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bpe_conformance.inputs.corpora.base import (
     CJK,
@@ -32,6 +31,9 @@ from bpe_conformance.inputs.corpora.base import (
     random_documents,
     training_case,
 )
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = [
     "control_character_cases",

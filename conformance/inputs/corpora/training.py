@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bpe_conformance.inputs.corpora.base import (
     CJK,
@@ -56,6 +56,9 @@ from bpe_conformance.inputs.corpora.text import (
     raw_text_cases,
     script_cases,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
     "CJK",

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bpe_conformance.adapters import load_implementation
-from bpe_conformance.adapters.subject import Subject
 from bpe_conformance.adapters.thirdparty import NPM_ADAPTERS, NPM_DIRECTORY, npm_installed
 from bpe_conformance.errors import ImplementationRaised
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from bpe_conformance.adapters.subject import Subject
 
 
 @pytest.fixture(params=sorted(NPM_ADAPTERS))

@@ -59,8 +59,10 @@ def test_each_adapter_names_its_built_in_vocabulary_and_profile(label: str) -> N
         subject = load_implementation(_spec(label, encoding))
         try:
             assert isinstance(subject, ProcessSubject)
-            assert subject.vocabulary_support.built_in == encoding and not subject.vocabulary_support.loads
-            assert subject.info.profile == profile and subject.info.language == "javascript"
+            assert subject.vocabulary_support.built_in == encoding
+            assert not subject.vocabulary_support.loads
+            assert subject.info.profile == profile
+            assert subject.info.language == "javascript"
         finally:
             subject.close()
 
@@ -68,7 +70,9 @@ def test_each_adapter_names_its_built_in_vocabulary_and_profile(label: str) -> N
 def test_an_unknown_encoding_is_one_line_and_exit_2() -> None:
     argv = shlex.split(_spec("gpt-tokenizer", "p99k_base").removeprefix("cmd:"))
     done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "usage:" in done.stderr
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert "usage:" in done.stderr
 
 
 def test_a_js_encoder_loading_the_vocabulary_over_the_protocol_passes_end_to_end(
@@ -134,7 +138,8 @@ def test_p22_the_unknown_id_check_rejects_it_on_a_loaded_vocabulary() -> None:
         result = run_check(CHECKS["production-unknown-id"], bound, EFFORTS["dev"], seed=0)
     finally:
         bound.close()
-    assert result.outcome is Outcome.FAIL and result.clause == "BPE-INPUT-IDS"
+    assert result.outcome is Outcome.FAIL
+    assert result.clause == "BPE-INPUT-IDS"
     assert f"decode accepted the unknown id {VOCABULARY.size}" in result.message
 
 
@@ -209,7 +214,8 @@ def test_real_files_gpt_tokenizer_cl100k_conforms_at_the_algorithm_level() -> No
 def test_real_files_gpt_tokenizer_o200k_is_refused_before_judging(capsys: pytest.CaptureFixture[str]) -> None:
     assert _judge("gpt-tokenizer", "o200k_base", "--level", "algorithm") == 2
     err = capsys.readouterr().err
-    assert "built-in vocabulary 'o200k_base' is not" in err and "decode([200018]) raised Error" in err
+    assert "built-in vocabulary 'o200k_base' is not" in err
+    assert "decode([200018]) raised Error" in err
 
 
 @real_files

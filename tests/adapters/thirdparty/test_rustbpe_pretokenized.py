@@ -13,7 +13,6 @@ counted inside chunks only, ties go to the smallest pair, pairs seen once are me
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import regex
@@ -29,7 +28,12 @@ from tests.support.compare_runs import run_compare
 from tests.support.stdlib_corpus import write_corpus
 
 rustbpe = pytest.importorskip("rustbpe", reason="rustbpe is not installed (tox -e impl-rustbpe installs it)")
+from typing import TYPE_CHECKING
+
 from bpe_conformance.adapters.thirdparty.rustbpe_pretokenized import RustbpePretokenized  # noqa: E402
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @pytest.mark.parametrize("split", list(SPLIT_PROFILES.values()), ids=list(SPLIT_PROFILES))
@@ -68,8 +72,10 @@ def test_rustbpe_behind_cl100k_passes_compare_on_real_source(
     arguments = ["--impl", f"{PRETOKENIZED}:{adapter}", "--corpus", str(stdlib_corpus), "--merges", "300"]
     run = run_compare(capsys, tmp_path, *arguments, "--split", "cl100k")
     assert run.code == 0, run.out
-    assert run.report is not None and run.report["split"]["name"] == "cl100k"
-    assert run.report["merges_compared"] == 300 and run.report["encode"]["agree"]
+    assert run.report is not None
+    assert run.report["split"]["name"] == "cl100k"
+    assert run.report["merges_compared"] == 300
+    assert run.report["encode"]["agree"]
 
 
 def _ends_with_a_line_break_then_more_space(text: str) -> bool:
@@ -100,7 +106,8 @@ def test_compare_finds_rustbpe_default_pattern_apart_from_cl100k(
     arguments = ["--corpus", str(path), "--encode", str(path), "--merges", "20", "--split", "cl100k"]
     assert run_compare(capsys, tmp_path, "--impl", f"{PRETOKENIZED}:RustbpeCl100k", *arguments).code == 0
     run = run_compare(capsys, tmp_path, "--impl", f"{PRETOKENIZED}:RustbpePretokenized", *arguments)
-    assert run.code == 1 and run.report is not None
+    assert run.code == 1
+    assert run.report is not None
     assert run.report["split"]["first_divergent_round"] is not None or run.report["encode"]["differing"]
 
 
