@@ -21,7 +21,7 @@ def agreement(ours: list[str], theirs: list[str]) -> dict:
     prefix = next((rank for rank in range(compared) if ours[rank] != theirs[rank]), compared)
     same_rank = sum(1 for rank in range(compared) if ours[rank] == theirs[rank])
     common = len(set(ours[:compared]) & set(theirs[:compared]))
-    percent = (lambda count: round(100 * count / compared, 1)) if compared else (lambda count: 0.0)
+    percent = (lambda count: round(100 * count / compared, 1)) if compared else (lambda _count: 0.0)
     return {
         "same_prefix": prefix,
         "same_rank_percent": percent(same_rank),

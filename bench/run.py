@@ -221,7 +221,7 @@ def machine_facts() -> dict:
             from importlib.metadata import version
 
             facts[module] = version(module)
-        except Exception:
+        except Exception:  # noqa: BLE001 - a library whose version cannot be read is not usable here
             facts[module] = "not installed"
     return facts
 

@@ -303,7 +303,7 @@ def pytest_configure(config: pytest.Config) -> None:
         keep_storage_out_of_cwd()
 
 
-def pytest_ignore_collect(collection_path: Any, config: pytest.Config) -> bool | None:
+def pytest_ignore_collect(config: pytest.Config) -> bool | None:
     """With ``--bpe-only``, every path of the project: its own tests are neither imported nor run."""
     if config.getoption("bpe_impl") is not None and config.getoption("bpe_only"):
         return True
@@ -323,7 +323,7 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+def pytest_runtest_makereport(item: pytest.Item) -> Any:
     """A failure on another clause than the item's is shown under that clause (its header and id agree)."""
     report = yield
     reported = dict(item.user_properties).get("reported_clause") if isinstance(item, ConformanceItem) else None
@@ -333,7 +333,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     """The advisories of the checks run (notes, never failures), once each, as ``bpe-conformance run`` shows them."""
     advisories = config.stash.get(_ADVISORIES, [])
     if not advisories:

@@ -68,17 +68,17 @@ Rules = list[Pair]
 # --- tie-breaks: each gets the tied pairs in first-occurrence order and the pieces by id ---
 
 
-def smallest_ids(tied: list[Pair], pieces: list[bytes]) -> Pair:
+def smallest_ids(tied: list[Pair], pieces: list[bytes]) -> Pair:  # noqa: ARG001 - every tie order takes the pieces
     """Strict: the smallest ``(a, b)`` compared as integers (BPE-TRAIN-TIE)."""
     return min(tied)
 
 
-def first_seen(tied: list[Pair], pieces: list[bytes]) -> Pair:
+def first_seen(tied: list[Pair], pieces: list[bytes]) -> Pair:  # noqa: ARG001 - every tie order takes the pieces
     """minbpe: Python's ``max`` over an insertion-ordered dict returns the first pair counted."""
     return tied[0]
 
 
-def largest_ids(tied: list[Pair], pieces: list[bytes]) -> Pair:
+def largest_ids(tied: list[Pair], pieces: list[bytes]) -> Pair:  # noqa: ARG001 - every tie order takes the pieces
     """subword-nmt's ``max`` over ``(count, pair)`` applied to integer ids: the largest ``(a, b)``."""
     return max(tied)
 
@@ -116,12 +116,12 @@ def hf_order_key(token_id: int) -> tuple[bool, int]:
     return (True, token_id)  # every rule after every byte, whatever its byte-level symbol
 
 
-def smallest_hf_ids(tied: list[Pair], pieces: list[bytes]) -> Pair:
+def smallest_hf_ids(tied: list[Pair], pieces: list[bytes]) -> Pair:  # noqa: ARG001 - every tie order takes the pieces
     """HF tokenizers: the smallest pair in its own id order (alphabet sorted by code point)."""
     return min(tied, key=lambda pair: (hf_order_key(pair[0]), hf_order_key(pair[1])))
 
 
-def smallest_string_key(tied: list[Pair], pieces: list[bytes]) -> Pair:
+def smallest_string_key(tied: list[Pair], pieces: list[bytes]) -> Pair:  # noqa: ARG001 - every tie order takes the pieces
     """Trainers keyed by the string ``"a,b"``: the smallest key compared as text."""
     return min(tied, key=lambda pair: f"{pair[0]},{pair[1]}")
 

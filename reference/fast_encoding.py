@@ -182,7 +182,7 @@ def encode_many_with_table(datas: list[bytes], table: MergeTable, engine: str) -
     return encode(datas, table, total)
 
 
-def _encode_one_by_one(datas: list[bytes], table: MergeTable, total: int) -> list[list[int]]:
+def _encode_one_by_one(datas: list[bytes], table: MergeTable, total: int) -> list[list[int]]:  # noqa: ARG001 - the batch encoders' signature
     return [encode_with_table(data, table) for data in datas]
 
 

@@ -92,7 +92,8 @@ def _assert_working(venv: Path, cwd: Path, installed: set[str]) -> None:
         if name in installed:
             assert probe.stdout.strip() == f"{name} stand-in", probe.stdout + probe.stderr
         else:
-            assert probe.returncode != 0 and "ModuleNotFoundError" in probe.stderr, probe.stdout + probe.stderr
+            assert probe.returncode != 0, probe.stdout + probe.stderr
+            assert "ModuleNotFoundError" in probe.stderr, probe.stdout + probe.stderr
 
 
 @pytest.mark.parametrize("ours_first", [True, False], ids=["wheel-first", "stand-ins-first"])

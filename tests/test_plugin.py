@@ -206,7 +206,8 @@ def test_an_implementation_that_cannot_be_loaded_is_one_usage_error(project: pyt
     result = _run(project, "--bpe-impl", "impls:Missing", "--bpe-isolation", isolation)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     errors = [line for line in result.errlines if "impls:Missing" in line]
-    assert len(errors) == 1 and "has no attribute 'Missing'" in errors[0], result.errlines
+    assert len(errors) == 1, result.errlines
+    assert "has no attribute 'Missing'" in errors[0], result.errlines
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
     result.assert_outcomes()
 

@@ -92,7 +92,7 @@ def _import(spec: str, module_name: str) -> Any:
                 f"{spec}: no module named {error.name!r} on the Python path (current directory {os.getcwd()})"
             ) from None
         raise HarnessError(f"{spec}: importing {module_name!r} failed: {error}") from None
-    except Exception as error:  # the module itself is broken; say how
+    except Exception as error:  # noqa: BLE001 - the module itself is broken; say how
         raise HarnessError(f"{spec}: importing {module_name!r} raised {type(error).__name__}: {error}") from None
 
 
@@ -118,7 +118,7 @@ def create_instance(factory: Callable[[], Any], spec: str) -> Any:
     """``factory()``, checked to have the plug-in contract; :class:`HarnessError` otherwise."""
     try:
         instance = factory()
-    except Exception as error:  # any failure to build the implementation is a setup problem
+    except Exception as error:  # noqa: BLE001 - any failure to build the implementation is a setup problem
         raise HarnessError(f"{spec}: calling it raised {type(error).__name__}: {error}") from None
     try:
         describe_python_implementation(factory, instance, spec)

@@ -76,7 +76,7 @@ def describe_python_implementation(factory: Callable[[], Any], instance: Any, la
 def _text(error: BaseException) -> str:
     try:
         return str(error)
-    except Exception:  # a broken __str__ is the implementation's too
+    except Exception:  # noqa: BLE001 - a broken __str__ is the implementation's too
         return f"<unprintable {type(error).__name__}>"
 
 

@@ -64,7 +64,7 @@ def received_signal() -> int | None:
     return _state["received"]
 
 
-def _raise_once(signum: int, frame: FrameType | None) -> None:
+def _raise_once(signum: int, _frame: FrameType | None) -> None:
     if _state["received"] is not None:
         return  # already stopping: let the cleanup finish
     _state["received"] = signum
@@ -101,7 +101,7 @@ def deferred_signals() -> Iterator[None]:
         yield
         return
     held: list[int] = []
-    previous = {signum: signal.signal(signum, lambda signum, frame: held.append(signum)) for signum in HANDLED_SIGNALS}
+    previous = {signum: signal.signal(signum, lambda signum, _frame: held.append(signum)) for signum in HANDLED_SIGNALS}
     try:
         yield
     finally:

@@ -25,7 +25,7 @@ ALGORITHM, INTERFACE = "algorithm", "interface"
 LEVELS = (ALGORITHM, INTERFACE)
 
 
-def always_applicable(profile: Profile) -> str | None:
+def always_applicable(profile: Profile) -> str | None:  # noqa: ARG001 - every check's inapplicable() takes the profile
     """Most clauses hold under every profile: no reason to skip."""
     return None
 

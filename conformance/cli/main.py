@@ -56,13 +56,13 @@ def command_modules() -> list[tuple[str, ModuleType | BaseException]]:
             continue
         try:
             found.append((module_info.name, importlib.import_module(f"{commands.__name__}.{module_info.name}")))
-        except Exception as error:  # one broken subcommand must not take the others down
+        except Exception as error:  # noqa: BLE001 - one broken subcommand must not take the others down
             found.append((module_info.name, error))
     return found
 
 
 def _unavailable(name: str, error: BaseException) -> object:
-    def handle(args: argparse.Namespace) -> int:
+    def handle(args: argparse.Namespace) -> int:  # noqa: ARG001 - every command handler takes the arguments
         raise HarnessError(f"the {name} command is unavailable: {type(error).__name__}: {error}")
 
     return handle

@@ -98,7 +98,7 @@ def train_both(
             outcome["rules"] = subject.train(list(documents), max_merges)
         except (CallAborted, ImplementationRaised, MalformedResult) as error:
             outcome["failure"] = failure_of(error)
-        except BaseException as error:  # the harness's own fault: re-raised in the calling thread
+        except BaseException as error:  # noqa: BLE001 - the harness's own fault: re-raised in the calling thread
             outcome["error"] = error
         finally:
             outcome["seconds"] = time.monotonic() - started

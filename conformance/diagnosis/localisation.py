@@ -252,7 +252,11 @@ def _symptom(judgement: Judgement) -> tuple[str, str]:
 
 
 def localise_training(
-    documents: list[str], max_merges: int, judgement: Judgement, profile: Profile, ask: Ask
+    documents: list[str],
+    max_merges: int,  # noqa: ARG001 - not read: the judgement carries the round, each probe its own inputs
+    judgement: Judgement,
+    profile: Profile,
+    ask: Ask,
 ) -> Localisation:
     """The stage ``judgement`` (the first divergence on ``documents``) comes from, by asking ``ask``."""
     symptom, symptom_clause = _symptom(judgement)

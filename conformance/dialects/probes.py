@@ -93,7 +93,7 @@ def capture(call: Callable[[], Any]) -> Outcome:
         return Outcome(True, _normalized(call()))
     except _NOT_CAUGHT:
         raise
-    except BaseException as error:  # a library panic is BaseException; it is still just an answer
+    except BaseException as error:  # noqa: BLE001 - a library panic is BaseException; it is still just an answer
         return Outcome(False, error=f"{type(error).__name__}: {str(error)[:200]}", family=error_family(error))
 
 

@@ -94,7 +94,7 @@ class VocabularyBoundSubject(Subject):
                 raise HarnessError(
                     f"{self.info.name}: load_vocabulary of {vocabulary.source} failed: {aborted.detail}"
                 ) from None
-            except Exception as error:
+            except Exception as error:  # noqa: BLE001 - load_vocabulary is the implementation's code: whatever it raises is a refusal
                 raise HarnessError(
                     f"{self.info.name}: load_vocabulary refused {vocabulary.source}: {type(error).__name__}: {error}"
                 ) from None

@@ -97,8 +97,8 @@ def warm_hypothesis_storage(directory: Path) -> None:
     previous = keep_storage_out_of_cwd()  # this process's own storage, restored after
     set_hypothesis_home_dir(directory)
     try:
-        find(st.characters(codec="utf-8"), lambda character: True, settings=settings(database=None))
-    except Exception:  # a read-only cache dir: each worker computes its own tables, as before
+        find(st.characters(codec="utf-8"), lambda _character: True, settings=settings(database=None))
+    except Exception:  # noqa: BLE001 - a read-only cache dir: each worker computes its own tables, as before
         pass
     finally:
         set_hypothesis_home_dir(previous)

@@ -167,14 +167,14 @@ class CampaignView(Observer):
     def _out(self) -> Console:
         return self.live.console if self.live is not None else self.console
 
-    def on_finding(self, campaign: Campaign, finding: Finding) -> None:
+    def on_finding(self, campaign: Campaign, finding: Finding) -> None:  # noqa: ARG002 - the campaign observer's signature
         """Print the failure now, with its reproduce line."""
         if self.quiet:
             return
         self._out.print()
         _print_lines(self._out, _finding_lines(finding, self.config), OUTCOME_STYLES[finding.result.outcome])
 
-    def on_problem(self, campaign: Campaign, message: str) -> None:
+    def on_problem(self, campaign: Campaign, message: str) -> None:  # noqa: ARG002 - the campaign observer's signature
         """Print a worker's trouble (death, restart) on one line."""
         if not self.quiet:
             for piece in wrap_detail(printable(message), self._out.width):

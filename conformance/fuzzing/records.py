@@ -2,6 +2,7 @@
 
 >>> config = CampaignConfig("m:T", "process", 10.0, None, "all", (), ("tie-break",), 2, 60.0, "db", 1)
 >>> tally = CheckTally("tie-break", "BPE-TRAIN-TIE", "algorithm", examples=500)
+>>> from bpe_conformance.results.implementation import ImplementationRecord
 >>> deadline, tok = StopReason.DEADLINE, ImplementationRecord("t")
 >>> result = CampaignResult(config, tok, "", 10.0, deadline, [tally], [], [], 0, 12.5, "0.1.0")
 >>> result.examples, result.examples_per_second, result.exit_code

@@ -239,7 +239,7 @@ def run_worker(config: WorkerConfig, events: IO[bytes]) -> int:
     except DatabaseUnavailable as error:
         emit(EventKind.FATAL, worker=config.worker, message=str(error), database=True, lost=error.lost_failure)
         return EXIT_FATAL
-    except Exception as error:  # a bug of the harness: say where, and let the coordinator decide
+    except Exception as error:  # noqa: BLE001 - a bug of the harness: say where, and let the coordinator decide
         summary = "".join(traceback.format_exception(type(error), error, error.__traceback__)[-3:]).strip()
         emit(EventKind.FATAL, worker=config.worker, message=f"worker error: {summary}")
         return EXIT_FATAL

@@ -299,6 +299,7 @@ def localisation_lines(localisation: JSONObject) -> list[str]:
 def implementation_label(implementation: ImplementationRecord) -> str:
     """``name version``, or just the name when the implementation declares no version.
 
+    >>> from bpe_conformance.results.implementation import ImplementationRecord
     >>> implementation_label(ImplementationRecord("minbpe", "unknown"))
     'minbpe'
     >>> implementation_label(ImplementationRecord("x", "2"))

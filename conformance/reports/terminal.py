@@ -171,7 +171,7 @@ class LiveView:
         self.finished = 0
         self.task = progress.add_task("starting", total=total) if progress is not None else None
 
-    def on_start(self, check: Check, index: int, total: int) -> None:
+    def on_start(self, check: Check, index: int, total: int) -> None:  # noqa: ARG002 - the RunObserver signature
         """Name the check now running on the progress bar."""
         if self.progress is not None and self.task is not None:
             self.progress.update(self.task, description=f"{check.name} [{check.clause}]")

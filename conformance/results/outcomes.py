@@ -223,6 +223,7 @@ class SuiteResult:
     def exit_code(self) -> int:
         """0 when every check passed or was skipped by declaration; 1 otherwise, or when nothing was checked.
 
+        >>> from bpe_conformance.results.implementation import ImplementationRecord
         >>> tok = ImplementationRecord("tok")
         >>> skipped = CheckResult("c", "X", ("X",), "", Outcome.SKIP, "capability not declared: encode", 0, 0.0)
         >>> SuiteResult(tok, [skipped], 0, "dev", 0.1, "1").exit_code

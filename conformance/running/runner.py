@@ -312,7 +312,7 @@ def _search_or_cases(
         # in full, so a failure found is never lost with its database entry.
         lost = attempt.last_violation is not None
         raise DatabaseUnavailable(_unsaved(str(failure), check, attempt), lost_failure=lost) from failure
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 - whatever the check or the implementation raised becomes an outcome, never a traceback
         return _with_refusals(classify(check, error, attempt, started), attempt)
     if attempt.refusals:
         return _refusal_result(check, attempt, started)

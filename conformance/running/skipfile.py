@@ -149,6 +149,7 @@ def skip_file_text(results: Iterable[CheckResult], harness: str) -> tuple[str, i
     back through :func:`parse_skip_text` (the reason after ``#`` may hold anything but a line break).
 
     >>> from bpe_conformance.results.outcomes import Outcome
+    >>> from bpe_conformance.results.outcomes import CheckResult
     >>> fail = CheckResult("tie-break", "BPE-TRAIN-TIE", (), "", Outcome.FAIL, "ties\\nmore", 9, 0.1)
     >>> text, count = skip_file_text([fail], "bpe-conformance 1")
     >>> count, [(entry.name, entry.reason) for entry in parse_skip_text(text, "s")]

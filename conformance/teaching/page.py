@@ -54,11 +54,11 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def replaced_positions(before: Sequence[int], after: Sequence[int], new_id: int) -> list[int]:
-    """Where in ``before`` each replacement of the round starts, read off ``after``: each ``new_id`` there stands
+def replaced_positions(after: Sequence[int], new_id: int) -> list[int]:
+    """Where in the sequence before the round each replacement starts, read off ``after``: each ``new_id`` there stands
     for the two ids at the current position (the new id occurs nowhere before it is made).
 
-    >>> replaced_positions([97, 97, 97], [258, 97], 258), replaced_positions([97, 98, 97, 98], [258, 258], 258)
+    >>> replaced_positions([258, 97], 258), replaced_positions([258, 258], 258)
     ([0], [0, 2])
     """
     starts = []
@@ -120,7 +120,7 @@ def _documents(
         if after is None:
             rows.append(_row("ids", before, pieces))
         else:
-            starts = replaced_positions(before, after, new_id) if new_id is not None else []
+            starts = replaced_positions(after, new_id) if new_id is not None else []
             rows.append(_row("before", before, pieces, pair_starts=starts))
             fresh = {position: "new" for position, token in enumerate(after) if token == new_id}
             rows.append(_row("after", after, pieces, fresh))

@@ -97,7 +97,7 @@ def _expect(replay: _Replay, operation: str, given: Any, expected: Any, call: Ca
     """Record a mismatch unless ``call(*args)`` returns ``expected``; False when it raised."""
     try:
         actual = _plain(call(*args))
-    except Exception as error:  # whatever the implementation raises is its answer
+    except Exception as error:  # noqa: BLE001 - whatever the implementation raises is its answer
         _record(replay, operation, given, expected, _raised(error))
         return False
     if _canonical(actual) != _canonical(expected):
@@ -108,7 +108,7 @@ def _expect(replay: _Replay, operation: str, given: Any, expected: Any, call: Ca
 def _attempt(replay: _Replay, operation: str, given: Any, call: Callable[..., Any], *args: Any) -> bool:
     try:
         call(*args)
-    except Exception as error:  # a valid input must be accepted
+    except Exception as error:  # noqa: BLE001 - a valid input must be accepted
         _record(replay, operation, given, "no error", _raised(error))
         return False
     return True
@@ -172,7 +172,7 @@ def _loaded(replay: _Replay, load: Callable[..., Any]) -> bool:
     rules = replay.vector["rules"]
     try:
         load(list(map(tuple, rules)))
-    except Exception as error:  # a valid rule list must be accepted, unless the vector says it may be refused
+    except Exception as error:  # noqa: BLE001 - a valid rule list must be accepted, unless the vector says it may be refused
         if replay.vector.get("refusable") and error_families_of(error):
             _record(
                 replay,
@@ -276,7 +276,7 @@ def _set_up(replay: _Replay, instance: Any) -> bool:
         return False
     try:
         call(*arguments)
-    except Exception as error:  # a valid call refused: the algorithm level's finding, not this vector's
+    except Exception as error:  # noqa: BLE001 - a valid call refused: the algorithm level's finding, not this vector's
         _record(replay, operation, given, "no error", _raised(error), skipped=True)
         return False
     return True
@@ -293,11 +293,11 @@ def _replay_invalid(factory: Callable[[], Any], replay: _Replay) -> None:
     # (the training and load vectors ask it), never a deviation of this interface vector.
     try:
         before = _plain(instance.encode(probe["text"]))
-    except Exception:  # encoding valid text failed before the bad call: nothing here to compare with
+    except Exception:  # noqa: BLE001 - encoding valid text failed before the bad call: nothing here to compare with
         before = None
     try:
         returned = call_operation(instance, operation, arguments)
-    except Exception as error:  # the rejection under test
+    except Exception as error:  # noqa: BLE001 - the rejection under test
         _judge_rejection(replay, operation, arguments, error, error_kind)
     else:
         _record(replay, operation, arguments, error_kind, f"returned {_plain(returned)!r}")

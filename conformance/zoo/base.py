@@ -127,7 +127,7 @@ class ZooBase:
                 raise ValueError(f"id {token_id} at position {position} is not in the vocabulary 0-{size - 1}")
         return list(ids)
 
-    def highest_reference(self, rank: int, rule_count: int) -> int:
+    def highest_reference(self, rank: int, rule_count: int) -> int:  # noqa: ARG002 - a step members override
         """The largest id rule ``rank`` may refer to: the id just before its own."""
         return self.new_id(rank) - 1
 

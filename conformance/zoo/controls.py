@@ -240,7 +240,7 @@ class BuiltinErrorsValidator(ZooBase):
             raise ValueError(f"max_merges must be a non-negative int, got {max_merges!r}")
         return max_merges
 
-    def text_bytes(self, text: str, what: str) -> bytes:
+    def text_bytes(self, text: str, what: str) -> bytes:  # noqa: ARG002 - overrides the base's step
         return text.encode("utf-8")
 
     def bytes_to_text(self, data: bytes) -> str:

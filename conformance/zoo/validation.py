@@ -271,7 +271,7 @@ class LoadAcceptsForwardReferences(ZooMember):
         "loader must say which rule refers forward."
     )
 
-    def highest_reference(self, rank: int, rule_count: int) -> int:
+    def highest_reference(self, rank: int, rule_count: int) -> int:  # noqa: ARG002 - overrides the base's step
         return self.new_id(rule_count) - 1
 
 

@@ -132,7 +132,8 @@ def test_a_bad_memory_limit_is_one_line_and_exit_2(
     assert main([command, "--memory-limit", value]) == 2
     captured = capsys.readouterr()
     lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and "--memory-limit" in lines[0], captured.err
+    assert len(lines) == 1, captured.err
+    assert "--memory-limit" in lines[0], captured.err
     assert "Traceback" not in captured.err
     assert "usage:" not in captured.err
 

@@ -116,7 +116,8 @@ def test_verification_is_in_plain_top_level_functions() -> None:
         assert inspect.isfunction(check.verify), check.name
         assert "<" not in check.verify.__qualname__, f"{check.name}: {check.verify.__qualname__}"
         module = inspect.getmodule(check.verify)
-        assert module is not None and module.__name__.startswith("bpe_conformance.checks."), check.name
+        assert module is not None, check.name
+        assert module.__name__.startswith("bpe_conformance.checks."), check.name
 
 
 # --- every check passes on the reference ---

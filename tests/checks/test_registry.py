@@ -38,7 +38,7 @@ def test_a_check_needs_exactly_one_source_of_examples_and_a_positive_budget() ->
         ({"cases": lambda: [1], "budget": 0}, "check 'demo' budget must be positive, got 0"),
         ({"cases": lambda: [1], "budget": -1.0}, "check 'demo' budget must be positive, got -1.0"),
     ):
-        with pytest.raises(ValueError) as caught:
+        with pytest.raises(ValueError) as caught:  # noqa: PT011 - the message is asserted below, more closely than match= would
             make(**fields)
         assert str(caught.value) == message
 
@@ -48,16 +48,19 @@ def test_every_check_names_defined_clauses_and_declared_capabilities() -> None:
     defined = set(load_clauses())
     assert len({check.name for check in ALL_CHECKS}) == len(ALL_CHECKS)
     for check in ALL_CHECKS:
-        assert KEBAB_CASE.fullmatch(check.name) and set(check.clauses) <= defined, check.name
-        assert check.requires and check.requires <= CAPABILITIES, check.name
-        assert check.requires_any <= CAPABILITIES and not check.requires_any & check.requires, check.name
+        assert KEBAB_CASE.fullmatch(check.name), check.name
+        assert set(check.clauses) <= defined, check.name
+        assert check.requires, check.name
+        assert check.requires <= CAPABILITIES, check.name
+        assert check.requires_any <= CAPABILITIES, check.name
+        assert not check.requires_any & check.requires, check.name
         assert check.clauses[0] == check.clause
         assert check.clause not in check.also
 
 
 def test_unknown_patterns_suggest_up_to_three_close_names_and_the_listing_command() -> None:
     """Selecting a typo fails loudly with the nearest names, so a misspelt check never runs nothing."""
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError) as caught:  # noqa: PT011 - the message is asserted below, more closely than match= would
         select_checks(["decode-strikt"])
     message = str(caught.value)
     assert message.startswith("no check name or clause id matches 'decode-strikt'; did you mean decode-strict")
@@ -67,11 +70,11 @@ def test_unknown_patterns_suggest_up_to_three_close_names_and_the_listing_comman
     assert len(suggestions) == len(set(suggestions))
     known = {check.name for check in ALL_CHECKS} | {clause for check in ALL_CHECKS for clause in check.clauses}
     assert set(suggestions) <= known
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError) as caught:  # noqa: PT011 - the message is asserted below, more closely than match= would
         select_checks(["BPE-" + "TRAIN-TIED"])
     assert "did you mean BPE-TRAIN-TIE" in str(caught.value)
     assert len(str(caught.value).split("did you mean ", 1)[1].split("?", 1)[0].split(", ")) == 3
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError) as caught:  # noqa: PT011 - the message is asserted below, more closely than match= would
         select_checks(["zzzzzzzz"])
     assert "did you mean" not in str(caught.value)
     with pytest.raises(TypeError, match=r"each pattern must be a str, not int \(3\)"):

@@ -171,7 +171,7 @@ def test_a_bad_call_hands_each_call_its_own_copy_of_the_case(case: validation.Ba
     implementation that mutates what it is given (down to the rules inside the list) must not change it."""
     before = copy.deepcopy(case.argument)
     for _ in range(2):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="rejected"):
             # a bare implementation stands in for the Subject: call only uses its methods
             case.call(_ClearsWhatItIsGiven())  # type: ignore[arg-type]
     assert case.argument == before

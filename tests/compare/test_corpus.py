@@ -76,7 +76,8 @@ def _usage_error(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
     captured = capsys.readouterr()
     assert code == 2, captured
     lines = captured.err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("bpe-conformance: error: "), captured.err
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith("bpe-conformance: error: "), captured.err
     assert "Traceback" not in captured.err
     assert captured.out == ""
     return lines[0]

@@ -214,7 +214,9 @@ def test_rewritten_input_is_attributed_to_the_input_clauses(
         return reference.train(rewrite(given), merges)
 
     divergence = first_divergence(documents, max_merges, retrain(documents, max_merges), retrain=retrain)
-    assert divergence is not None and divergence["clause"] == clause and divergence["confirmed"], divergence
+    assert divergence is not None, divergence
+    assert divergence["clause"] == clause, divergence
+    assert divergence["confirmed"], divergence
     assert cause in divergence["cause"]
 
 

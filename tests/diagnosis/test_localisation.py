@@ -52,7 +52,8 @@ def test_a_question_and_its_control_differ_only_in_the_feature() -> None:
         for question, control in zip(probe.documents, probe.control, strict=True):
             assert len(question.encode()) == len(control.encode())
             assert question != control
-            assert control.isascii() and control.isalpha(), probe.question
+            assert control.isascii(), probe.question
+            assert control.isalpha(), probe.question
 
 
 def _asked_everything(profile: Profile, ask: Ask) -> Localisation:

@@ -78,7 +78,8 @@ def confirmed(
     divergence: dict[str, Any] = fresh.divergence.first_divergence(
         documents, max_merges, rules, profile, as_implementation(fresh, cause, profile)
     )
-    assert divergence["confirmed"] and divergence["cause"].startswith(STORY.format(cause)), divergence
+    assert divergence["confirmed"], divergence
+    assert divergence["cause"].startswith(STORY.format(cause)), divergence
     return divergence
 
 

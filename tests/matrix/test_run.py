@@ -95,7 +95,8 @@ def test_the_committed_matrix_is_consistent() -> None:
         other = [re.fullmatch(r"fail \((BPE-[A-Z0-9-]+)\)", value) for value in shown]
         assert all(match.group(1) != clause for match in other if match is not None), line
         cells = ["fail" if match is not None else value for match, value in zip(other, shown, strict=True)]
-        assert checks[name].clause == clause and set(cells) <= set(CELLS), line
+        assert checks[name].clause == clause, line
+        assert set(cells) <= set(CELLS), line
         failing |= {(label, name) for label, value in zip(labels, cells, strict=True) if value == "fail"}
     # The two levels apart: every algorithm check, then every interface check, each under its tally row.
     by_level = [name for level in LEVELS for name, check in checks.items() if check.level == level]

@@ -227,5 +227,5 @@ def test_bad_arguments_fail_as_in_the_literal_dialect() -> None:
         with pytest.raises(TypeError):
             # wrong type on purpose: the call must be refused
             train("ab", 1, PROFILES["minbpe"])  # type: ignore[arg-type]
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="max_merges must be non-negative, got -1"):
             train(["ab"], -1, PROFILES["minbpe"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -99,7 +100,7 @@ def test_get_profile_resolves_custom_names_so_reports_round_trip() -> None:
     ],
 )
 def test_a_bad_spec_is_one_line_naming_the_field_value_and_choices(spec: str, message: str) -> None:
-    with pytest.raises(ValueError) as raised:
+    with pytest.raises(ValueError, match=re.escape(message)) as raised:
         resolve_profile(spec)
     text = str(raised.value)
     assert message in text
@@ -150,7 +151,7 @@ def test_a_json_file_takes_plain_texts(tmp_path: Path) -> None:
     ],
 )
 def test_a_bad_file_is_one_line(tmp_path: Path, name: str, text: str, message: str) -> None:
-    with pytest.raises(ValueError) as raised:
+    with pytest.raises(ValueError, match=re.escape(message)) as raised:
         resolve_profile(_write(tmp_path, name, text))
     assert message in str(raised.value)
     assert "\n" not in str(raised.value)

@@ -26,7 +26,7 @@ _FILE_PROBLEMS = {
 @pytest.mark.parametrize("text", list(_FILE_PROBLEMS.values()), ids=list(_FILE_PROBLEMS))
 def test_a_malformed_file_is_a_value_error_that_says_the_tokenizer_file_is_wrong(text: str | bytes) -> None:
     """BPE-SER-LOAD: a file-level problem is a ValueError whose message begins by naming the tokenizer file."""
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError) as caught:  # noqa: PT011 - the message is asserted below, more closely than match= would
         loads(text)
     assert str(caught.value).startswith("tokenizer file ")
 
@@ -34,7 +34,7 @@ def test_a_malformed_file_is_a_value_error_that_says_the_tokenizer_file_is_wrong
 @pytest.mark.parametrize("text", [_FILE_PROBLEMS["byte order mark (str)"], _FILE_PROBLEMS["byte order mark (bytes)"]])
 def test_a_byte_order_mark_is_named_with_the_encoding_the_file_must_have(text: str | bytes) -> None:
     """BPE-SER-LOAD: the error for a leading byte order mark says so and that the file must be UTF-8."""
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError) as caught:  # noqa: PT011 - the message is asserted below, more closely than match= would
         loads(text)
     assert "byte order mark" in str(caught.value)
     assert "UTF-8" in str(caught.value)
@@ -78,7 +78,7 @@ def test_a_rule_list_within_its_budget_is_accepted_up_to_the_last_byte() -> None
 @pytest.mark.parametrize("budget", [0, 1])
 def test_a_first_piece_longer_than_the_whole_budget_is_refused(budget: int) -> None:
     """BPE-SER-LOAD: a two-byte piece is over a budget of fewer bytes, alone; the error names rule and budget."""
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError) as caught:  # noqa: PT011 - the message is asserted below, more closely than match= would
         check_piece_budget([(97, 98)], max_piece_bytes=budget)
     message = str(caught.value)
     assert "rule 0" in message
@@ -87,12 +87,12 @@ def test_a_first_piece_longer_than_the_whole_budget_is_refused(budget: int) -> N
 
 def test_one_piece_alone_over_the_budget_is_named_as_such() -> None:
     """BPE-SER-LOAD: when one rule's piece alone exceeds the budget, the error says that rule's piece alone does."""
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError) as caught:  # noqa: PT011 - the message is asserted below, more closely than match= would
         check_piece_budget(_doubling_chain(3), max_piece_bytes=5)  # 2, then 4 (total 6), then 8 alone
     message = str(caught.value)
     assert "rule 1" in message
     assert "total 6" in message
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError) as caught:  # noqa: PT011 - the message is asserted below, more closely than match= would
         check_piece_budget([(97, 97), (258, 258), (259, 259)], max_piece_bytes=7)  # 2 + 4 fit, then 8 alone
     message = str(caught.value)
     assert "rule 2" in message

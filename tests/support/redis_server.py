@@ -107,7 +107,7 @@ def running_redis(directory: Path) -> Iterator[RedisServer]:
             try:
                 if started.client().ping():
                     break
-            except Exception:
+            except Exception:  # noqa: BLE001 - the server is still starting: any client error means ask again
                 if server.poll() is not None or time.monotonic() > deadline:
                     log.flush()
                     output = (directory / "redis.log").read_text(errors="replace")[-500:]

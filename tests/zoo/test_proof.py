@@ -60,10 +60,13 @@ def _assert_rejected_with_a_claimed_clause(proof: Proof) -> None:
     assert match is not None, f"{proof.name}: {verdict(proof)}; claims {proof.claimed}"
     assert match.clause in claimed_clauses(by_name(proof.name))
     example = match.counterexample
-    assert example is not None and {"inputs", "expected", "actual"} <= set(example), example
-    assert isinstance(example["inputs"], dict) and example["inputs"], example
+    assert example is not None, example
+    assert {"inputs", "expected", "actual"} <= set(example), example
+    assert isinstance(example["inputs"], dict), example
+    assert example["inputs"], example
     # "expected" may be an empty rule list (the spec makes none); it is present and differs from "actual".
-    assert example["expected"] is not None and example["actual"] is not None, example
+    assert example["expected"] is not None, example
+    assert example["actual"] is not None, example
     assert example["expected"] != example["actual"], example
 
 
@@ -82,7 +85,8 @@ def test_harness_rejects_member_with_a_clause_it_breaks(member: Any) -> None:
 def test_harness_rejects_member_at_the_level_of_its_bug(member: Any) -> None:
     """An input-handling bug is rejected at interface level, a wrong answer to valid input at algorithm level."""
     match = matching_failure(_quick(member.name))
-    assert match is not None and match.level == member.level, (member.name, match and match.check)
+    assert match is not None, (member.name, match and match.check)
+    assert match.level == member.level, (member.name, match and match.check)
 
 
 @pytest.mark.parametrize("control", CONTROLS, ids=_name)

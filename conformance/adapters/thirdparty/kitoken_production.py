@@ -40,7 +40,7 @@ class _Production:
     def __init__(self) -> None:
         self._kitoken: Kitoken | None = None
 
-    def load_vocabulary(self, ranks: dict[bytes, int], special_tokens: dict[str, int]) -> None:
+    def load_vocabulary(self, ranks: dict[bytes, int], special_tokens: dict[str, int]) -> None:  # noqa: ARG002 - kitoken sets the specials of the encoding it recognises
         self._kitoken = Kitoken.from_tiktoken(rank_file(ranks))
 
     def _loaded(self) -> Kitoken:

@@ -25,7 +25,7 @@ __all__ = ["TiktokenCl100k", "TiktokenGpt2", "TiktokenO200k", "released_encoding
 def released_encoding(constructor: str, ranks: dict[bytes, int]) -> tiktoken.Encoding:
     """tiktoken's ``constructor`` (``cl100k_base``, ...) over ``ranks`` instead of the downloaded file."""
     original = openai_public.load_tiktoken_bpe
-    openai_public.load_tiktoken_bpe = lambda *args, **kwargs: dict(ranks)
+    openai_public.load_tiktoken_bpe = lambda *_args, **_kwargs: dict(ranks)
     try:
         spec: dict[str, Any] = getattr(openai_public, constructor)()
     finally:
@@ -42,7 +42,7 @@ class _Released:
     def __init__(self) -> None:
         self._encoding: tiktoken.Encoding | None = None
 
-    def load_vocabulary(self, ranks: dict[bytes, int], special_tokens: dict[str, int]) -> None:
+    def load_vocabulary(self, ranks: dict[bytes, int], special_tokens: dict[str, int]) -> None:  # noqa: ARG002 - the contract's signature; tiktoken's constructor brings its own specials
         self._encoding = released_encoding(self.constructor, ranks)
 
     def _loaded(self) -> tiktoken.Encoding:

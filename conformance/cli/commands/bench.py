@@ -58,7 +58,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=handle)
 
 
-def _needs_checkout(args: argparse.Namespace) -> int:
+def _needs_checkout(args: argparse.Namespace) -> int:  # noqa: ARG001 - every command handler takes the arguments
     raise HarnessError("bench needs a checkout of the repository: its bench/ package is not installed")
 
 

@@ -3,6 +3,7 @@
 A unit is a character or a cluster of code points (an emoji sequence, CRLF, a word). Builders compose
 text from units, so they decide which bytes, and so which byte pairs, can occur.
 
+>>> import random
 >>> rng = random.Random("doc")
 >>> random_text(rng, LATIN[:2], 8)
 'babaaaba'

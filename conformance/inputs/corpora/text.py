@@ -3,6 +3,7 @@
 To byte-level BPE none of this is special: each is a run of UTF-8 bytes, and merges cross character,
 word and punctuation boundaries alike.
 
+>>> import random
 >>> case = normalization_cases(random.Random("doc"), 1)[0]
 >>> case.description.startswith("trained on NFC of"), len(case.texts)
 (True, 4)

@@ -13,6 +13,7 @@ counted inside chunks only, ties go to the smallest pair, pairs seen once are me
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 import regex
@@ -28,8 +29,6 @@ from tests.support.compare_runs import run_compare
 from tests.support.stdlib_corpus import write_corpus
 
 rustbpe = pytest.importorskip("rustbpe", reason="rustbpe is not installed (tox -e impl-rustbpe installs it)")
-from typing import TYPE_CHECKING
-
 from bpe_conformance.adapters.thirdparty.rustbpe_pretokenized import RustbpePretokenized  # noqa: E402
 
 if TYPE_CHECKING:
