@@ -47,6 +47,7 @@ ZOO_NOT_MEMBERS = frozenset({"__init__", "base", "witness", "proof", "controls"}
 def unit_of(path: Path) -> str:
     """The package (or top-level module) of ``conformance/`` a source file belongs to.
 
+    >>> from pathlib import Path
     >>> unit_of(Path("conformance/checks/common.py")), unit_of(Path("conformance/errors.py"))
     ('checks', 'errors')
     """

@@ -70,6 +70,7 @@ def verify_unknown_id_rejected(subject: Subject, token_id: int) -> None:
 def demo_selection(checks: Sequence[Check]) -> Callable[[list[str]], list[Check]]:
     """A ``select_checks`` over ``checks``: by name or clause pattern, ValueError for a pattern matching none.
 
+    >>> from bpe_conformance.checks.base import Check
     >>> select = demo_selection([Check("demo", "BPE-ROUNDTRIP", "round trip", verify_round_trip, cases=list)])
     >>> [check.name for check in select(["BPE-ROUNDTRIP"])]
     ['demo']
