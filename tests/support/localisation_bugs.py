@@ -232,6 +232,62 @@ class StaleIncrementalCounts(_Trainer):
         return self._adopt(rules)
 
 
+class StaleLeftNeighbours(_Trainer):
+    """Counts are updated incrementally; the pairs a merge destroys on its left are never decremented."""
+
+    clause = "BPE-TRAIN-RECOUNT"
+
+    def train(self, documents: list[str], max_merges: int) -> list[Pair]:
+        check_documents(documents)
+        check_max_merges(max_merges)
+        sequences = self.sequences(list(documents))
+        counts = self.count(sequences)
+        rules: list[Pair] = []
+        for rank in range(max_merges):
+            counts = Counter({pair: count for pair, count in counts.items() if count > 0})
+            if not counts or max(counts.values()) < self.minimum:
+                break
+            pair = self.select(counts)
+            rules.append(pair)
+            new_id = FIRST_RULE_ID + rank
+            for sequence in sequences:
+                for index, window in enumerate(itertools.pairwise(sequence)):
+                    if window != pair:
+                        continue
+                    if index > 0:
+                        counts[(sequence[index - 1], new_id)] += 1  # (previous, a) is left as it was
+                    if index + 2 < len(sequence):
+                        counts[(sequence[index + 1], sequence[index + 2])] -= 1
+                        counts[(new_id, sequence[index + 2])] += 1
+            counts[pair] = 0
+            sequences = [self.replace(sequence, pair, new_id) for sequence in sequences]
+        return self._adopt(rules)
+
+
+class FirstIdInOneByte(_Trainer):
+    """Counts are keyed by ``(a & 0xFF) << 16 | b``, a layout that keeps only the low byte of the first id."""
+
+    clause = "BPE-TRAIN-COUNT"
+
+    def count(self, sequences: list[list[int]]) -> Counter[Pair]:
+        keyed: Counter[int] = Counter()
+        for (first, second), count in super().count(sequences).items():
+            keyed[(first & 0xFF) << 16 | second] += count
+        return Counter({(key >> 16, key & 0xFFFF): count for key, count in keyed.items()})
+
+
+class SecondIdInOneByte(_Trainer):
+    """Counts are keyed by ``a << 8 | (b & 0xFF)``, a layout that keeps only the low byte of the second id."""
+
+    clause = "BPE-TRAIN-COUNT"
+
+    def count(self, sequences: list[list[int]]) -> Counter[Pair]:
+        keyed: Counter[int] = Counter()
+        for (first, second), count in super().count(sequences).items():
+            keyed[first << 8 | (second & 0xFF)] += count
+        return Counter({(key >> 8, key & 0xFF): count for key, count in keyed.items()})
+
+
 class ReplacesRightToLeft(_Trainer):
     """Replacement scans from the end of each sequence, so ``aaa`` becomes ``a, n``."""
 
@@ -363,6 +419,9 @@ TRAINING_BUGS: tuple[type[_Trainer], ...] = (
     LastWindowMissed,
     FirstWindowMissed,
     StaleIncrementalCounts,
+    StaleLeftNeighbours,
+    FirstIdInOneByte,
+    SecondIdInOneByte,
     ReplacesRightToLeft,
     MinimumCountThree,
     OneRuleForZeroBudget,
