@@ -36,6 +36,7 @@ CLASS_CHECK = {
     "BPE-TRAIN-GREEDY": "greedy-selection",
     "BPE-ENCODE-RAW": "no-pre-tokenization",
     "BPE-ENCODE-ORDER": "encode-loaded-rules",
+    "BPE-ENCODE-LOWEST": "encode-loaded-rules",
 }
 # Modest effort: the machine is shared, and each bug shows within the dev profile's examples.
 EFFORT = EFFORTS["dev"]

@@ -398,6 +398,19 @@ class StopsAtIdleRule(_Encoder):
         return sequence
 
 
+class LaterCopyWins(_Encoder):
+    """Applies the rules in rank order, but a pair listed again later waits for its last copy."""
+
+    clause = "BPE-ENCODE-LOWEST"
+
+    def encode(self, text: str) -> list[int]:
+        sequence = list(check_text(text))
+        for rank, pair in enumerate(self.rules):
+            if pair not in self.rules[rank + 1 :]:
+                sequence = _replace(sequence, pair, FIRST_RULE_ID + rank)
+        return sequence
+
+
 def _encode_bytes(data: bytes, rules: list[Pair]) -> list[int]:
     sequence = list(data)
     for rank, pair in enumerate(rules):
@@ -428,7 +441,13 @@ TRAINING_BUGS: tuple[type[_Trainer], ...] = (
     TiesToFirstSeen,
     FirstPairAboveMinimum,
 )
-ENCODING_BUGS: tuple[type[_Encoder], ...] = (ChunkedEncoder, RunsLoseMatches, SplitsAtPunctuation, StopsAtIdleRule)
+ENCODING_BUGS: tuple[type[_Encoder], ...] = (
+    ChunkedEncoder,
+    RunsLoseMatches,
+    SplitsAtPunctuation,
+    StopsAtIdleRule,
+    LaterCopyWins,
+)
 # A single-bug implementation: a class whose ``clause`` is the clause it breaks.
 LocalisationBug = type[_Trainer] | type[_Encoder]
 LOCALISATION_BUGS: tuple[LocalisationBug, ...] = TRAINING_BUGS + ENCODING_BUGS
