@@ -50,6 +50,7 @@ from bpe_conformance.zoo.proof import (
     failures,
     headline,
     matching_failure,
+    own_clause_line,
     prove_all,
     proven,
     tally,
@@ -398,6 +399,10 @@ def _check(args: argparse.Namespace) -> int:
     print(f"{headline(counts)} ({scope}, effort {args.effort}, seed {args.seed})")
     for name in counts.unproven:
         print(f"  not proven: {name}")
+    if not args.quick:  # the quick proof stops at the first claimed clause, so it cannot tell the rate
+        print(own_clause_line(counts))
+        for name in counts.other_clause:
+            print(f"  not under its own clause: {name}")
     return 0 if not counts.unproven else 1
 
 
