@@ -154,6 +154,15 @@ class TrailingWhitespaceStripped(_Trainer):
         return super().sequences([document.rstrip() for document in documents])
 
 
+class BoundaryMarkedSequences(_Trainer):
+    """Each document is wrapped in its boundary ids before counting, as ``encode_document`` would give it."""
+
+    clause = "BPE-ALPHA-BOUNDARY"
+
+    def sequences(self, documents: list[str]) -> list[list[int]]:
+        return [[256, *sequence, 257] for sequence in super().sequences(documents)]
+
+
 class RunsCountedOnce(_Trainer):
     """A window that overlaps the previous window of the same pair is not counted."""
 
@@ -428,6 +437,7 @@ TRAINING_BUGS: tuple[type[_Trainer], ...] = (
     Lowercased,
     WhitespaceCollapsed,
     TrailingWhitespaceStripped,
+    BoundaryMarkedSequences,
     RunsCountedOnce,
     LastWindowMissed,
     FirstWindowMissed,
