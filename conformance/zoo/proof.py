@@ -305,7 +305,14 @@ def reported_clauses(proof: Proof) -> list[str]:
 
 
 def matching_failure(proof: Proof) -> CheckResult | None:
-    """The first failure whose clause the member claims (with its minimal counterexample), if any."""
+    """The failure that proves the member (with its minimal counterexample), if any.
+
+    The first failure under the member's own clause, else the first under one of its ``also`` clauses:
+    a verdict names the clause of the bug whenever some check reported it.
+    """
+    own = own_clause_failure(proof)
+    if own is not None:
+        return own
     return next((result for result in proof.results if _matches(result, proof.claimed)), None)
 
 
