@@ -42,6 +42,8 @@ from bpe_conformance.inputs.strategies import (
 from bpe_conformance.reference import BOUNDARY_IDS, BYTE_COUNT
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from bpe_conformance.adapters.subject import Subject
     from bpe_conformance.reference.json_values import JSONObject
     from bpe_conformance.reference.profiles import Profile
@@ -61,10 +63,34 @@ def _inputs(example: TrainingExample) -> JSONObject:
     return {"documents": list(example["documents"]), "max_merges": example["max_merges"]}
 
 
+def _numbered_from(rules: Sequence[Iterable[object]], first: int) -> bool:
+    """Whether every part of every rule is a byte or an earlier rule's id when rule r has id ``first + r``."""
+    return all(
+        type(part) is int and (0 <= part < BYTE_COUNT or first <= part < first + rank)
+        for rank, rule in enumerate(rules)
+        for part in rule
+    )
+
+
+def _reference_clause(rules: Sequence[Iterable[object]], part: object, profile: Profile) -> str:
+    """The clause a trained rule list breaks when ``part`` is a reference it may not make.
+
+    Rules that are all well formed when numbered from the byte count (256) rather than past the boundary
+    ids were numbered wrong (BPE-RULE-ID): their 256 is their own first rule. Otherwise a boundary id in a
+    trained rule means training counted and merged it (BPE-ALPHA-BOUNDARY: no training sequence holds
+    one). Any other bad reference is BPE-RULE-REF's.
+    """
+    if not profile.boundary_ids or type(part) is not int or part not in BOUNDARY_IDS:
+        return "BPE-RULE-REF"
+    return "BPE-RULE-ID" if _numbered_from(rules, BYTE_COUNT) else "BPE-ALPHA-BOUNDARY"
+
+
 def verify_rule_references(subject: Subject, example: TrainingExample) -> None:
     """BPE-RULE-REF: each part of rule r is a byte (0-255) or an earlier rule's id (258 to 257 + r).
 
-    Under a profile without boundary ids, rule r is 256 + r and may refer to 256 to 255 + r.
+    Under a profile without boundary ids, rule r is 256 + r and may refer to 256 to 255 + r. A trained
+    rule that names a boundary id is reported under the clause :func:`_reference_clause` gives it (a
+    *loaded* rule list naming one is BPE-RULE-REF's, judged by the load checks).
     """
     profile = subject_profile(subject)
     first = profile.first_rule_id
@@ -73,10 +99,14 @@ def verify_rule_references(subject: Subject, example: TrainingExample) -> None:
         for part in rule:
             problem = rule_problem(rank, part, profile)
             if problem is not None:
+                clause = _reference_clause(rules or [], part, profile)
+                numbering = (
+                    f" (all rules are well formed if rule r is {BYTE_COUNT} + r)" if clause == "BPE-RULE-ID" else ""
+                )
                 raise Violation(
-                    "BPE-RULE-REF",
+                    clause,
                     f"rule {rank} {rule} refers to {problem}; rule {rank} may refer only to bytes "
-                    f"0-{BYTE_COUNT - 1} or ids {first}-{first + rank - 1}",
+                    f"0-{BYTE_COUNT - 1} or ids {first}-{first + rank - 1}{numbering}",
                     inputs=_inputs(example),
                     expected=f"parts in 0-{BYTE_COUNT - 1} or {first}-{first + rank - 1}",
                     actual=rules_json(rules or []),
@@ -284,7 +314,7 @@ TRAINING_CHECKS = [
         summary="trained rules refer only to bytes and earlier rule ids: never themselves, later ids or boundaries",
         verify=verify_rule_references,
         strategy=lambda: training_examples(_small_corpora()),
-        also=("BPE-TRAIN-PIECE",),
+        also=("BPE-TRAIN-PIECE", "BPE-ALPHA-BOUNDARY", "BPE-RULE-ID"),
         budget=0.5,
     ),
     Check(

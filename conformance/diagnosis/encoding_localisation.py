@@ -6,7 +6,8 @@ lower-case letter renamed to an unused letter: the same rules in the same places
 bug stays wrong and only a character-dependent one becomes right), chunking (a merge across byte 32,
 64 or 4096 of a long text against the same merge two bytes earlier), and rule order (the renamed text,
 short, still wrong once the stages before agree). A made token matched again before the rules ranked
-between have run is asked right after the scan (BPE-MERGE-NOREMATCH). Each stage is blamed only where
+between have run is asked right after the scan (BPE-MERGE-NOREMATCH), and, when the wrong encodings'
+rules list a pair twice, whether that pair's lowest rank takes it (BPE-ENCODE-LOWEST). Each stage is blamed only where
 its question departs from the specification while its plain twin agrees; otherwise the wrong ids stay
 unlocalised.
 
@@ -93,6 +94,31 @@ def _rematch_experiments(profile: Profile, encode: Encoder) -> list[Experiment]:
     return experiments
 
 
+def _lowest_rank_experiments(rules: Rules, profile: Profile, encode: Encoder) -> list[Experiment]:
+    """A pair listed twice, asked only when the wrong encodings' rules list one twice.
+
+    In rank order the first copy of a pair takes every occurrence and the later copy never fires; a
+    formulation that looks a pair's rank up (lowest rank first) must find its first rank, and a rank
+    table built pair by pair keeps whichever copy it saw last. The question is each listed-twice pair,
+    doubled, on its own two bytes' text; its control is the same text under the pair listed once, which
+    any encoder that applies one rule answers right. Asked after the rank-order control, so a bug of
+    rank order itself is never blamed here.
+    """
+    doubled = [pair for index, pair in enumerate(rules) if pair in rules[:index] and max(pair) < 128]
+    experiments: list[Experiment] = []
+    for pair in list(dict.fromkeys(doubled))[:2]:
+        text = bytes(pair).decode("ascii")  # a pair of ASCII bytes is its own text
+        question = f"rule {pair} listed twice, on {text!r}: the first copy takes it"
+        asked = _experiment(Stage.LOWEST_RANK, question, text, [pair, pair], profile, encode)
+        experiments.append(asked)
+        if asked.agrees is False:
+            control = _experiment(Stage.LOWEST_RANK, question, text, [pair], profile, encode, control=True)
+            experiments.append(control)
+            if control.agrees is True:
+                return experiments
+    return experiments
+
+
 def _leaves(rules: Rules) -> set[int]:
     return {part for pair in rules for part in pair if part < BYTE_COUNT}
 
@@ -159,6 +185,12 @@ def localise_encoding(
     experiments += rematch
     if rematch[-1].agrees is False and not rematch[-1].control:
         return Localisation(True, Stage.NO_REMATCH, Stage.NO_REMATCH.clause, _SYMPTOM, tuple(experiments))
+    if rematch[0].agrees is True:  # rank order itself holds: a listed-twice pair's rank is the question left
+        lowest = _lowest_rank_experiments(rules, profile, encode)
+        experiments += lowest
+        if lowest and lowest[-1].control and lowest[-1].agrees is True:
+            stage = Stage.LOWEST_RANK
+            return Localisation(True, stage, stage.clause, _SYMPTOM, tuple(experiments))
     text, ids = wrong[0]
     original = Experiment(
         stage=Stage.PRE_TOKENIZATION,

@@ -45,7 +45,15 @@ from typing import TYPE_CHECKING, Any
 from bpe_conformance.diagnosis.confirmation import as_rules, rounds_before_a_tie
 from bpe_conformance.diagnosis.divergence import STOP_KINDS, DivergenceKind, Judgement
 from bpe_conformance.diagnosis.stages import Experiment, Localisation, Stage
-from bpe_conformance.diagnosis.training_probes import CLASS_CHANGES, LONG, REPEATS, RUNS, Probe, training_probes
+from bpe_conformance.diagnosis.training_probes import (
+    CLASS_CHANGES,
+    LONG,
+    MADE_IDS,
+    REPEATS,
+    RUNS,
+    Probe,
+    training_probes,
+)
 from bpe_conformance.inputs.predicates import character_class
 from bpe_conformance.reference import count_pairs, replace_pair
 from bpe_conformance.reference.dialects import profile_pieces, train_profile, training_sequences
@@ -121,6 +129,8 @@ def _relevant(probe: Probe, documents: list[str], judgement: Judgement, profile:
         return _has_run(documents, judgement.round, profile)
     if probe.feature == CLASS_CHANGES:
         return _has_class_change(documents)
+    if probe.feature == MADE_IDS:
+        return judgement.round >= 1
     if probe.feature == LONG:
         return sum(len(document.encode()) for document in documents) > 255
     return _mentions(probe.feature, documents)
@@ -261,14 +271,17 @@ def localise_training(
     """The stage ``judgement`` (the first divergence on ``documents``) comes from, by asking ``ask``."""
     symptom, symptom_clause = _symptom(judgement)
     experiments: list[Experiment] = []
-    for stage in _ORDER:
-        for probe in training_probes(profile):
-            if probe.stage is not stage or not _relevant(probe, list(documents), judgement, profile):
-                continue
-            asked, control = _probe_experiments(probe, profile, ask)
-            experiments += [asked] if control is None else [asked, control]
-            if _departs(asked, control, probe, profile):
-                return Localisation(True, stage, stage.clause, symptom, tuple(experiments))
+    # The questions in the order training_probes lists them: stage by stage as in _ORDER, except that a
+    # question which also needs a later stage to be right (counting a made id needs the recount of the
+    # round that made it) is listed after that stage's questions, so a bug of the later stage is found
+    # by its own questions first and never blamed on the earlier stage.
+    for probe in training_probes(profile):
+        if not _relevant(probe, list(documents), judgement, profile):
+            continue
+        asked, control = _probe_experiments(probe, profile, ask)
+        experiments += [asked] if control is None else [asked, control]
+        if _departs(asked, control, probe, profile):
+            return Localisation(True, probe.stage, probe.stage.clause, symptom, tuple(experiments))
     if judgement.kind is DivergenceKind.TIE_OTHER_WAY:
         ties = _tie_experiments(list(documents), judgement, profile, ask)
         experiments += ties

@@ -37,6 +37,7 @@ class Stage(enum.Enum):
     TIE = "tie"
     REPLACEMENT_SCAN = "replacement-scan"
     NO_REMATCH = "no-rematch"
+    LOWEST_RANK = "lowest-rank"
     PRE_TOKENIZATION = "pre-tokenization"
     CHUNKING = "chunking"
     RULE_ORDER = "rule-order"
@@ -62,6 +63,7 @@ _STAGE_CLAUSES = {
     Stage.TIE: "BPE-TRAIN-TIE",
     Stage.REPLACEMENT_SCAN: "BPE-MERGE-SCAN",
     Stage.NO_REMATCH: "BPE-MERGE-NOREMATCH",
+    Stage.LOWEST_RANK: "BPE-ENCODE-LOWEST",
     Stage.PRE_TOKENIZATION: "BPE-ENCODE-RAW",
     Stage.CHUNKING: "BPE-ENCODE-RAW",
     Stage.RULE_ORDER: "BPE-ENCODE-ORDER",
@@ -77,6 +79,7 @@ _STAGE_DESCRIPTIONS = {
     Stage.TIE: "this counterexample with its tie removed",
     Stage.REPLACEMENT_SCAN: "one rule (a, a) on runs of a",
     Stage.NO_REMATCH: "a token made by one rule, which a later rule pairs with what a rule in between takes",
+    Stage.LOWEST_RANK: "a pair listed twice: its lowest rank takes every occurrence",
     Stage.PRE_TOKENIZATION: "a pair across a word boundary against the same pair of letters",
     Stage.CHUNKING: "a merge across byte 32, 64 or 4096 of a long text, against the same merge elsewhere",
     Stage.RULE_ORDER: "the wrong text, renamed to letters and digits, still wrong",

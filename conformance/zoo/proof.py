@@ -2,7 +2,10 @@
 
 A member is *proven* when the harness rejects it with a failure whose clause is one the member's
 docstring names (its ``clause`` or one of its ``also``); a control is proven when every check of the
-suite passes. The quick proof runs only the checks that may report a claimed clause, most specific
+suite passes. A member is rejected *under its own clause* when some failure names exactly its
+``clause`` (the clause of its bug, localised by experiments for training and encoding failures): the
+proof reports that right-clause rate beside conviction, and gates on conviction only until every
+member meets it. The quick proof runs only the checks that may report a claimed clause, most specific
 first, and stops at the first failure with a matching clause; the full proof runs every check.
 
 >>> from bpe_conformance.zoo import by_name
@@ -52,6 +55,8 @@ __all__ = [
     "is_member",
     "matching_failure",
     "outcome_by_check",
+    "own_clause_failure",
+    "own_clause_line",
     "prove",
     "prove_all",
     "proven",
@@ -86,13 +91,19 @@ class Proof:
 
 @dataclass(frozen=True)
 class Tally:
-    """How many members were rejected with a claimed clause and how many controls were accepted."""
+    """How many members were rejected with a claimed clause and how many controls were accepted.
+
+    ``members_own_clause`` counts the members rejected under exactly their own clause; ``other_clause``
+    names the members rejected only under one of their ``also`` clauses (or not at all).
+    """
 
     members_rejected: int
     members: int
     controls_accepted: int
     controls: int
     unproven: tuple[str, ...]
+    members_own_clause: int = 0
+    other_clause: tuple[str, ...] = ()
 
 
 def is_member(implementation: type) -> bool:
@@ -298,8 +309,25 @@ def reported_clauses(proof: Proof) -> list[str]:
 
 
 def matching_failure(proof: Proof) -> CheckResult | None:
-    """The first failure whose clause the member claims (with its minimal counterexample), if any."""
+    """The failure that proves the member (with its minimal counterexample), if any.
+
+    The first failure under the member's own clause, else the first under one of its ``also`` clauses:
+    a verdict names the clause of the bug whenever some check reported it.
+    """
+    own = own_clause_failure(proof)
+    if own is not None:
+        return own
     return next((result for result in proof.results if _matches(result, proof.claimed)), None)
+
+
+def own_clause_failure(proof: Proof) -> CheckResult | None:
+    """The first failure naming exactly the member's own clause (its ``clause``, not an ``also``), if any."""
+    if not proof.claimed:
+        return None
+    return next(
+        (result for result in proof.results if result.outcome is Outcome.FAIL and result.clause == proof.claimed[0]),
+        None,
+    )
 
 
 def outcome_by_check(proof: Proof) -> dict[str, str]:
@@ -346,6 +374,8 @@ def tally(proofs: Iterable[Proof]) -> Tally:
         controls_accepted=sum(1 for proof in controls if proven(proof)),
         controls=len(controls),
         unproven=tuple(proof.name for proof in proofs if not proven(proof)),
+        members_own_clause=sum(1 for proof in members if own_clause_failure(proof) is not None),
+        other_clause=tuple(proof.name for proof in members if own_clause_failure(proof) is None),
     )
 
 
@@ -361,6 +391,18 @@ def headline(counts: Tally) -> str:
     )
 
 
+def own_clause_line(counts: Tally) -> str:
+    """The right-clause rate: members rejected under exactly their own clause (meaningful for a full proof).
+
+    >>> own_clause_line(Tally(65, 66, 5, 5, ("x",), 60, ("x", "y")))
+    'rejected 60/66 members under their own clause (the rest only under a clause they also break)'
+    """
+    return (
+        f"rejected {counts.members_own_clause}/{counts.members} members under their own clause "
+        "(the rest only under a clause they also break)"
+    )
+
+
 def as_record(proof: Proof) -> JSONObject:
     """A JSON-ready summary: verdict, outcome per check, clauses reported, the matching counterexample."""
     match = matching_failure(proof)
@@ -369,6 +411,7 @@ def as_record(proof: Proof) -> JSONObject:
         "area": proof.area,
         "claimed": list(proof.claimed),
         "proven": proven(proof),
+        "own_clause": own_clause_failure(proof) is not None,
         "verdict": verdict(proof),
         "outcomes": outcome_by_check(proof),
         "reported_clauses": reported_clauses(proof),

@@ -394,7 +394,7 @@ COUNTEREXAMPLES = [
         "rule-references",
         broken.MergeIdsFrom256,
         {"documents": ["aaaa", "aaaa"], "max_merges": 2},
-        clause="BPE-RULE-REF",
+        clause="BPE-RULE-ID",
         expected="parts in 0-255 or 258-258",
         actual=[[97, 97], [256, 256]],
         fragment="rule 1 (256, 256) refers to boundary id 256; rule 1 may refer only to bytes 0-255 or ids 258-258",

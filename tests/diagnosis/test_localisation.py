@@ -8,6 +8,8 @@ implementation could answer "wrong" would be a false accusation.
 from __future__ import annotations
 
 import dataclasses
+import itertools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -158,11 +160,23 @@ def _reversed_order(text: str, rules: list[tuple[int, int]]) -> list[int]:
     return sequence
 
 
+def _last_copy_ranked(text: str, rules: list[tuple[int, int]]) -> list[int]:
+    """Lowest rank first, with a rank table in which a pair listed again takes its last rank."""
+    rank_of = {pair: rank for rank, pair in enumerate(rules)}
+    sequence = list(text.encode())
+    while present := [rank_of[pair] for pair in itertools.pairwise(sequence) if pair in rank_of]:
+        rank = min(present)
+        sequence = replace_pair(sequence, rules[rank], 258 + rank)
+    return sequence
+
+
 @pytest.mark.parametrize(
     ("encoder", "text", "rules", "stage"),
     [
         (_chunked, "x" + "ab" * 40, [(97, 98)], Stage.CHUNKING),
         (_reversed_order, "abc", [(97, 98), (258, 99)], Stage.RULE_ORDER),
+        (_reversed_order, "abcab", [(97, 98), (99, 97), (97, 98)], Stage.RULE_ORDER),
+        (_last_copy_ranked, "xyzxy", [(120, 121), (122, 258), (120, 121)], Stage.LOWEST_RANK),
     ],
 )
 def test_an_encoder_is_localised_by_questions_on_which_it_and_the_specification_differ(
@@ -183,6 +197,16 @@ def test_a_correct_encoder_answers_every_question_right() -> None:
     asked = [experiment for experiment in localisation.experiments if experiment.answer != [0]]
     assert len(asked) > 10
     assert all(experiment.agrees for experiment in asked)
+
+
+def test_a_correct_encoder_is_never_blamed_for_a_pair_listed_twice() -> None:
+    """Rules listing a pair twice bring the lowest-rank question; the specification answers it right."""
+    rules = [(97, 98), (98, 99), (97, 98), (98, 99)]
+    localisation = localise_encoding([("abcab", [0])], rules, STRICT, _spec)
+    asked = [experiment for experiment in localisation.experiments if experiment.stage is Stage.LOWEST_RANK]
+    assert len(asked) == 2
+    assert all(experiment.agrees for experiment in asked)
+    assert localisation.stage is not Stage.LOWEST_RANK
 
 
 def test_renaming_keeps_every_rule_where_it_applied() -> None:

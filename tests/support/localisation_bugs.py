@@ -154,6 +154,15 @@ class TrailingWhitespaceStripped(_Trainer):
         return super().sequences([document.rstrip() for document in documents])
 
 
+class BoundaryMarkedSequences(_Trainer):
+    """Each document is wrapped in its boundary ids before counting, as ``encode_document`` would give it."""
+
+    clause = "BPE-ALPHA-BOUNDARY"
+
+    def sequences(self, documents: list[str]) -> list[list[int]]:
+        return [[256, *sequence, 257] for sequence in super().sequences(documents)]
+
+
 class RunsCountedOnce(_Trainer):
     """A window that overlaps the previous window of the same pair is not counted."""
 
@@ -230,6 +239,62 @@ class StaleIncrementalCounts(_Trainer):
             counts[pair] = 0
             sequences = [self.replace(sequence, pair, new_id) for sequence in sequences]
         return self._adopt(rules)
+
+
+class StaleLeftNeighbours(_Trainer):
+    """Counts are updated incrementally; the pairs a merge destroys on its left are never decremented."""
+
+    clause = "BPE-TRAIN-RECOUNT"
+
+    def train(self, documents: list[str], max_merges: int) -> list[Pair]:
+        check_documents(documents)
+        check_max_merges(max_merges)
+        sequences = self.sequences(list(documents))
+        counts = self.count(sequences)
+        rules: list[Pair] = []
+        for rank in range(max_merges):
+            counts = Counter({pair: count for pair, count in counts.items() if count > 0})
+            if not counts or max(counts.values()) < self.minimum:
+                break
+            pair = self.select(counts)
+            rules.append(pair)
+            new_id = FIRST_RULE_ID + rank
+            for sequence in sequences:
+                for index, window in enumerate(itertools.pairwise(sequence)):
+                    if window != pair:
+                        continue
+                    if index > 0:
+                        counts[(sequence[index - 1], new_id)] += 1  # (previous, a) is left as it was
+                    if index + 2 < len(sequence):
+                        counts[(sequence[index + 1], sequence[index + 2])] -= 1
+                        counts[(new_id, sequence[index + 2])] += 1
+            counts[pair] = 0
+            sequences = [self.replace(sequence, pair, new_id) for sequence in sequences]
+        return self._adopt(rules)
+
+
+class FirstIdInOneByte(_Trainer):
+    """Counts are keyed by ``(a & 0xFF) << 16 | b``, a layout that keeps only the low byte of the first id."""
+
+    clause = "BPE-TRAIN-COUNT"
+
+    def count(self, sequences: list[list[int]]) -> Counter[Pair]:
+        keyed: Counter[int] = Counter()
+        for (first, second), count in super().count(sequences).items():
+            keyed[(first & 0xFF) << 16 | second] += count
+        return Counter({(key >> 16, key & 0xFFFF): count for key, count in keyed.items()})
+
+
+class SecondIdInOneByte(_Trainer):
+    """Counts are keyed by ``a << 8 | (b & 0xFF)``, a layout that keeps only the low byte of the second id."""
+
+    clause = "BPE-TRAIN-COUNT"
+
+    def count(self, sequences: list[list[int]]) -> Counter[Pair]:
+        keyed: Counter[int] = Counter()
+        for (first, second), count in super().count(sequences).items():
+            keyed[first << 8 | (second & 0xFF)] += count
+        return Counter({(key >> 8, key & 0xFF): count for key, count in keyed.items()})
 
 
 class ReplacesRightToLeft(_Trainer):
@@ -342,6 +407,19 @@ class StopsAtIdleRule(_Encoder):
         return sequence
 
 
+class LaterCopyWins(_Encoder):
+    """Applies the rules in rank order, but a pair listed again later waits for its last copy."""
+
+    clause = "BPE-ENCODE-LOWEST"
+
+    def encode(self, text: str) -> list[int]:
+        sequence = list(check_text(text))
+        for rank, pair in enumerate(self.rules):
+            if pair not in self.rules[rank + 1 :]:
+                sequence = _replace(sequence, pair, FIRST_RULE_ID + rank)
+        return sequence
+
+
 def _encode_bytes(data: bytes, rules: list[Pair]) -> list[int]:
     sequence = list(data)
     for rank, pair in enumerate(rules):
@@ -359,17 +437,27 @@ TRAINING_BUGS: tuple[type[_Trainer], ...] = (
     Lowercased,
     WhitespaceCollapsed,
     TrailingWhitespaceStripped,
+    BoundaryMarkedSequences,
     RunsCountedOnce,
     LastWindowMissed,
     FirstWindowMissed,
     StaleIncrementalCounts,
+    StaleLeftNeighbours,
+    FirstIdInOneByte,
+    SecondIdInOneByte,
     ReplacesRightToLeft,
     MinimumCountThree,
     OneRuleForZeroBudget,
     TiesToFirstSeen,
     FirstPairAboveMinimum,
 )
-ENCODING_BUGS: tuple[type[_Encoder], ...] = (ChunkedEncoder, RunsLoseMatches, SplitsAtPunctuation, StopsAtIdleRule)
+ENCODING_BUGS: tuple[type[_Encoder], ...] = (
+    ChunkedEncoder,
+    RunsLoseMatches,
+    SplitsAtPunctuation,
+    StopsAtIdleRule,
+    LaterCopyWins,
+)
 # A single-bug implementation: a class whose ``clause`` is the clause it breaks.
 LocalisationBug = type[_Trainer] | type[_Encoder]
 LOCALISATION_BUGS: tuple[LocalisationBug, ...] = TRAINING_BUGS + ENCODING_BUGS

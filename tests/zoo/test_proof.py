@@ -36,6 +36,8 @@ from bpe_conformance.zoo.proof import (
     full_proof,
     headline,
     matching_failure,
+    own_clause_failure,
+    own_clause_line,
     prove_all,
     proven,
     quick_proof,
@@ -203,6 +205,15 @@ def test_verdicts_and_tally_of_each_kind_of_proof() -> None:
     counts = tally([caught, symptom, missed, accepted, flagged])
     assert (counts.members_rejected, counts.members, counts.controls_accepted, counts.controls) == (1, 3, 1, 2)
     assert counts.unproven == ("m2", "m3", "c2")
+    assert (counts.members_own_clause, counts.other_clause) == (1, ("m2", "m3"))
+    assert own_clause_failure(caught) is caught.results[1]
+    assert own_clause_failure(accepted) is None
+    also = _proof("m4", ("BPE-TRAIN-DOCS", "BPE-TRAIN-STOP"), _result("stop-rule", "BPE-TRAIN-STOP", Outcome.FAIL))
+    assert proven(also)
+    assert own_clause_failure(also) is None
+    assert tally([also]).other_clause == ("m4",)
+    assert as_record(also)["own_clause"] is False
+    assert own_clause_line(tally([caught, also])).startswith("rejected 1/2 members under their own clause")
 
 
 @pytest.mark.parametrize("member", [by_name("strips-documents"), by_name("ties-by-string-key")], ids=_name)

@@ -34,6 +34,7 @@ from bpe_conformance.zoo.proof import (
     as_record,
     failures,
     headline,
+    own_clause_line,
     prove_all,
     proven,
     tally,
@@ -137,6 +138,10 @@ def _check(args: argparse.Namespace) -> int:
     print(f"{headline(counts)} ({scope}, effort {args.effort}, seed {args.seed})")
     for name in counts.unproven:
         print(f"  not proven: {name}")
+    if not args.quick:  # the quick proof stops at the first claimed clause, so it cannot tell the rate
+        print(own_clause_line(counts))
+        for name in counts.other_clause:
+            print(f"  not under its own clause: {name}")
     return 0 if not counts.unproven else 1
 
 
