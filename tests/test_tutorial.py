@@ -47,6 +47,8 @@ def lessons() -> list[tuple[str, str]]:
     return [(match.group(0), TEXT[match.start() : end]) for match, end in zip(starts, ends, strict=True)]
 
 
+# On one pytest-xdist worker: each of these tests reads printed(), which runs every command of the page.
+@pytest.mark.xdist_group("tutorial-transcripts")
 @pytest.mark.parametrize("transcript", TRANSCRIPTS, ids=lambda transcript: transcript.command[16:70])
 def test_the_command_prints_what_the_tutorial_shows(transcript: Transcript) -> None:
     recorded = _RECORDED_WITH.search(transcript.output)

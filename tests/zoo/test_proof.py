@@ -55,6 +55,11 @@ def _quick(name: str) -> Proof:
     return quick_proof(by_name(name))
 
 
+# The tests that read the quick proofs run on one pytest-xdist worker: the gallery's tests need every one of
+# them, which on two workers would be made twice.
+QUICK_PROOFS = pytest.mark.xdist_group("zoo-quick-proofs")
+
+
 def _assert_rejected_with_a_claimed_clause(proof: Proof) -> None:
     match = matching_failure(proof)
     assert match is not None, f"{proof.name}: {verdict(proof)}; claims {proof.claimed}"
@@ -70,6 +75,7 @@ def _assert_rejected_with_a_claimed_clause(proof: Proof) -> None:
 # ---- the proof ------------------------------------------------------------------------------------
 
 
+@QUICK_PROOFS
 @pytest.mark.parametrize("member", ZOO, ids=_name)
 def test_harness_rejects_member_with_a_clause_it_breaks(member: Any) -> None:
     """Every member fails a check whose reported clause the member's docstring names, with a counterexample."""
@@ -78,6 +84,7 @@ def test_harness_rejects_member_with_a_clause_it_breaks(member: Any) -> None:
     assert proof.results[-1] is matching_failure(proof), "the quick proof stops at its first match"
 
 
+@QUICK_PROOFS
 @pytest.mark.parametrize("member", ZOO, ids=_name)
 def test_harness_rejects_member_at_the_level_of_its_bug(member: Any) -> None:
     """An input-handling bug is rejected at interface level, a wrong answer to valid input at algorithm level."""
@@ -85,6 +92,7 @@ def test_harness_rejects_member_at_the_level_of_its_bug(member: Any) -> None:
     assert match is not None and match.level == member.level, (member.name, match and match.check)
 
 
+@QUICK_PROOFS
 @pytest.mark.parametrize("control", CONTROLS, ids=_name)
 def test_harness_accepts_control_with_every_check(control: Any) -> None:
     """Zero false positives: every check of the suite passes on every control."""
@@ -110,6 +118,7 @@ def _all_quick_proofs() -> list[Proof]:
     return [_quick(implementation.name) for implementation in [*ZOO, *CONTROLS]]
 
 
+@QUICK_PROOFS
 def test_committed_gallery_is_what_the_generator_writes() -> None:
     """docs/bug-zoo.md is what ``bpe-conformance zoo gallery`` writes: byte for byte under the hypothesis version
     named in its header (generating twice gives the same bytes), all but the counterexamples under another."""
@@ -119,6 +128,7 @@ def test_committed_gallery_is_what_the_generator_writes() -> None:
         assert committed == rendered
 
 
+@QUICK_PROOFS
 def test_gallery_comparison_tolerates_only_another_hypothesis_shrinking_differently() -> None:
     page = render_gallery(_all_quick_proofs())
     block = page.index("```text\n") + len("```text\n")
@@ -212,6 +222,7 @@ def test_relevant_checks_put_the_members_own_clause_first(member: Any) -> None:
     assert relevant_checks(by_name("zoo-base")) == list(ALL_CHECKS)
 
 
+@QUICK_PROOFS
 def test_prove_all_gives_the_same_proofs_in_worker_processes() -> None:
     cheap = [by_name("accepts-bool-max-merges"), by_name("load-coerces-ids")]
     in_workers, here = prove_all(cheap, jobs=2), prove_all(cheap)
