@@ -47,8 +47,11 @@ def lessons() -> list[tuple[str, str]]:
     return [(match.group(0), TEXT[match.start() : end]) for match, end in zip(starts, ends, strict=True)]
 
 
-# On one pytest-xdist worker: each of these tests reads printed(), which runs every command of the page.
-@pytest.mark.xdist_group("tutorial-transcripts")
+# On one pytest-xdist worker, the tests that read printed(), which runs every command of the page.
+PRINTED = pytest.mark.xdist_group("tutorial-printed")
+
+
+@PRINTED
 @pytest.mark.parametrize("transcript", TRANSCRIPTS, ids=lambda transcript: transcript.command[16:70])
 def test_the_command_prints_what_the_tutorial_shows(transcript: Transcript) -> None:
     recorded = _RECORDED_WITH.search(transcript.output)
@@ -91,6 +94,7 @@ def test_each_lesson_shows_the_reference_and_a_zoo_member_the_suite_rejects(head
         assert "inputs: " in run.output and "expected: " in run.output and "actual: " in run.output, heading
 
 
+@PRINTED
 def test_a_changed_transcript_is_caught() -> None:
     """The comparison can fail: a counterexample edited by hand no longer matches what the suite prints."""
     run = next(transcript for transcript in TRANSCRIPTS if _FAIL.search(transcript.output))

@@ -55,8 +55,8 @@ def _quick(name: str) -> Proof:
     return quick_proof(by_name(name))
 
 
-# The tests that read the quick proofs run on one pytest-xdist worker: the gallery's tests need every one of
-# them, which on two workers would be made twice.
+# Every test that reads the quick proofs (_quick, _all_quick_proofs) runs on one pytest-xdist worker: the
+# gallery's tests need every one of them, which on two workers would be made twice.
 QUICK_PROOFS = pytest.mark.xdist_group("zoo-quick-proofs")
 
 
@@ -141,6 +141,7 @@ def test_gallery_comparison_tolerates_only_another_hypothesis_shrinking_differen
     assert not gallery_is_current(other_version, other_example.replace("**Why it is a bug.**", "**Why?**", 1))
 
 
+@QUICK_PROOFS
 def test_gallery_has_every_member_and_control_once_with_its_clause_link() -> None:
     text = GALLERY_PATH.read_text(encoding="utf-8")
     for implementation in [*ZOO, *CONTROLS]:
@@ -259,6 +260,7 @@ def test_zoo_command_rejects_unknown_names_and_bad_jobs(capsys: pytest.CaptureFi
     assert "no zoo member or control is named 'no-such-member'" in capsys.readouterr().err
 
 
+@QUICK_PROOFS
 def test_zoo_gallery_writes_the_page_and_check_detects_staleness(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
