@@ -47,7 +47,8 @@ def test_a_port_another_server_took_is_given_up_for_another(tmp_path: Path, monk
         real_free_port = redis_server_module.free_port
         monkeypatch.setattr(redis_server_module, "free_port", lambda: next(chosen, 0) or real_free_port())
         with running_redis(tmp_path / "second") as second:
-            assert second.port != first.port and second.process is not None
+            assert second.port != first.port
+            assert second.process is not None
             assert int(second.client().info("server")["process_id"]) == second.process.pid
         assert first.client().ping()
 
