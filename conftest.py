@@ -6,6 +6,7 @@ unless $HYPOTHESIS_STORAGE_DIRECTORY names one; pytest's cache is off (pyproject
 leaves neither .hypothesis/ nor .pytest_cache/ behind.
 """
 
+import pytest
 from hypothesis import settings
 
 from bpe_conformance.settings import active_effort_name, keep_storage_out_of_cwd, register_efforts
@@ -23,3 +24,24 @@ collect_ignore_glob = [
     "conformance/*",
     "reference/*",
 ]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a pytest-xdist worker under ``--dist loadgroup``, name each test of an ``xdist_group`` as xdist does.
+
+    pytest-xdist (3.8) sends the tests of a group to one worker by appending ``@GROUP`` to their node ids, which it
+    sets through ``item._nodeid``; pytest 9 keeps the id in ``item._id`` and ignores the other, so the groups were
+    silently spread over the workers. Where xdist's renaming took, this finds the suffix in place and does nothing.
+    """
+    if not hasattr(config, "workerinput") or not getattr(config.option, "loadgroup", False):
+        return
+    try:
+        from _pytest.nodeid import coerce_node_id
+    except ImportError:  # pytest < 9: xdist's own renaming works
+        return
+    for item in items:
+        marks = item.iter_markers("xdist_group")
+        names = {str(mark.args[0] if mark.args else mark.kwargs.get("name", "default")) for mark in marks}
+        suffix = "@" + "_".join(sorted(names))
+        if names and not item.nodeid.endswith(suffix):
+            item._id = coerce_node_id(item.nodeid + suffix)

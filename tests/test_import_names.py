@@ -21,7 +21,8 @@ from tests.support.user_project import build_distributions, fresh_venv, run_in
 if TYPE_CHECKING:
     from pathlib import Path
 
-pytestmark = pytest.mark.slow
+# One pytest-xdist worker runs the module: its tests share the module's build (made once, not once per worker).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("import_names")]
 
 STAND_INS = ("reference", "conformance")
 _PYPROJECT = """\

@@ -115,8 +115,14 @@ RUNNING = {
 }
 
 
+# Named by module: a set's order (its str) changes with the hash seed, and pytest-xdist's workers, which
+# collect separately, must agree on every test id.
 @pytest.mark.parametrize(
-    ("module", "names"), [(bpe_conformance, FACADE), (reference, REFERENCE), (running, RUNNING)], ids=str
+    ("module", "names"),
+    [
+        pytest.param(module, names, id=module.__name__)
+        for module, names in ((bpe_conformance, FACADE), (reference, REFERENCE), (running, RUNNING))
+    ],
 )
 def test_the_public_names_are_pinned_and_all_resolve(module: ModuleType, names: set[str]) -> None:
     assert set(module.__all__) == names

@@ -80,7 +80,9 @@ def _run(words: list[str]) -> subprocess.CompletedProcess[str]:
     if words[0] == "bpe-conformance":
         words = [sys.executable, "-m", "conformance", *words[1:]]
     elif words[0] == "pytest":
-        words = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *words[1:]]
+        # In one process, as in the user's project the command is written for: run from this checkout, it would
+        # otherwise take this project's -n auto (pyproject.toml's addopts) and load the plugin in xdist workers.
+        words = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", *words[1:]]
     return subprocess.run(words, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600)
 
 

@@ -16,7 +16,8 @@ from tests.support.user_project import BUILD_LOG, build_distributions, pip_into,
 if TYPE_CHECKING:
     from pathlib import Path
 
-pytestmark = pytest.mark.slow
+# One pytest-xdist worker runs the module: its tests share the module's build (made once, not once per worker).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("sdist")]
 
 # A bounded subset that still needs every part of the copy: the packaging facts (the links, pyproject.toml),
 # the import layers (every source file), a command-line test, and doctests collected through the link.

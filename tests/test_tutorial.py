@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import re
 import shlex
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import hypothesis
@@ -33,11 +32,14 @@ _FAIL = re.compile(r"^FAIL (\S+) \[(BPE-[A-Z0-9-]+)\]$", re.MULTILINE)
 
 
 @functools.cache
-def printed() -> dict[str, str]:
-    """What every command of the page prints now; two at a time, as the machine has two cores."""
-    commands = list(dict.fromkeys(transcript.command for transcript in TRANSCRIPTS))
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(commands, pool.map(readme.run_command, commands), strict=True))
+def printed(command: str) -> str:
+    """What ``command`` of the page prints now, run once per process.
+
+    Each test runs its own command, so pytest-xdist's workers share the page's commands out between them (one
+    test running every command made a test of minutes, past pytest-timeout's limit on a loaded machine).
+    """
+    output: str = readme.run_command(command)
+    return output
 
 
 def lessons() -> list[tuple[str, str]]:
@@ -56,7 +58,7 @@ def test_the_command_prints_what_the_tutorial_shows(transcript: Transcript) -> N
             "install constraints.txt (tox does) or refresh with `python tools/readme.py --update --file "
             "docs/tutorial.md`"
         )
-    assert readme.matches(transcript.output, printed()[transcript.command]), (
+    assert readme.matches(transcript.output, printed(transcript.command)), (
         f"docs/tutorial.md is out of date for {transcript.command!r}; refresh it with "
         "`python tools/readme.py --update --file docs/tutorial.md`"
     )
@@ -96,9 +98,9 @@ def test_a_changed_transcript_is_caught() -> None:
     """The comparison can fail: a counterexample edited by hand no longer matches what the suite prints."""
     run = next(transcript for transcript in TRANSCRIPTS if _FAIL.search(transcript.output))
     edited = run.output.replace("expected: ", "expected: [0], ", 1)
-    assert readme.matches(run.output, printed()[run.command])
-    assert not readme.matches(edited, printed()[run.command])
-    assert not readme.matches(run.output.replace("...\n", "", 1) + "extra\n", printed()[run.command])
+    assert readme.matches(run.output, printed(run.command))
+    assert not readme.matches(edited, printed(run.command))
+    assert not readme.matches(run.output.replace("...\n", "", 1) + "extra\n", printed(run.command))
 
 
 def test_the_readme_points_to_the_tutorial() -> None:

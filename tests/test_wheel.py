@@ -23,7 +23,8 @@ from tests.support.user_project import (
     write_user_project,
 )
 
-pytestmark = pytest.mark.slow
+# One pytest-xdist worker runs the module: its tests share the module's build (made once, not once per worker).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 # (venv, user project directory, wheel)
 Installed = tuple[Path, Path, Path]

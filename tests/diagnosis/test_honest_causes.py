@@ -52,7 +52,13 @@ ROOT = {
 }
 
 
-@pytest.fixture(scope="module", params=list(EXPECTED_CLAUSES), ids=lambda implementation: implementation.name)
+def _own_worker(implementation: Any) -> Any:
+    """The fixture's parameter, its tests grouped on one pytest-xdist worker so its suite runs once, not per worker."""
+    name = str(implementation.name)
+    return pytest.param(implementation, id=name, marks=pytest.mark.xdist_group(f"honest-causes-{name}"))
+
+
+@pytest.fixture(scope="module", params=[_own_worker(implementation) for implementation in EXPECTED_CLAUSES])
 def run(request: pytest.FixtureRequest) -> Run:
     """The implementation and the whole suite's results against it."""
     implementation = request.param

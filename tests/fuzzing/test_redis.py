@@ -16,6 +16,7 @@ import pytest
 
 from bpe_conformance.running.database import KEY_PREFIX
 from tests.fuzzing.helpers import MakeHarness, validate_summary, wait_for
+from tests.support import redis_server as redis_server_module
 from tests.support.fuzz_subjects import LONG_TEXT_BYTES
 from tests.support.redis_server import RedisServer, running_redis
 
@@ -38,6 +39,21 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     directory.mkdir()
     with running_redis(directory) as server:
         yield server
+
+
+def test_a_port_another_server_took_is_given_up_for_another(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parallel test processes choose ports too: the server a test gets is the one it started, never a neighbour's."""
+    (tmp_path / "first").mkdir()
+    (tmp_path / "second").mkdir()
+    with running_redis(tmp_path / "first") as first:
+        chosen = iter([first.port])  # the first choice is a port the neighbour holds
+        real_free_port = redis_server_module.free_port
+        monkeypatch.setattr(redis_server_module, "free_port", lambda: next(chosen, 0) or real_free_port())
+        with running_redis(tmp_path / "second") as second:
+            assert second.port != first.port
+            assert second.process is not None
+            assert int(second.client().info("server")["process_id"]) == second.process.pid
+        assert first.client().ping()
 
 
 def _keys(server: RedisServer, db: int) -> list[bytes]:

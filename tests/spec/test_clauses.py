@@ -188,7 +188,10 @@ def test_register_adds_the_explain_parser() -> None:
     assert parse("explain", "BPE-TRAIN-*", "bpe-rule-id").clauses == ["BPE-TRAIN-*", "bpe-rule-id"]
 
 
-def test_explain_prints_plain_text_when_not_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+def test_explain_prints_plain_text_when_not_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)  # the default width (pytest-xdist's workers have COLUMNS=80)
     assert explain.handle(parse("explain", "bpe-rule-ref")) == 0
     out, err = capsys.readouterr()
     assert err == ""

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["RedisServer", "free_port", "redis_or_skip", "running_redis"]
 
 _START_SECONDS = 10.0
+_PORT_ATTEMPTS = 5
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,24 @@ def redis_or_skip() -> str:
 
 @contextmanager
 def running_redis(directory: Path) -> Iterator[RedisServer]:
-    """Start ``redis-server`` on 127.0.0.1 with no RDB or AOF files, working in ``directory``; stop it after."""
+    """Start ``redis-server`` on 127.0.0.1 with no RDB or AOF files, working in ``directory``; stop it after.
+
+    The port is free when chosen but is not held until the server binds it, and other test processes (pytest-xdist's
+    workers, other runs on the machine) choose ports too: a server is used only once the one answering on its port
+    reports this server's process id, and a port lost in between is given up for another.
+    """
     executable = redis_or_skip()
+    for attempt in range(1, _PORT_ATTEMPTS + 1):
+        with _one_server(executable, directory, attempt) as started:
+            if started is not None:
+                yield started
+                return
+    raise RuntimeError(f"redis-server found each of {_PORT_ATTEMPTS} free ports taken before it could listen")
+
+
+@contextmanager
+def _one_server(executable: str, directory: Path, attempt: int) -> Iterator[RedisServer | None]:
+    """A started server, or None when another process holds the port chosen (the server then exits)."""
     port = free_port()
     command = [
         executable,
@@ -98,21 +115,30 @@ def running_redis(directory: Path) -> Iterator[RedisServer]:
         "--databases",
         "16",
     ]
-    log = (directory / "redis.log").open("wb")
+    log_path = directory / f"redis-{attempt}.log"
+    log = log_path.open("wb")
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=directory)
     try:
         started = RedisServer("127.0.0.1", port, server)
         deadline = time.monotonic() + _START_SECONDS
         while True:
             try:
-                if started.client().ping():
-                    break
-            except Exception:  # noqa: BLE001 - the server is still starting: any client error means ask again
-                if server.poll() is not None or time.monotonic() > deadline:
-                    log.flush()
-                    output = (directory / "redis.log").read_text(errors="replace")[-500:]
-                    raise RuntimeError(f"redis-server did not start on port {port}: {output}") from None
-                time.sleep(0.05)
+                answering = int(started.client().info("server")["process_id"])
+            except Exception:  # noqa: BLE001 - not answering yet (still starting): any client error means ask again
+                answering = None
+            if answering == server.pid:
+                break
+            if answering is not None:  # someone else's server holds the port: ours cannot bind it
+                yield None
+                return
+            if server.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                output = log_path.read_text(errors="replace")[-500:]
+                if server.poll() is not None and "already in use" in output:  # taken by something else
+                    yield None
+                    return
+                raise RuntimeError(f"redis-server did not start on port {port}: {output}")
+            time.sleep(0.05)
         yield started
     finally:
         if server.poll() is None:

@@ -6,11 +6,14 @@ can pass); ``tests/test_own.py`` is the project's own test suite, which ``--bpe-
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = [
@@ -26,7 +29,12 @@ __all__ = [
     "write_user_project",
 ]
 
+from typing import TYPE_CHECKING
+
 from tests import ROOT
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 USER_PACKAGE = "mypkg"
 BUILD_LOG = "build.log"
@@ -73,15 +81,35 @@ def write_user_project(directory: Path) -> Path:
     return directory
 
 
+@contextmanager
+def _one_build_of_the_checkout_at_a_time() -> Iterator[None]:
+    """Building the sdist writes ``bpe_conformance.egg-info`` into the checkout; two builds at once (pytest-xdist's
+    workers, or two test runs of one checkout) would write it over each other. A lock file per checkout, in the
+    temporary directory, lets one build run at a time; what the tests do with the builds still runs in parallel."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        yield
+        return
+    key = hashlib.sha256(str(ROOT.resolve()).encode()).hexdigest()[:16]
+    with (Path(tempfile.gettempdir()) / f"bpe-conformance-build-{key}.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def build_distributions(outdir: Path) -> tuple[Path, Path]:
     """The sdist and the wheel built from the sdist, as ``python -m build`` does; (sdist, wheel)."""
     # --no-isolation: the build requirements are the test extra's, so no download is needed.
-    completed = subprocess.run(
-        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(outdir), str(ROOT)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
+    with _one_build_of_the_checkout_at_a_time():
+        completed = subprocess.run(
+            [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(outdir), str(ROOT)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
     # Kept for the test that the build is quiet (tests/test_sdist.py).
     (outdir / BUILD_LOG).write_text(completed.stdout + completed.stderr, encoding="utf-8")
     (sdist,) = outdir.glob("*.tar.gz")

@@ -57,6 +57,11 @@ def _quick(name: str) -> Proof:
     return quick_proof(by_name(name))
 
 
+# Every test that reads the quick proofs (_quick, _all_quick_proofs) runs on one pytest-xdist worker: the
+# gallery's tests need every one of them, which on two workers would be made twice.
+QUICK_PROOFS = pytest.mark.xdist_group("zoo-quick-proofs")
+
+
 def _assert_rejected_with_a_claimed_clause(proof: Proof) -> None:
     match = matching_failure(proof)
     assert match is not None, f"{proof.name}: {verdict(proof)}; claims {proof.claimed}"
@@ -75,6 +80,7 @@ def _assert_rejected_with_a_claimed_clause(proof: Proof) -> None:
 # ---- the proof ------------------------------------------------------------------------------------
 
 
+@QUICK_PROOFS
 @pytest.mark.parametrize("member", ZOO, ids=_name)
 def test_harness_rejects_member_with_a_clause_it_breaks(member: Any) -> None:
     """Every member fails a check whose reported clause the member's docstring names, with a counterexample."""
@@ -83,6 +89,7 @@ def test_harness_rejects_member_with_a_clause_it_breaks(member: Any) -> None:
     assert proof.results[-1] is matching_failure(proof), "the quick proof stops at its first match"
 
 
+@QUICK_PROOFS
 @pytest.mark.parametrize("member", ZOO, ids=_name)
 def test_harness_rejects_member_at_the_level_of_its_bug(member: Any) -> None:
     """An input-handling bug is rejected at interface level, a wrong answer to valid input at algorithm level."""
@@ -91,6 +98,7 @@ def test_harness_rejects_member_at_the_level_of_its_bug(member: Any) -> None:
     assert match.level == member.level, (member.name, match and match.check)
 
 
+@QUICK_PROOFS
 @pytest.mark.parametrize("control", CONTROLS, ids=_name)
 def test_harness_accepts_control_with_every_check(control: Any) -> None:
     """Zero false positives: every check of the suite passes on every control."""
@@ -118,6 +126,7 @@ def _all_quick_proofs() -> list[Proof]:
     return [_quick(implementation.name) for implementation in [*ZOO, *CONTROLS]]
 
 
+@QUICK_PROOFS
 def test_committed_gallery_is_what_the_generator_writes() -> None:
     """docs/bug-zoo.md is what ``bpe-conformance zoo gallery`` writes: byte for byte under the hypothesis version
     named in its header (generating twice gives the same bytes), all but the counterexamples under another."""
@@ -127,6 +136,7 @@ def test_committed_gallery_is_what_the_generator_writes() -> None:
         assert committed == rendered
 
 
+@QUICK_PROOFS
 def test_gallery_comparison_tolerates_only_another_hypothesis_shrinking_differently() -> None:
     page = render_gallery(_all_quick_proofs())
     block = page.index("```text\n") + len("```text\n")
@@ -139,6 +149,7 @@ def test_gallery_comparison_tolerates_only_another_hypothesis_shrinking_differen
     assert not gallery_is_current(other_version, other_example.replace("**Why it is a bug.**", "**Why?**", 1))
 
 
+@QUICK_PROOFS
 def test_gallery_has_every_member_and_control_once_with_its_clause_link() -> None:
     text = GALLERY_PATH.read_text(encoding="utf-8")
     for implementation in [*ZOO, *CONTROLS]:
@@ -231,6 +242,7 @@ def test_relevant_checks_put_the_members_own_clause_first(member: Any) -> None:
     assert relevant_checks(by_name("zoo-base")) == list(ALL_CHECKS)
 
 
+@QUICK_PROOFS
 def test_prove_all_gives_the_same_proofs_in_worker_processes() -> None:
     cheap = [by_name("accepts-bool-max-merges"), by_name("load-coerces-ids")]
     in_workers, here = prove_all(cheap, jobs=2), prove_all(cheap)
@@ -268,6 +280,7 @@ def test_zoo_command_rejects_unknown_names_and_bad_jobs(capsys: pytest.CaptureFi
     assert "no zoo member or control is named 'no-such-member'" in capsys.readouterr().err
 
 
+@QUICK_PROOFS
 def test_zoo_gallery_writes_the_page_and_check_detects_staleness(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
