@@ -96,6 +96,11 @@ _TAIL_LINES = 12
 _TAIL_CHARS = 1500
 
 
+def _rss_bytes(maxrss: int) -> int:
+    # ru_maxrss is in KiB on Linux, in bytes on macOS.
+    return maxrss * (1 if sys.platform == "darwin" else 1024)
+
+
 class MeasuredPopen(subprocess.Popen[bytes]):
     """A ``Popen`` that keeps the child's peak resident memory when it reaps it (``wait4``).
 
@@ -104,14 +109,32 @@ class MeasuredPopen(subprocess.Popen[bytes]):
     """
 
     peak_rss: int | None = None
+    # Linux keeps the parent's high-water mark across fork and exec in the child's ru_maxrss, so a peak at or
+    # below the harness's own peak when it started the child may be the harness's, not the child's: unknown.
+    inherited_rss: int | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            import resource  # POSIX only: elsewhere no peak is read, so none is ever trusted
+        except ImportError:
+            self.inherited_rss = None
+        else:
+            self.inherited_rss = _rss_bytes(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        super().__init__(*args, **kwargs)
+
+    @property
+    def own_peak_rss(self) -> int | None:
+        """The child's own peak resident memory, when its reaped peak proves it (above any inherited one)."""
+        if self.peak_rss is None or self.inherited_rss is None or self.peak_rss <= self.inherited_rss:
+            return None
+        return self.peak_rss
 
     def _reap_measured(self, pid: int, flags: int) -> tuple[int, int]:
         if not hasattr(os, "wait4"):
             return os.waitpid(pid, flags)
         reaped, status, usage = os.wait4(pid, flags)
         if reaped == pid:
-            # ru_maxrss is in KiB on Linux, in bytes on macOS.
-            self.peak_rss = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+            self.peak_rss = _rss_bytes(usage.ru_maxrss)
         return reaped, status
 
     def _try_wait(self, wait_flags: int) -> tuple[int, int]:

@@ -313,7 +313,7 @@ class ProcessSubject(Subject):
         ended_by_itself = running.popen.poll() is not None
         self._finish(running)
         if kind is ImplementationCrashed and ended_by_itself:
-            limit, peak = self.limits.memory_bytes, running.popen.peak_rss
+            limit, peak = self.limits.memory_bytes, running.popen.own_peak_rss
             if limit is not None and peak is not None and peak >= MEMORY_PEAK_SHARE * limit:
                 kind = MemoryLimitExceeded
                 detail = f"{detail}, out of memory: it used {format_size(peak)} of its {self._memory_words()}"

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from bpe_conformance.adapters import load_implementation
+from bpe_conformance.adapters.child import MeasuredPopen
 from bpe_conformance.adapters.limits import ProcessLimits
 from bpe_conformance.adapters.subprocess import ProcessSubject
 from bpe_conformance.cli.main import main
@@ -86,10 +87,18 @@ def test_an_ordinary_crash_under_a_limit_stays_a_crash(monkeypatch: pytest.Monke
         assert "SIGSEGV" in caught.value.detail
 
 
+def _above_the_harness(limit: int) -> int:
+    """``limit`` plus this process's own peak: a child's reaped peak includes its parent's (Linux keeps the
+    high-water mark across fork and exec), so only a peak above the parent's proves the child's own use."""
+    import resource
+
+    return limit + resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 @needs_node
 def test_a_node_hog_ends_as_memory_limit_quickly() -> None:
     assert NODE is not None
-    limits = ProcessLimits(memory_bytes=TIGHT)
+    limits = ProcessLimits(memory_bytes=_above_the_harness(TIGHT))
     with ProcessSubject([NODE, str(NODE_FIXTURES / "hog.mjs")], timeout=30.0, limits=limits) as subject:
         started = time.monotonic()
         with pytest.raises(MemoryLimitExceeded) as caught:
@@ -222,3 +231,15 @@ def test_a_relative_command_is_found_from_the_users_directory(
     monkeypatch.chdir(tmp_path)
     with _subject("cmd:./tok", temp_cwd=True) as subject:
         assert _is_fresh_temporary(subject.info.version)
+
+
+def test_a_reaped_peak_no_higher_than_the_harness_own_proves_nothing() -> None:
+    """A segfault in a child of a big harness read as out of memory once: its reaped peak was the harness's."""
+    popen = MeasuredPopen([sys.executable, "-c", "pass"])
+    popen.wait()
+    assert popen.peak_rss is not None
+    assert popen.inherited_rss is not None
+    popen.peak_rss = popen.inherited_rss
+    assert popen.own_peak_rss is None
+    popen.peak_rss = popen.inherited_rss + 1
+    assert popen.own_peak_rss == popen.inherited_rss + 1
