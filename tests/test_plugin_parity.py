@@ -46,7 +46,7 @@ def _run(project: pytest.Pytester, *args: str) -> pytest.RunResult:
 
 def test_the_new_options_are_documented_in_help(project: pytest.Pytester) -> None:
     result = _run(project, "--help")
-    for option in ("--bpe-skip-file=PATH", "--bpe-level", "--bpe-profile=NAME"):
+    for option in ("--bpe-skip-file=PATH", "--bpe-level", "--bpe-profile=PROFILE"):
         result.stdout.fnmatch_lines([f"*{option}*"])
 
 

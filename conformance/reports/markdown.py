@@ -141,7 +141,7 @@ def render_markdown(suite: SuiteResult) -> str:
         lines += ["## Failures", ""]
         for refusal in refused:  # one refusal, shown once, with the checks it blocked
             lines += [
-                f"### REFUSED `{refusal.operation}` raised {table_cell(printable(refusal.error))}",
+                f"### REFUSED `{refusal.operation}` raised {table_cell(shown_message(refusal.error))}",
                 "",
                 "An input the profile accepts, refused with an input error (one finding, shown once); each check it "
                 "blocked went on to its other examples.",

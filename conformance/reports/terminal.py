@@ -326,7 +326,12 @@ def render_summary(console: Console, suite: SuiteResult, quiet: bool = False) ->
         console.print(Text(f"Failures ({len(failed) + len(refused)})", style="bold red"))
     for refusal in refused:  # one refusal, shown once, with the checks it blocked
         console.print()
-        console.print(Text(f"REFUSED {refusal.operation} raised {refusal.error}", style=OUTCOME_STYLES[Outcome.ERROR]))
+        console.print(
+            Text(
+                f"REFUSED {refusal.operation} raised {shown_message(refusal.error)}",
+                style=OUTCOME_STYLES[Outcome.ERROR],
+            )
+        )
         for line in refusal_lines(refusal):
             for piece in wrap_detail(line, console.width):
                 console.print(Text(piece, overflow="fold"))

@@ -106,7 +106,7 @@ def test_vectors_generate_needs_dir_when_installed_and_check_reads_the_shipped_f
 def test_matrix_writes_only_the_files_named_when_installed(
     installed_layout: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(matrix_command, "run_matrix", lambda seed, effort, say: ([], []))
+    monkeypatch.setattr(matrix_command, "run_matrix", lambda seed, effort, say, limits: ([], []))
     assert main(["matrix"]) == 2
     assert "--output, --html or --json" in capsys.readouterr().err
     assert main(["matrix", "--json", str(tmp_path / "m.json")]) == 0
