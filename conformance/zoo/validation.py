@@ -94,8 +94,10 @@ class IgnoresZeroMaxMerges(ZooMember):
     """
 
     name = "ignores-zero-max-merges"
-    clause = "BPE-TRAIN-MAXMERGES"
-    also = ("BPE-TRAIN-STOP", "BPE-PROP-PREFIX")
+    # 0 is a valid budget (BPE-TRAIN-MAXMERGES is about which values are valid): training past it is
+    # BPE-TRAIN-STOP's "stop ... after max_merges rules".
+    clause = "BPE-TRAIN-STOP"
+    also = ("BPE-TRAIN-MAXMERGES", "BPE-PROP-PREFIX")
     witness = make_witness("train", ["abab"], 0)
     why = (
         "``max_merges or 32`` cannot tell 'not given' from 0, because 0 is falsy. A byte-only "
