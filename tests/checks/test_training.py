@@ -285,6 +285,14 @@ def _repeats_thrice(documents: list[str]) -> bool:
     return any(len(documents) >= 3 * size and documents[:size] * 3 == documents[: 3 * size] for size in (1, 2))
 
 
+# Three tests, one per group of facts: together they take seconds, and under mutmut's tracing one test
+# holding them all ran past its 60 s limit (and they run on different xdist workers).
+def _documents_as_given_strategy(monkeypatch: pytest.MonkeyPatch) -> st.SearchStrategy[Any]:
+    check = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.training")["documents-as-given"]
+    assert check.strategy is not None
+    return check.strategy()
+
+
 def test_documents_as_given_examples_are_what_a_clean_up_would_change(monkeypatch: pytest.MonkeyPatch) -> None:
     """BPE-TRAIN-INPUT: documents padded with whitespace, with decomposed accents or line ends, NUL and upper
     case, some repeated three times; max_merges from 0 to 24.
@@ -294,9 +302,7 @@ def test_documents_as_given_examples_are_what_a_clean_up_would_change(monkeypatc
     side; a corpus is 1-4 such documents, or 1-2 of them three times over
     followed by up to 2 more once (so up to 8).
     """
-    check = checks_drawing_their_sizes(monkeypatch, "bpe_conformance.checks.training")["documents-as-given"]
-    assert check.strategy is not None
-    strategy = check.strategy()
+    strategy = _documents_as_given_strategy(monkeypatch)
     assert_ranges(
         strategy,
         {
@@ -311,12 +317,24 @@ def test_documents_as_given_examples_are_what_a_clean_up_would_change(monkeypatc
             ),
         },
     )
+
+
+def test_documents_as_given_draws_every_padding_and_character(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BPE-TRAIN-INPUT: each padding reaches both ends of a corpus; each core character is drawn."""
+    strategy = _documents_as_given_strategy(monkeypatch)
     for padding in PADDING[1:]:
         # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
         find(strategy, lambda example, padding=padding: _padded_on_both_ends(example["documents"], padding))  # type: ignore[misc]
     for character in CORE + RAW_CORE:
         # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
         find(strategy, lambda example, character=character: character in "".join(example["documents"]))  # type: ignore[misc]
+
+
+def test_documents_as_given_repeats_documents_three_times_and_no_more_than_eight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """BPE-TRAIN-INPUT: one or two documents three times over, then up to two once; never past eight."""
+    strategy = _documents_as_given_strategy(monkeypatch)
     find(strategy, lambda example: len(example["documents"]) == 3 and _repeats_thrice(example["documents"]))
     # One document three times and two once: only the repeated shape makes five documents.
     find(strategy, lambda example: len(example["documents"]) == 5 and _repeats_thrice(example["documents"]))
