@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from bpe_conformance.checks.base import LEVELS
 from bpe_conformance.matrix.production_render import production_markdown
 from bpe_conformance.matrix.record import generating_command, matrix_document
+from bpe_conformance.results.text import printable
 
 if TYPE_CHECKING:
     from bpe_conformance.matrix.run import RowResult
@@ -41,18 +42,6 @@ _INLINE_MARKS = re.compile(r"([\\`*_\[\]|~])")
 _BLOCK_START = re.compile(r"^(?:[#>+=-]|\d+(?=[.)]))")
 
 
-def _escape(character: str) -> str:
-    code = ord(character)
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def _printable(text: str) -> str:
-    """Control characters, lone surrogates and other invisible characters as escapes (as the reports do)."""
-    return "".join(character if character.isprintable() else _escape(character) for character in text)
-
-
 def markdown_text(value: object, *, line_start: bool = False) -> str:
     """``value`` as Markdown text that shows exactly it: one line, HTML as entities, Markdown's marks escaped.
 
@@ -64,7 +53,7 @@ def markdown_text(value: object, *, line_start: bool = False) -> str:
     >>> markdown_text("# heading", line_start=True), markdown_text("0.23.3")
     ('\\\\# heading', '0.23.3')
     """
-    text = _printable(" ".join(str(value).split()))
+    text = printable(" ".join(str(value).split()))
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _INLINE_MARKS.sub(r"\\\1", text)
     if line_start and _BLOCK_START.match(text):
@@ -78,7 +67,7 @@ def code_span(value: object) -> str:
     >>> code_span("a`b"), code_span("plain")
     ('`` a`b ``', '`plain`')
     """
-    text = _printable(" ".join(str(value).split()))
+    text = printable(" ".join(str(value).split()))
     longest = max((len(run) for run in re.findall("`+", text)), default=0)
     marks = "`" * (longest + 1)
     if not text:

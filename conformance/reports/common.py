@@ -21,6 +21,7 @@ from bpe_conformance.adapters.limits import DEFAULT_MEMORY_LIMIT
 from bpe_conformance.checks.base import LEVELS
 from bpe_conformance.reports.grouping import deviations, is_refusal_only, refusals
 from bpe_conformance.results.outcomes import CheckResult, LimitsRecord, Outcome, SuiteResult
+from bpe_conformance.results.text import printable
 from bpe_conformance.running.suite import DEFAULT_TIMEOUT, RunConfig, catalogue
 
 if TYPE_CHECKING:
@@ -104,22 +105,6 @@ def to_json_safe(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {item.name: to_json_safe(getattr(value, item.name)) for item in dataclasses.fields(value)}
     return repr(value)
-
-
-def _escape(character: str) -> str:
-    code = ord(character)
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def printable(text: str) -> str:
-    """``text`` with control characters, lone surrogates and other invisible characters escaped.
-
-    >>> printable("ab\\tc\\ud800 低")
-    'ab\\\\x09c\\\\ud800 低'
-    """
-    return "".join(character if character.isprintable() else _escape(character) for character in text)
 
 
 def render_value(value: Any) -> str:
