@@ -219,9 +219,7 @@ def write_report(report: JSONObject, path: str | Path) -> None:
 def _pair_text(record: JSONObject | None) -> str:
     if record is None:
         return "no rule"
-    pieces = " + ".join("?" if piece is None else repr(piece) for piece in record["pieces"])
-    first, second = record["pair"]
-    return f"({first}, {second}) {pieces}, count {record['count']}"
+    return f"{_rule_text(record)}, count {record['count']}"
 
 
 def _rule_text(record: JSONObject | None) -> str:
