@@ -162,17 +162,10 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
     "lone_surrogates": ("lone-surrogate",),
 }
 # What each kind of probe depends on (the cache key of a prediction).
+_TRAINING = ("tie_break", "min_count", "documents", "document_separator", "boundary_ids", "pre_tokenization")
 _DEPENDS = {
-    "train": ("tie_break", "min_count", "documents", "document_separator", "boundary_ids", "pre_tokenization"),
-    "train-encode": (
-        "tie_break",
-        "min_count",
-        "documents",
-        "document_separator",
-        "boundary_ids",
-        "pre_tokenization",
-        "encode_algorithm",
-    ),
+    "train": _TRAINING,
+    "train-encode": (*_TRAINING, "encode_algorithm"),
     "load-encode": ("boundary_ids", "pre_tokenization", "encode_algorithm", "lone_surrogates"),
     "decode": ("boundary_ids", "decode_policy"),
 }
