@@ -36,7 +36,7 @@ from tests.support.compare_runs import (
     SkipsLastRule,
     run_compare,
 )
-from tests.support.stdlib_corpus import write_corpus
+from tests.support.stdlib_corpus import write_corpus, write_jsonl
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -61,7 +61,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     directory = tmp_path_factory.mktemp("corpus")
     texts = write_corpus(directory / "files", 24_000, documents=12)
     path = directory / "corpus.jsonl"
-    path.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts), encoding="utf-8")
+    write_jsonl(path, texts)
     return path, texts
 
 
@@ -84,7 +84,7 @@ def test_a_tied_pair_chosen_differently_is_reported_with_counts_candidates_and_a
     """
     _, texts = corpus
     path = tmp_path / "small.jsonl"
-    path.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts[:3]), encoding="utf-8")
+    write_jsonl(path, texts[:3])
     run = run_compare(
         capsys,
         tmp_path,

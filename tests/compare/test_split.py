@@ -8,7 +8,6 @@ implementation does not declare, or ``--shrink`` behind a split, is a one-line u
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -28,7 +27,7 @@ from tests.support.split_trainers import (
     NumberSplitTrainer,
     SplitIgnoringTrainer,
 )
-from tests.support.stdlib_corpus import write_corpus
+from tests.support.stdlib_corpus import write_corpus, write_jsonl
 
 MERGES = 40
 Corpus = tuple[Path, list[str]]
@@ -44,7 +43,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     directory = tmp_path_factory.mktemp("split-corpus")
     texts = write_corpus(directory / "files", 16_000, documents=12)
     path = directory / "corpus.jsonl"
-    path.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts), encoding="utf-8")
+    write_jsonl(path, texts)
     return path, texts
 
 

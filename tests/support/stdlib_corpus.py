@@ -7,15 +7,16 @@ corpus is the same on every run of one Python.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from bench.corpora import stdlib_documents
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from pathlib import Path
 
-__all__ = ["write_corpus"]
+__all__ = ["write_corpus", "write_jsonl"]
 
 
 def write_corpus(
@@ -40,3 +41,9 @@ def write_corpus(
         if total >= budget * 0.9 or len(texts) == documents:
             break
     return texts
+
+
+def write_jsonl(path: Path, texts: Iterable[str]) -> Path:
+    """``texts`` as a .jsonl corpus at ``path``, one ``{"text": ...}`` line each, as ``compare`` reads it."""
+    path.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts), encoding="utf-8")
+    return path

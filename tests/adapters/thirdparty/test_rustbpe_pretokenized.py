@@ -12,7 +12,6 @@ counted inside chunks only, ties go to the smallest pair, pairs seen once are me
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 import pytest
@@ -26,7 +25,7 @@ from bpe_conformance.reference.chunk_training import train_chunks_literal
 from bpe_conformance.reference.pretokenization import CL100K, SPLIT_PROFILES, SplitProfile, split_text
 from bpe_conformance.reference.profiles import RUSTBPE
 from tests.support.compare_runs import run_compare
-from tests.support.stdlib_corpus import write_corpus
+from tests.support.stdlib_corpus import write_corpus, write_jsonl
 
 rustbpe = pytest.importorskip("rustbpe", reason="rustbpe is not installed (tox -e impl-rustbpe installs it)")
 from bpe_conformance.adapters.thirdparty.rustbpe_pretokenized import RustbpePretokenized  # noqa: E402
@@ -60,7 +59,7 @@ def stdlib_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("rustbpe-split")
     texts = write_corpus(directory / "files", 24_000, documents=12)
     path = directory / "corpus.jsonl"
-    path.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts), encoding="utf-8")
+    write_jsonl(path, texts)
     return path
 
 
@@ -101,7 +100,7 @@ def test_compare_finds_rustbpe_default_pattern_apart_from_cl100k(
 ) -> None:
     path = tmp_path / "tails.jsonl"
     texts = ["x = 1\n    \n", "if a:\n\tb\n\t", "end\n ", "a b\n  "]
-    path.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts), encoding="utf-8")
+    write_jsonl(path, texts)
     arguments = ["--corpus", str(path), "--encode", str(path), "--merges", "20", "--split", "cl100k"]
     assert run_compare(capsys, tmp_path, "--impl", f"{PRETOKENIZED}:RustbpeCl100k", *arguments).code == 0
     run = run_compare(capsys, tmp_path, "--impl", f"{PRETOKENIZED}:RustbpePretokenized", *arguments)
