@@ -245,6 +245,38 @@ def test_a_missing_explanations_file_is_an_error(tmp_path: Path, capsys: pytest.
     assert "absent.md: cannot read the explanations" in capsys.readouterr().err
 
 
+# --- the time per module --------------------------------------------------------------------------------
+
+
+def _meta(tmp_path: Path, relative: str, durations: dict[str, float]) -> None:
+    path = tmp_path / "mutants" / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"exit_code_by_key": {}, "durations_by_key": durations}), encoding="utf-8")
+
+
+def test_times_are_summed_per_module_and_printed_slowest_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _meta(tmp_path, "pkg/reference/counting.py.meta", {"a": 1.0, "b": 2.5})
+    _meta(tmp_path, "pkg/checks/training.py.meta", {"c": 10.0})
+    _meta(tmp_path, "pkg/checks/untested.py.meta", {})
+    times = gate.module_times(tmp_path / "mutants")
+    assert [(time.module, time.mutants, time.seconds) for time in times] == [
+        ("pkg.checks.training", 1, 10.0),
+        ("pkg.reference.counting", 2, 3.5),
+    ]
+    assert gate.main([str(_stats(tmp_path)), "--times", str(tmp_path / "mutants")]) == 0
+    table = capsys.readouterr().out.splitlines()
+    rows = [line for line in table if line.startswith("| `")]
+    assert rows[0].startswith("| `pkg.checks.training` | 1 | 10 |")
+    assert len(rows) == 2
+
+
+def test_times_of_a_folder_without_meta_files_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert gate.main([str(_stats(tmp_path)), "--times", str(tmp_path)]) == 2
+    assert "no mutmut .meta files" in capsys.readouterr().err
+
+
 def test_the_script_runs_on_its_own(tmp_path: Path) -> None:
     import subprocess
 

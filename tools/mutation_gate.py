@@ -6,6 +6,10 @@ tests did not pass with that mutant in place (docs/mutation.md says why that is 
 ``--explained FILE`` it also asks ``mutmut results`` which mutants were not killed and requires each
 of them to be listed in FILE with a reason, as a Markdown list item ``- `name`: reason``.
 
+With ``--times DIR`` (mutmut's ``mutants/`` folder) it also prints, per mutated module, how many mutants were
+run and the seconds their test runs took (from mutmut's ``.meta`` files), slowest first, so that the next slow
+module is visible.
+
 Exit status: 0 when the gate passes, 1 when the score is below ``--min-score`` or a mutant is not
 explained, 2 when the statistics, the results or the explanations cannot be read.
 
@@ -14,6 +18,8 @@ explained, 2 when the statistics, the results or the explanations cannot be read
 95.92
 >>> parse_results("    bpe_conformance.reference.counting.x_count_pairs__mutmut_3: survived\\n")
 {'bpe_conformance.reference.counting.x_count_pairs__mutmut_3': 'survived'}
+>>> module_time_table([ModuleTime("bpe_conformance.reference.counting", 12, 30.0)])[-1]
+'| `bpe_conformance.reference.counting` | 12 | 30 | 2.50 |'
 >>> explained_mutants("- `a.x_f__mutmut_1`: `<` and `<=` agree because the index never equals the length")
 {'a.x_f__mutmut_1': '`<` and `<=` agree because the index never equals the length'}
 """
@@ -37,9 +43,12 @@ __all__ = [
     "COUNTED_AS_KILLED",
     "NOT_KILLED",
     "GateError",
+    "ModuleTime",
     "MutationStats",
     "explained_mutants",
     "main",
+    "module_time_table",
+    "module_times",
     "mutation_score",
     "not_killed",
     "parse_results",
@@ -89,7 +98,7 @@ class MutationStats:
     @property
     def unaccounted(self) -> int:
         """Mutants in the total with none of the statuses above (not checked, interrupted)."""
-        return self.total - sum(getattr(self, field.name) for field in fields(self) if field.name != "total")
+        return self.total - sum(int(getattr(self, field.name)) for field in fields(self) if field.name != "total")
 
 
 def read_stats(path: str | Path) -> MutationStats:
@@ -193,6 +202,45 @@ def unexplained(survivors: dict[str, str], explanations: dict[str, str]) -> list
     return sorted(name for name in survivors if not explanations.get(name, "").strip())
 
 
+@dataclass(frozen=True)
+class ModuleTime:
+    """What one mutated module cost: its mutants that ran and the seconds their test runs took."""
+
+    module: str
+    mutants: int
+    seconds: float
+
+
+def module_times(mutants_dir: str | Path) -> list[ModuleTime]:
+    """Per module, from the ``durations_by_key`` of mutmut's ``.meta`` files under ``mutants_dir``, slowest first.
+
+    A mutant with no recorded duration (no tests, not run) is not counted.
+    """
+    root = Path(mutants_dir)
+    metas = sorted(root.rglob("*.py.meta"))
+    if not metas:
+        raise GateError(f"{root}: no mutmut .meta files (run `mutmut run` first)")
+    times = []
+    for meta in metas:
+        try:
+            durations = json.loads(meta.read_text(encoding="utf-8")).get("durations_by_key") or {}
+        except (OSError, json.JSONDecodeError, AttributeError) as error:
+            raise GateError(f"{meta}: not a mutmut .meta file: {error}") from None
+        module = ".".join(meta.relative_to(root).with_suffix("").with_suffix("").parts)
+        times.append(ModuleTime(module, len(durations), float(sum(durations.values()))))
+    return sorted((time for time in times if time.mutants), key=lambda time: (-time.seconds, time.module))
+
+
+def module_time_table(times: Sequence[ModuleTime]) -> list[str]:
+    """A Markdown table of :func:`module_times`: module, mutants run, seconds of test runs, seconds per mutant."""
+    lines = ["| module | mutants run | seconds | seconds per mutant |", "| --- | ---: | ---: | ---: |"]
+    lines += [
+        f"| `{time.module}` | {time.mutants} | {time.seconds:.0f} | {time.seconds / time.mutants:.2f} |"
+        for time in times
+    ]
+    return lines
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mutation_gate",
@@ -207,6 +255,9 @@ def _parser() -> argparse.ArgumentParser:
         "--results-command",
         default="mutmut results",
         help="command printing `name: status` lines (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--times", metavar="DIR", help="print the seconds of test runs per mutated module, from mutmut's DIR/**/*.meta"
     )
     return parser
 
@@ -238,6 +289,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             score = mutation_score(stats)
             passed = score >= args.min_score
             print(f"gate: {score:.2f}% {'>=' if passed else '<'} {args.min_score:g}%: {'pass' if passed else 'FAIL'}")
+        if args.times is not None:
+            print("\n".join(module_time_table(module_times(args.times))))
         if args.explained is not None:
             passed = _check_explanations(args.explained, args.results_command) and passed
     except GateError as error:
