@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from bpe_conformance.adapters.limits import DEFAULT_MEMORY_LIMIT, ProcessLimits, format_size, memory_size, variable_name
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.profiles import PROFILES
 from bpe_conformance.reports.common import hypothesis_note
@@ -136,6 +137,42 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--bpe-only", action="store_true", help="collect only the conformance checks, none of the project's own tests"
     )
+    # The limits of bpe-conformance run (specs/protocol.md 5.2), for an implementation in its own process.
+    group.addoption(
+        "--bpe-memory-limit",
+        type=memory_size,
+        default=DEFAULT_MEMORY_LIMIT,
+        metavar="SIZE",
+        help="most memory the implementation's process may allocate, e.g. 512M; none for no limit "
+        f"(default {format_size(DEFAULT_MEMORY_LIMIT)})",
+    )
+    group.addoption(
+        "--bpe-clean-env", action="store_true", help="give the implementation a minimal environment (see run --help)"
+    )
+    group.addoption(
+        "--bpe-env",
+        action="append",
+        default=[],
+        type=variable_name,
+        metavar="NAME",
+        help="with --bpe-clean-env, pass this variable too",
+    )
+    group.addoption("--bpe-temp-cwd", action="store_true", help="run the implementation in a new temporary directory")
+
+
+def _limit_words(config: pytest.Config, prefix: str) -> list[str]:
+    """The limit options of a reproducing command, with ``prefix`` (``--bpe-`` or ``--``), where not the default."""
+    words = []
+    memory = config.getoption("bpe_memory_limit")
+    if memory != DEFAULT_MEMORY_LIMIT:
+        words += [f"{prefix}memory-limit", "none" if memory is None else str(memory)]
+    if config.getoption("bpe_clean_env"):
+        words.append(f"{prefix}clean-env")
+    for name in dict.fromkeys(config.getoption("bpe_env")):
+        words += [f"{prefix}env", name]
+    if config.getoption("bpe_temp_cwd"):
+        words.append(f"{prefix}temp-cwd")
+    return words
 
 
 def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
@@ -157,6 +194,8 @@ def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
         if value is not None:
             extra_pytest += [f"--bpe-{option.replace('_', '-')}", value]
             extra_cli += [f"--{option.replace('_', '-')}", value]
+    extra_pytest += _limit_words(config, "--bpe-")
+    extra_cli += _limit_words(config, "--")
     pytest_words = [
         "pytest",
         "-p",
@@ -189,6 +228,12 @@ def run_config(config: pytest.Config) -> RunConfig:
         profile=option("bpe_profile"),
         level=option("bpe_level"),
         database=option("bpe_database"),
+        limits=ProcessLimits(
+            memory_bytes=option("bpe_memory_limit"),
+            clean_env=option("bpe_clean_env"),
+            passed_env=tuple(dict.fromkeys(option("bpe_env"))),
+            temp_cwd=option("bpe_temp_cwd"),
+        ),
     )
 
 

@@ -19,6 +19,7 @@ Set in the child between ``fork`` and ``exec`` (never in the harness itself); ``
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import re
@@ -42,9 +43,11 @@ __all__ = [
     "format_size",
     "limit_memory",
     "make_workdir",
+    "memory_size",
     "parse_size",
     "remove_workdir",
     "resolve_program",
+    "variable_name",
 ]
 
 DEFAULT_MEMORY_LIMIT = 4 * 1024**3
@@ -211,3 +214,30 @@ def resolve_program(argv: Sequence[str], cwd: str) -> list[str]:
     if os.sep in program or (os.altsep is not None and os.altsep in program):
         program = os.path.normpath(os.path.join(cwd, program))
     return [program, *rest]
+
+
+# The argparse types of the limit options, shared by ``bpe-conformance`` and the pytest plugin.
+def memory_size(text: str) -> int | None:
+    """A ``--memory-limit`` value: ``512M``, ``4G``; ``none`` or ``0`` for no limit (None).
+
+    >>> memory_size("2G"), memory_size("none")
+    (2147483648, None)
+    >>> memory_size("-1G")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: memory limit must be a size like 512M or 4G, or none; got '-1G'
+    """
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+_VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def variable_name(text: str) -> str:
+    """An ``--env`` value: the name of an environment variable (its value is the harness's own)."""
+    if not _VARIABLE_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected the name of an environment variable, got {text!r}")
+    return text

@@ -25,7 +25,13 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from bpe_conformance.adapters.limits import DEFAULT_MEMORY_LIMIT, ProcessLimits, format_size, parse_size
+from bpe_conformance.adapters.limits import (
+    DEFAULT_MEMORY_LIMIT,
+    ProcessLimits,
+    format_size,
+    memory_size,
+    variable_name,
+)
 from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
@@ -63,32 +69,6 @@ def add_timeout_argument(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"limit per call to the implementation, process isolation only (default {DEFAULT_TIMEOUT:g})",
     )
-
-
-def memory_size(text: str) -> int | None:
-    """A ``--memory-limit`` value: ``512M``, ``4G``; ``none`` or ``0`` for no limit (None).
-
-    >>> memory_size("2G"), memory_size("none")
-    (2147483648, None)
-    >>> memory_size("-1G")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: memory limit must be a size like 512M or 4G, or none; got '-1G'
-    """
-    try:
-        return parse_size(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def variable_name(text: str) -> str:
-    """An ``--env`` value: the name of an environment variable (its value is the harness's own)."""
-    if not _VARIABLE.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"expected the name of an environment variable, got {text!r}")
-    return text
 
 
 def add_limit_arguments(parser: argparse.ArgumentParser) -> None:

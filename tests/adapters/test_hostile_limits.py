@@ -39,6 +39,8 @@ TIGHT_OPTION = "256M"
 # A hog must end well within this; without a limit it would run until its call timeout (or the machine's end).
 QUICK_SECONDS = 20.0
 
+pytest_plugins = ["pytester"]
+
 pytestmark = [
     pytest.mark.timeout(120),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_DATA counts allocations on Linux >= 4.7"),
@@ -131,6 +133,22 @@ def test_run_reports_a_hog_as_memory_limit_not_a_deviation(limits_on_path: None,
     assert "1 memory-limit" in report["summary"]["levels"]
     assert report["config"]["limits"]["memory_limit"] == TIGHT
     assert "--memory-limit 256M" in result["reproduce"]
+
+
+def test_the_pytest_plugin_applies_the_memory_limit_and_reproduces_with_it(
+    limits_on_path: None, pytester: pytest.Pytester
+) -> None:
+    argv = ["-p", "bpe_conformance.plugin", "-p", "no:cacheprovider", "--bpe-only", "--bpe-impl", "limits_impls:Hog"]
+    result = pytester.runpytest_inprocess(*argv, "--bpe-memory-limit", TIGHT_OPTION, "--bpe-check", "tie-break")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*memory-limit*", f"*--bpe-memory-limit {TIGHT}*", f"*--memory-limit {TIGHT}*"])
+
+
+def test_the_pytest_plugin_refuses_a_bad_memory_limit_or_variable_name(pytester: pytest.Pytester) -> None:
+    for option, value in (("--bpe-memory-limit", "12apples"), ("--bpe-env", "NOT-A-NAME")):
+        result = pytester.runpytest_inprocess("-p", "bpe_conformance.plugin", "--bpe-impl", "reference", option, value)
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+        result.stderr.fnmatch_lines([f"*{option}*"])
 
 
 @pytest.mark.parametrize("command", ["run", "fuzz", "compare", "identify", "matrix", "handshake"])
