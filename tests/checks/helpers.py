@@ -6,7 +6,7 @@ import inspect
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from hypothesis import find, given
+from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
@@ -135,6 +135,17 @@ def longest(strings: list[str]) -> int:
     return max(map(len, strings), default=0)
 
 
+def drawable(strategy: st.SearchStrategy[Any], condition: Callable[[Any], bool]) -> Any:
+    """An example of ``strategy`` meeting ``condition``, found as ``hypothesis.find`` finds one, but not shrunk.
+
+    These tests ask whether a strategy *can* draw such an example, not for the smallest one; shrinking it (and
+    explaining the shrunk example) took 90% of their time, which put them past mutmut's 60 s limit per test. The
+    search itself is find's, under the active effort (derandomized under ``ci`` and ``mutation``).
+    """
+    searching = settings(settings.default, max_examples=2000, phases=(Phase.explicit, Phase.reuse, Phase.generate))
+    return find(strategy, condition, settings=searching)
+
+
 def assert_ranges(strategy: st.SearchStrategy[Any], ranges: dict[str, tuple[Callable[[Any], int], int, int]]) -> None:
     """Each end of each measure's range is drawn (``hypothesis.find``), and no example leaves a range (``given``,
     under the active profile: the mutation profile's 20 examples see the top of every stood-in size)."""
@@ -142,7 +153,7 @@ def assert_ranges(strategy: st.SearchStrategy[Any], ranges: dict[str, tuple[Call
         for end in (low, high):
             try:
                 # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
-                find(strategy, lambda example, measure=measure, end=end: measure(example) == end)  # type: ignore[misc]
+                drawable(strategy, lambda example, measure=measure, end=end: measure(example) == end)  # type: ignore[misc]
             except NoSuchExample:
                 pytest.fail(f"{name} never reaches {end}")
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import find
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
@@ -30,7 +29,7 @@ from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reference.profiles import MINBPE, RUSTBPE, STRICT
 from bpe_conformance.results.advisories import collecting
-from tests.checks.helpers import dialect, violation_of
+from tests.checks.helpers import dialect, drawable, violation_of
 from tests.support import broken_for_checks as broken
 
 
@@ -347,6 +346,6 @@ def test_training_examples_ask_for_0_to_24_merges_unless_told_otherwise() -> Non
     examples = training_examples(st.just(["ab"]))
     for end in (0, 24):
         # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
-        assert find(examples, lambda example, end=end: example["max_merges"] == end)["max_merges"] == end  # type: ignore[misc]
+        assert drawable(examples, lambda example, end=end: example["max_merges"] == end)["max_merges"] == end  # type: ignore[misc]
     with pytest.raises(NoSuchExample):
-        find(examples, lambda example: example["max_merges"] > 24)
+        drawable(examples, lambda example: example["max_merges"] > 24)

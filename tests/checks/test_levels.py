@@ -114,7 +114,18 @@ def test_every_report_carries_each_results_level_and_advisories(tmp_path: Path) 
 def test_run_level_selects_the_checks_and_records_the_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "r.json"
     code = cli.main(
-        ["run", "--level", "interface", "--check", "*-validation", "--isolation", "inprocess", "--quiet", "--json", str(report)]
+        [
+            "run",
+            "--level",
+            "interface",
+            "--check",
+            "*-validation",
+            "--isolation",
+            "inprocess",
+            "--quiet",
+            "--json",
+            str(report),
+        ]
     )
     data = json.loads(report.read_text(encoding="utf-8"))
     assert code == 0

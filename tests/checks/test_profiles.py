@@ -215,7 +215,9 @@ def test_cli_records_the_profile_in_the_header_and_the_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     report = tmp_path / "report.json"
-    code = main(["run", "--check", "tie-break", "--profile", "largest-pair", "--isolation", "inprocess", "--json", str(report)])
+    code = main(
+        ["run", "--check", "tie-break", "--profile", "largest-pair", "--isolation", "inprocess", "--json", str(report)]
+    )
     assert code == 1  # the strict reference breaks ties the other way
     assert "profile largest-pair" in capsys.readouterr().out
     document = json.loads(report.read_text(encoding="utf-8"))

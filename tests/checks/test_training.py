@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import find
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
@@ -21,6 +20,7 @@ from tests.checks.helpers import (
     assert_ranges,
     checks_drawing_their_sizes,
     dialect,
+    drawable,
     longest,
     trains_to,
     violation_of,
@@ -255,7 +255,7 @@ def test_stop_rule_examples_favour_zero_one_and_two_merges(monkeypatch: pytest.M
     favoured = favouring.strategy()
     for value in (0, 1, 2):
         # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
-        find(favoured, lambda example, value=value: example["max_merges"] == value)  # type: ignore[misc]
+        drawable(favoured, lambda example, value=value: example["max_merges"] == value)  # type: ignore[misc]
     assert_ranges(favoured, {"favoured max_merges": (lambda example: example["max_merges"], 0, 2)})
 
 
@@ -324,10 +324,10 @@ def test_documents_as_given_draws_every_padding_and_character(monkeypatch: pytes
     strategy = _documents_as_given_strategy(monkeypatch)
     for padding in PADDING[1:]:
         # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
-        find(strategy, lambda example, padding=padding: _padded_on_both_ends(example["documents"], padding))  # type: ignore[misc]
+        drawable(strategy, lambda example, padding=padding: _padded_on_both_ends(example["documents"], padding))  # type: ignore[misc]
     for character in CORE + RAW_CORE:
         # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
-        find(strategy, lambda example, character=character: character in "".join(example["documents"]))  # type: ignore[misc]
+        drawable(strategy, lambda example, character=character: character in "".join(example["documents"]))  # type: ignore[misc]
 
 
 def test_documents_as_given_repeats_documents_three_times_and_no_more_than_eight(
@@ -335,9 +335,9 @@ def test_documents_as_given_repeats_documents_three_times_and_no_more_than_eight
 ) -> None:
     """BPE-TRAIN-INPUT: one or two documents three times over, then up to two once; never past eight."""
     strategy = _documents_as_given_strategy(monkeypatch)
-    find(strategy, lambda example: len(example["documents"]) == 3 and _repeats_thrice(example["documents"]))
+    drawable(strategy, lambda example: len(example["documents"]) == 3 and _repeats_thrice(example["documents"]))
     # One document three times and two once: only the repeated shape makes five documents.
-    find(strategy, lambda example: len(example["documents"]) == 5 and _repeats_thrice(example["documents"]))
+    drawable(strategy, lambda example: len(example["documents"]) == 5 and _repeats_thrice(example["documents"]))
     # Searched, not sampled: 2 documents thrice and 2 once is a rare draw, and a third once-document rarer.
     with pytest.raises(NoSuchExample):
-        find(strategy, lambda example: len(example["documents"]) > 8)
+        drawable(strategy, lambda example: len(example["documents"]) > 8)
