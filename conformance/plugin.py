@@ -29,7 +29,7 @@ from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.profiles import PROFILES
 from bpe_conformance.reports.common import hypothesis_note
 from bpe_conformance.reports.terminal import failure_lines
-from bpe_conformance.results.outcomes import CheckResult, Outcome
+from bpe_conformance.results.outcomes import CheckResult, LimitsRecord, Outcome
 from bpe_conformance.running import OpenedRun, RunConfig, RunPlan
 from bpe_conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
 
@@ -160,19 +160,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--bpe-temp-cwd", action="store_true", help="run the implementation in a new temporary directory")
 
 
-def _limit_words(config: pytest.Config, prefix: str) -> list[str]:
-    """The limit options of a reproducing command, with ``prefix`` (``--bpe-`` or ``--``), where not the default."""
-    words = []
-    memory = config.getoption("bpe_memory_limit")
-    if memory != DEFAULT_MEMORY_LIMIT:
-        words += [f"{prefix}memory-limit", "none" if memory is None else str(memory)]
-    if config.getoption("bpe_clean_env"):
-        words.append(f"{prefix}clean-env")
-    for name in dict.fromkeys(config.getoption("bpe_env")):
-        words += [f"{prefix}env", name]
-    if config.getoption("bpe_temp_cwd"):
-        words.append(f"{prefix}temp-cwd")
-    return words
+def _limit_options(config: pytest.Config) -> list[str]:
+    """``run``'s limit options of a reproducing command, where not the defaults."""
+    record = LimitsRecord(
+        config.getoption("bpe_memory_limit"),
+        config.getoption("bpe_clean_env"),
+        tuple(dict.fromkeys(config.getoption("bpe_env"))),
+        config.getoption("bpe_temp_cwd"),
+    )
+    return record.options(default_memory=DEFAULT_MEMORY_LIMIT)
 
 
 def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
@@ -194,8 +190,9 @@ def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
         if value is not None:
             extra_pytest += [f"--bpe-{option.replace('_', '-')}", value]
             extra_cli += [f"--{option.replace('_', '-')}", value]
-    extra_pytest += _limit_words(config, "--bpe-")
-    extra_cli += _limit_words(config, "--")
+    limits = _limit_options(config)
+    extra_pytest += [word.replace("--", "--bpe-", 1) if word.startswith("--") else word for word in limits]
+    extra_cli += limits
     pytest_words = [
         "pytest",
         "-p",

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from bpe_conformance.reference.json_values import JSONObject
     from bpe_conformance.reference.pretokenization import SplitProfile
     from bpe_conformance.reference.profiles import Profile
+    from bpe_conformance.results.outcomes import LimitsRecord
 
 __all__ = [
     "CONTEXT_IDS",
@@ -126,6 +127,7 @@ class Request:
     shrink: str | None = None
     shrink_seconds: float = DEFAULT_SHRINK_SECONDS
     split: SplitProfile | None = None  # both sides train and encode behind this production pattern
+    limits: LimitsRecord | None = None  # what an implementation in its own process ran under; None in process
 
 
 @dataclass(frozen=True)

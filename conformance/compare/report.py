@@ -11,6 +11,7 @@ import json
 import shlex
 from typing import TYPE_CHECKING
 
+from bpe_conformance.adapters.limits import DEFAULT_MEMORY_LIMIT
 from bpe_conformance.compare.comparison import (
     DEFAULT_TIMEOUT,
     SPLIT_DIAGNOSIS_SKIPPED,
@@ -96,6 +97,8 @@ def reproduce_command(comparison: Comparison, corpus: str, merges: int) -> str:
         words += ["--isolation", request.isolation]
     if request.timeout != DEFAULT_TIMEOUT:
         words += ["--timeout", f"{request.timeout:g}"]
+    if request.limits is not None:
+        words += request.limits.options(default_memory=DEFAULT_MEMORY_LIMIT)
     return shlex.join(words)
 
 
@@ -175,6 +178,7 @@ def build_report(comparison: Comparison) -> JSONObject:
             "timeout": request.timeout,
             "isolation": request.isolation,
             "shrink": request.shrink,
+            **({} if request.limits is None else {"limits": request.limits.to_json()}),
         },
         "corpus": {
             "documents": corpus.documents,

@@ -141,7 +141,9 @@ def test_the_pytest_plugin_applies_the_memory_limit_and_reproduces_with_it(
     argv = ["-p", "bpe_conformance.plugin", "-p", "no:cacheprovider", "--bpe-only", "--bpe-impl", "limits_impls:Hog"]
     result = pytester.runpytest_inprocess(*argv, "--bpe-memory-limit", TIGHT_OPTION, "--bpe-check", "tie-break")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*memory-limit*", f"*--bpe-memory-limit {TIGHT}*", f"*--memory-limit {TIGHT}*"])
+    result.stdout.fnmatch_lines(
+        ["*memory-limit*", f"*--bpe-memory-limit {TIGHT_OPTION}*", f"*conformance run*--memory-limit {TIGHT_OPTION}*"]
+    )
 
 
 def test_the_pytest_plugin_refuses_a_bad_memory_limit_or_variable_name(pytester: pytest.Pytester) -> None:

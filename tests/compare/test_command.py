@@ -226,6 +226,24 @@ def test_megabytes_of_documents_go_through_the_protocol(capsys: pytest.CaptureFi
     assert run.report["corpus"]["bytes"] > 1_500_000
     assert run.report["corpus"]["documents"] == len(texts)
     assert run.report["implementation"]["isolation"] == "process"
+    assert run.report["config"]["limits"]["memory_limit"] == 4 * 1024**3  # the default, recorded
+
+
+def test_the_report_records_the_limits_an_implementation_process_ran_under(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, corpus: Corpus
+) -> None:
+    path, _ = corpus
+    limited = ("--memory-limit", "1G", "--clean-env", "--env", "HOME", "--temp-cwd")
+    run = run_compare(capsys, tmp_path, "--impl", "reference", "--corpus", str(path), "--merges", "5", *limited)
+    assert run.code == 0, run.out + run.err
+    assert run.report is not None
+    limits = {"memory_limit": 1024**3, "clean_env": True, "env": ["HOME"], "temp_cwd": True}
+    assert run.report["config"]["limits"] == limits
+    in_process = run_compare(
+        capsys, tmp_path, "--impl", "reference", "--corpus", str(path), "--merges", "5", "--isolation", "inprocess"
+    )
+    assert in_process.report is not None
+    assert "limits" not in in_process.report["config"]
 
 
 class Recording(Observer):
