@@ -45,6 +45,7 @@ __all__ = [
     "make_workdir",
     "memory_size",
     "parse_size",
+    "remove_orphan_workdirs",
     "remove_workdir",
     "resolve_program",
     "variable_name",
@@ -179,9 +180,46 @@ def limit_memory(limit: int | None) -> Callable[[], None] | None:
     return apply
 
 
+_WORKDIR_PREFIX = "bpe-conformance-impl-"
+
+
 def make_workdir() -> str:
-    """A new, empty, private temporary directory for one implementation process."""
-    return tempfile.mkdtemp(prefix="bpe-conformance-impl-")
+    """A new, empty, private temporary directory for one implementation process, named for the harness's pid.
+
+    A harness killed with SIGKILL cannot remove its directories; the next one to make a directory removes those
+    whose harness is gone (:func:`remove_orphan_workdirs`).
+    """
+    remove_orphan_workdirs(tempfile.gettempdir())
+    return tempfile.mkdtemp(prefix=f"{_WORKDIR_PREFIX}{os.getpid()}-")
+
+
+def remove_orphan_workdirs(parent: str) -> list[str]:
+    """Remove the working directories in ``parent`` that belong to this user and to a harness no longer running.
+
+    Only names :func:`make_workdir` gives (``bpe-conformance-impl-<pid>-...``) are considered; a directory whose
+    pid is alive (a harness running now, or a process that took its pid) is kept. Returns those removed.
+    """
+    removed = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(parent):
+            pid_text = entry.name[len(_WORKDIR_PREFIX) :].split("-", 1)[0]
+            if not entry.name.startswith(_WORKDIR_PREFIX) or not pid_text.isdigit() or _alive(int(pid_text)):
+                continue
+            with contextlib.suppress(OSError):
+                if entry.is_dir(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid():
+                    remove_workdir(entry.path)
+                    removed.append(entry.path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process, or no pid at all: not ours to judge
+    return True
 
 
 def remove_workdir(path: str | None) -> None:

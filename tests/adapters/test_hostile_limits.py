@@ -22,7 +22,7 @@ import pytest
 
 from bpe_conformance.adapters import load_implementation
 from bpe_conformance.adapters.child import MeasuredPopen
-from bpe_conformance.adapters.limits import ProcessLimits
+from bpe_conformance.adapters.limits import ProcessLimits, make_workdir, remove_workdir
 from bpe_conformance.adapters.subprocess import ProcessSubject
 from bpe_conformance.cli.main import main
 from bpe_conformance.errors import CallTimeout, ImplementationCrashed, ImplementationRaised, MemoryLimitExceeded
@@ -240,6 +240,40 @@ def test_temp_cwd_is_removed_after_a_kill(limits_on_path: None) -> None:
         with pytest.raises(CallTimeout):
             subject.train(["abab"], 3)
         assert not Path(workdir).exists()
+
+
+def test_a_working_directory_left_by_a_killed_harness_is_removed_by_the_next(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """SIGKILL leaves a harness no time to clean up: the next harness to make a directory removes it."""
+    import signal
+    import subprocess
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    harness = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from bpe_conformance.adapters.limits import make_workdir; import time; "
+            "print(make_workdir(), flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert harness.stdout is not None
+    orphan = Path(harness.stdout.readline().strip())
+    harness.send_signal(signal.SIGKILL)
+    harness.wait()
+    (orphan / "left").write_text("by the implementation")
+    unrelated = tmp_path / "bpe-conformance-impl-notapid"
+    unrelated.mkdir()
+    mine = Path(make_workdir())
+    assert not orphan.exists()
+    # Kept: a running harness's directory (this one's), and a name make_workdir never gives.
+    assert mine.exists()
+    assert unrelated.exists()
+    remove_workdir(str(mine))
 
 
 def test_a_relative_command_is_found_from_the_users_directory(
