@@ -26,7 +26,8 @@ from bpe_conformance.adapters.limits import DEFAULT_LIMITS, ProcessLimits
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.adapters.subject import CAPABILITIES, ImplementationInfo, Subject
 from bpe_conformance.adapters.thirdparty import ADAPTERS, LIBRARIES, NPM_ADAPTERS, npm_installed
-from bpe_conformance.dialects.identify import identify_spec
+from bpe_conformance.dialects.identify import IdentifyReport, identify_spec
+from bpe_conformance.dialects.parameters import Status
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running import RunConfig, RunPlan
@@ -201,7 +202,7 @@ def run_row(
     finally:
         subject.close()
     report = identify_spec(row.spec, limits=limits)
-    result = RowResult(row, info.name, info.version, declared, ", ".join(report.matches) or f"none ({report.closest})")
+    result = RowResult(row, info.name, info.version, declared, identified_text(report))
     result.language, result.results = info.language, {"declared": runs[declared], "strict": runs["strict"]}
     for check in plan.checks:
         own, strict = runs[declared][check.name], runs["strict"][check.name]
@@ -209,6 +210,23 @@ def run_row(
         if own.outcome not in (Outcome.PASS, Outcome.SKIP):
             result.failures.append(_failure(row, declared, own))
     return result
+
+
+def identified_text(report: IdentifyReport) -> str:
+    """The *identified as* cell: the named profiles that explain every answer, else the custom profile the
+    parameters make (``tinybpe+min_count=1``), else ``none`` with the closest profile and the parameters whose
+    answers fit no documented value (issue 25: "none" only with the parameter that fits no value)."""
+    if report.matches:
+        return ", ".join(report.matches)
+    parameters = report.parameters
+    if parameters is None:
+        return f"none ({report.closest})"
+    if parameters.profile is not None:
+        return parameters.profile
+    why = [f"{finding.parameter} fits no value" for finding in parameters.findings if finding.status is Status.NO_VALUE]
+    if parameters.unexplained:
+        why.append("answers no parameter explains")
+    return f"none ({report.closest}: {'; '.join(why)})" if why else f"none ({report.closest})"
 
 
 def repository_script(row: MatrixRow) -> str | None:

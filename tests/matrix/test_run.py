@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bpe_conformance.checks.base import LEVELS
+from bpe_conformance.dialects.identify import identify
 from bpe_conformance.matrix.render import parse_failures, render_matrix
 from bpe_conformance.matrix.run import (
     CELLS,
@@ -14,10 +15,13 @@ from bpe_conformance.matrix.run import (
     RowResult,
     cell,
     failure_command,
+    identified_text,
     run_matrix,
 )
 from bpe_conformance.running.suite import catalogue
 from tests import ROOT
+from tests.dialects.test_identify import OverlappingMergeTokenizer
+from tests.support.combined_dialects import FirstSeenMinOne
 
 MATRIX = ROOT / "docs" / "matrix.md"
 
@@ -112,3 +116,11 @@ def test_the_committed_matrix_is_consistent() -> None:
     assert {(impl, check) for impl, check, *_ in listed} == failing
     for impl, check, _, profile, seed in listed:
         assert re.search(rf"--profile {profile} --check {check} --seed {seed}`", text), (impl, check)
+
+
+def test_the_identified_cell_names_the_custom_profile_or_why_none_fits() -> None:
+    """Issue 25: a library that combines documented choices is named by them; "none" says what fits no value."""
+    assert identified_text(identify(FirstSeenMinOne)) == "strict+tie_break=first-seen+min_count=1"
+    counting_bug = identified_text(identify(OverlappingMergeTokenizer))
+    assert counting_bug.startswith("none (")
+    assert "answers no parameter explains" in counting_bug
