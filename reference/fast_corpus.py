@@ -179,20 +179,18 @@ class Corpus:
 
         Returns each window's pair index, and the index and first window of each distinct pair.
         """
-        # The distinct values without sorting: after the scatter, each value's slot names exactly one of
-        # the windows holding it (whichever write won), so that window stands for the value. A pair's
-        # index orders nothing (heap keys are distinct before it), so the values need no order.
+        # The distinct values by tallying them (they are below 2 * new_id + 2, so the tally is small next
+        # to the corpus): the values in increasing order, numbered 0, 1, ... through the scratch table.
+        # A pair's index orders nothing (heap keys are distinct before it), so any numbering would do.
         self.scratch = _grown(self.scratch, 2 * new_id + 2)
         scratch = self.scratch
-        window_numbers = np.arange(len(others), dtype=np.int32)
-        scratch[others] = window_numbers
-        distinct = others[scratch[others] == window_numbers]
-        del window_numbers
+        tally = np.bincount(others, weights=weights)
+        distinct = np.flatnonzero(tally)
         base = self.pairs_made
         made = len(distinct)
         scratch[distinct] = np.arange(made, dtype=np.int32)
         slot = scratch[others]
-        totals = np.bincount(slot, weights=weights, minlength=made)
+        totals = tally[distinct]
         if weights is not None:
             totals = totals.astype(np.int64)
         self.pairs_made += made
@@ -226,11 +224,12 @@ class Corpus:
         partners = starts + int(self.lengths[first])
         rights = partners + int(self.lengths[second])
         lefts = self.before(starts)
-        touching_next = np.zeros(len(starts), dtype=bool)
-        touching_next[:-1] = rights[:-1] == starts[1:]
+        touching_next = rights[:-1] == starts[1:]
+        touching = bool(touching_next.any())
         has_left = lefts >= 0
         has_right = tokens[rights] != SEPARATOR
-        has_right &= ~touching_next
+        if touching:
+            has_right[:-1] &= ~touching_next
         weights = self._weights_at(starts)
         side_weights = None if weights is None else np.concatenate((weights[has_left], weights[has_right]))
         del weights
@@ -238,31 +237,28 @@ class Corpus:
         # right windows not shared with the next occurrence, and the merged windows themselves.
         # ufunc.at is many times faster with native-width indexes than with int32 ones.
         left_starts = lefts[has_left]
-        if side_weights is None:
-            np.subtract.at(self.counts, window_pair[left_starts].astype(np.intp), 1)
-            np.subtract.at(self.counts, window_pair[partners[has_right]].astype(np.intp), 1)
-        else:
-            destroyed = np.concatenate((window_pair[left_starts], window_pair[partners[has_right]]))
-            np.subtract.at(self.counts, destroyed.astype(np.intp), side_weights)
-            del destroyed
+        right_starts = starts[has_right]
+        destroyed = window_pair[np.concatenate((left_starts, partners[has_right]))].astype(np.intp)
+        np.subtract.at(self.counts, destroyed, 1 if side_weights is None else side_weights)
+        del destroyed
         self.counts[window_pair[starts[0]]] = 0
         # The windows made, as (other token, where): (l, new) at l, or at the earlier occurrence when
         # the two touch; (new, r) at p. Big rounds hold millions of windows, so arrays go as soon as
         # they are used (this round is the engine's peak on a large corpus).
-        left_tokens = tokens[lefts]
-        if touching_next.any():
-            touching_previous = np.zeros_like(touching_next)
-            touching_previous[1:] = touching_next[:-1]
+        left_tokens = tokens[left_starts]
+        if touching:
+            touching_previous = np.zeros(len(starts), dtype=bool)
+            touching_previous[1:] = touching_next
             # The occurrence before (np.roll's wrap-around value at 0 is never taken: nothing touches the first).
             left_starts = np.where(touching_previous, np.roll(starts, 1), lefts)[has_left]
-            left_tokens[touching_previous] = new_id
+            left_tokens[touching_previous[has_left]] = new_id
             del touching_previous
         right_tokens = tokens[rights[has_right]]
         right_tokens += new_id + 1
-        others = np.concatenate((left_tokens[has_left], right_tokens))
+        others = np.concatenate((left_tokens, right_tokens))
         del left_tokens, right_tokens
-        where = np.concatenate((left_starts, starts[has_right]))
-        del lefts, left_starts, has_left, has_right, touching_next
+        where = np.concatenate((left_starts, right_starts))
+        del lefts, left_starts, right_starts, has_left, has_right, touching_next
         tokens[partners] = GONE
         tokens[rights - 1] = _BACK_LINK - starts
         tokens[starts] = new_id
