@@ -197,17 +197,25 @@ class Corpus:
         self.counts = _grown(self.counts, self.pairs_made)
         self.codes = _grown(self.codes, self.pairs_made)
         self.counts[base : self.pairs_made] = totals
-        distinct = distinct.astype(np.int64)
-        on_right = distinct > new_id
-        self.codes[base : self.pairs_made] = np.where(
-            on_right, new_id << _HALF_BITS | (distinct - new_id - 1), distinct << _HALF_BITS | new_id
-        )
+        # The values are in increasing order: first the pairs (t, new_id), then the pairs (new_id, t).
+        codes = self.codes[base : self.pairs_made]
+        on_left = int(np.searchsorted(distinct, new_id, side="right"))
+        codes[:on_left] = distinct[:on_left] << _HALF_BITS
+        codes[:on_left] |= new_id
+        codes[on_left:] = distinct[on_left:] + ((new_id << _HALF_BITS) - new_id - 1)
         indexes = np.arange(base, self.pairs_made, dtype=np.int64)
         if not self.first_seen:
             return base + slot, indexes, indexes  # the first windows matter only to first-seen
         firsts = np.full(made, _HALF_MASK, dtype=np.int64)
         np.minimum.at(firsts, slot.astype(np.intp), where)
         return base + slot, indexes, firsts
+
+    def _destroy(self, window_starts: np.ndarray, weights: np.ndarray | None, part: slice) -> None:
+        """Take the windows starting at ``window_starts`` off their pairs' counts, each once or, when
+        ``weights`` is given, by its weight in ``weights[part]``."""
+        # ufunc.at is many times faster with native-width indexes than with int32 ones.
+        taken = 1 if weights is None else weights[part]
+        np.subtract.at(self.counts, self.window_pair[window_starts].astype(np.intp), taken)
 
     def merge_round(self, first: int, second: int, new_id: int) -> tuple[np.ndarray, np.ndarray]:
         """Merge every occurrence at once; update counts and window pairs; return the new pairs made
@@ -234,17 +242,18 @@ class Corpus:
         side_weights = None if weights is None else np.concatenate((weights[has_left], weights[has_right]))
         del weights
         # Destroyed: the left windows (a touching one is the previous occurrence's right window), the
-        # right windows not shared with the next occurrence, and the merged windows themselves.
-        # ufunc.at is many times faster with native-width indexes than with int32 ones.
+        # right windows not shared with the next occurrence, and the merged windows themselves. One
+        # side at a time: a big round holds millions of windows, so arrays go as soon as they are used
+        # (this round is the engine's peak on a large corpus).
         left_starts = lefts[has_left]
-        right_starts = starts[has_right]
-        destroyed = window_pair[np.concatenate((left_starts, partners[has_right]))].astype(np.intp)
-        np.subtract.at(self.counts, destroyed, 1 if side_weights is None else side_weights)
-        del destroyed
+        on_left = len(left_starts)
+        self._destroy(left_starts, side_weights, slice(on_left))
+        right_partners = partners[has_right]
+        self._destroy(right_partners, side_weights, slice(on_left, None))
+        del right_partners
         self.counts[window_pair[starts[0]]] = 0
         # The windows made, as (other token, where): (l, new) at l, or at the earlier occurrence when
-        # the two touch; (new, r) at p. Big rounds hold millions of windows, so arrays go as soon as
-        # they are used (this round is the engine's peak on a large corpus).
+        # the two touch; (new, r) at p.
         left_tokens = tokens[left_starts]
         if touching:
             touching_previous = np.zeros(len(starts), dtype=bool)
@@ -253,16 +262,18 @@ class Corpus:
             left_starts = np.where(touching_previous, np.roll(starts, 1), lefts)[has_left]
             left_tokens[touching_previous[has_left]] = new_id
             del touching_previous
+        del lefts, touching_next
         right_tokens = tokens[rights[has_right]]
         right_tokens += new_id + 1
         others = np.concatenate((left_tokens, right_tokens))
         del left_tokens, right_tokens
-        where = np.concatenate((left_starts, right_starts))
-        del lefts, left_starts, right_starts, has_left, has_right, touching_next
+        where = np.concatenate((left_starts, starts[has_right]))
+        del left_starts, has_left, has_right
         tokens[partners] = GONE
+        del partners
         tokens[rights - 1] = _BACK_LINK - starts
+        del rights
         tokens[starts] = new_id
-        del partners, rights
         self.made_at.append(starts)
         slots, indexes, firsts = self._new_pairs(others, where, side_weights, new_id)
         window_pair[where] = slots

@@ -10,6 +10,9 @@ module builds the corpus before the first round and runs the rounds.
 [(97, 98), (97, 99)]
 >>> train_arrays([b"aaaaa"], [3], 32)  # one sequence counted three times
 [(97, 97), (258, 97), (258, 259)]
+>>> sequences = [b"abab"]
+>>> train_arrays(sequences, [1], 32), sequences  # the engine took the bytes over
+([(97, 98)], [])
 """
 
 from __future__ import annotations
@@ -201,11 +204,17 @@ def train_arrays(
     order: PairOrder | None = None,
     progress: Progress = None,
 ) -> Rules:
-    """The numpy engine over distinct byte sequences counted with their multiplicities."""
+    """The numpy engine over distinct byte sequences counted with their multiplicities.
+
+    The engine takes ``sequences`` over: once the corpus is built the list is emptied, so that a
+    caller holding no other reference to the bytes does not keep a second copy of the corpus
+    through training (a byte per corpus byte, about a twentieth of the engine's peak).
+    """
     if max_merges == 0 or all(len(sequence) < 2 for sequence in sequences):
         return []  # no window, so no pair to merge
     order = PairOrder() if order is None else order
     corpus = build_corpus(*unfold_copies(sequences, multiplicities), first_rule_id, order)
+    sequences.clear()
     queue = PairQueue.start(corpus, order, min_count)
     rules: Rules = []
     for rank in range(max_merges):

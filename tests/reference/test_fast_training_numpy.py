@@ -230,3 +230,46 @@ def test_an_empty_first_document_takes_no_count_from_a_real_pair() -> None:
     assert expected[0] == (0, 0)
     # Straight to the engine: deduplication would drop the empty document.
     assert train_arrays([document.encode() for document in documents], [1, 1, 1, 1], 3) == expected
+
+
+def test_the_engine_takes_the_sequences_over_and_leaves_the_documents() -> None:
+    """Documented: once the corpus is built the sequence list is emptied (the corpus holds the bytes),
+    and nothing the caller of ``fast_train`` passed is changed. (BPE-TRAIN-DOCS)"""
+    from bpe_conformance.reference.fast_training_numpy import train_arrays
+
+    sequences = [b"abab", b"cdcd"]
+    assert train_arrays(sequences, [1, 2], 10) == train(["abab", "cdcd", "cdcd"], 10)
+    assert sequences == []
+    documents = ["abab", "cdcd", "cdcd"]
+    assert fast_train(documents, 10, engine="numpy") == train(["abab", "cdcd", "cdcd"], 10)
+    assert documents == ["abab", "cdcd", "cdcd"]
+
+
+@pytest.mark.parametrize("kind", ["ids", "pieces", "first-seen"])
+def test_waiting_pairs_keep_their_first_windows_only_for_first_seen(kind: str) -> None:
+    """Only first-seen reads a waiting pair's first window: the other orders keep one array for both
+    (a waiting pair costs one index, not two); first-seen keeps the windows themselves."""
+    from bpe_conformance.reference.fast_pair_queue import PairOrder, PairQueue
+    from bpe_conformance.reference.fast_training_numpy import build_corpus
+
+    documents = [b"xy" * 40 + b"ab" * 8, b"cd" * 3 + b"xy" * 30 + b"ef" * 2]
+    order = PairOrder(kind)
+    corpus = build_corpus(documents, [1, 1], order=order)
+    queue = PairQueue.start(corpus, order, 2)
+    best = queue.pop_best(corpus)
+    assert best is not None
+    first, second = corpus.pair_of(best)
+    assert (first, second) == (ord("x"), ord("y"))
+    corpus.add_rule(first, second, 258)
+    queue.push(corpus, *corpus.merge_round(first, second, 258))
+    for lowered in (False, True):  # parts pushed by the rounds, then the part a lowering keeps
+        if lowered:
+            assert queue._lower_threshold(corpus, 0)
+        parts = [part for part in queue.waiting if len(part[0])]
+        assert parts
+        for indexes, where in parts:
+            if kind == "first-seen":
+                assert where is not indexes
+                assert where.tolist() == [corpus.first_window(index) for index in indexes.tolist()]
+            else:
+                assert where is indexes
