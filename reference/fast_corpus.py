@@ -1,7 +1,9 @@
 """The numpy trainer's corpus: one token array, the windows' pairs and counts, and a round's merge.
 
-The corpus is one int32 array, ``tokens``: the distinct sequences end to end, each followed by a
-separator (``SEPARATOR``), so no window ever spans two sequences. A token covers the bytes of its
+The corpus is one integer array, ``tokens`` (int32, or native integers for a small corpus: see
+:func:`bpe_conformance.reference.fast_training_numpy.index_type_for`; every position array shares
+its type): the distinct sequences end to end, each followed by a separator (``SEPARATOR``), so no
+window ever spans two sequences. A token covers the bytes of its
 piece, and sits at the position of its first byte; no link arrays are kept, because the links
 follow from the pieces' lengths:
 
@@ -85,7 +87,7 @@ class Corpus:
     def __post_init__(self) -> None:
         self.pairs_made = len(self.codes)
         self.lengths = np.ones(self.first_rule_id, dtype=np.int64)
-        self.scratch = np.zeros(self.first_rule_id, dtype=np.int32)
+        self.scratch = np.zeros(self.first_rule_id, dtype=self.tokens.dtype)
         self.pieces, self.piece_keys = [], []
         if self.track_pieces:
             self.pieces = [bytes([value]) for value in range(BYTE_COUNT)]
@@ -160,7 +162,7 @@ class Corpus:
         chained[1:] = starts[:-1] + int(self.lengths[first]) == starts[1:]
         if not chained.any():
             return starts
-        index = np.arange(len(starts), dtype=np.int32)
+        index = np.arange(len(starts), dtype=starts.dtype)
         chain_start = np.maximum.accumulate(np.where(chained, 0, index))
         kept: np.ndarray = starts[(index - chain_start) % 2 == 0]
         return kept
@@ -188,7 +190,7 @@ class Corpus:
         distinct = np.flatnonzero(tally)
         base = self.pairs_made
         made = len(distinct)
-        scratch[distinct] = np.arange(made, dtype=np.int32)
+        scratch[distinct] = np.arange(made, dtype=scratch.dtype)
         slot = scratch[others]
         totals = tally[distinct]
         if weights is not None:
@@ -215,7 +217,7 @@ class Corpus:
         ``weights`` is given, by its weight in ``weights[part]``."""
         # ufunc.at is many times faster with native-width indexes than with int32 ones.
         taken = 1 if weights is None else weights[part]
-        np.subtract.at(self.counts, self.window_pair[window_starts].astype(np.intp), taken)
+        np.subtract.at(self.counts, self.window_pair[window_starts].astype(np.intp, copy=False), taken)
 
     def merge_round(self, first: int, second: int, new_id: int) -> tuple[np.ndarray, np.ndarray]:
         """Merge every occurrence at once; update counts and window pairs; return the new pairs made
