@@ -7,6 +7,7 @@ waiting list) and the corners that small corpora rarely reach.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -312,3 +313,25 @@ def test_both_index_types_learn_the_literal_rules_under_every_profile(
     for limit in (0, 1 << 40):  # every corpus int32, every corpus native
         monkeypatch.setattr(fast_training_numpy, "NATIVE_INDEX_MAX_POSITIONS", limit)
         assert fast_train_profile(documents, 40, profile, engine="numpy") == expected
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_windows_touching_separators_are_taken_off_once_each(weighted: bool) -> None:
+    """Empty sequences first, in the middle and last make separator windows that coincide (an empty
+    sequence's two are one window; an empty first sequence's "window before" is none), and NUL bytes
+    make real pairs equal to the separators' junk pairs: every real pair keeps its literal count.
+    (BPE-TRAIN-DOCS, BPE-TRAIN-COUNT)"""
+    from collections import Counter
+
+    from bpe_conformance.reference.fast_training_numpy import build_corpus
+
+    sequences = [b"", b"a\0", b"", b"", b"\0a\0\0", b"a\0a", b""]
+    multiplicities = [1, 2, 1, 3, 1, 2, 1] if weighted else [1] * len(sequences)
+    literal: Counter[int] = Counter()
+    for sequence, multiplicity in zip(sequences, multiplicities, strict=True):
+        for first, second in itertools.pairwise(sequence):
+            literal[first << 32 | second] += multiplicity
+    corpus = build_corpus(sequences, multiplicities)
+    codes = corpus.codes[: corpus.pairs_made].tolist()
+    counted = dict(zip(codes, corpus.counts[: corpus.pairs_made].tolist(), strict=True))
+    assert {code: count for code, count in counted.items() if count} == dict(literal)
