@@ -1,7 +1,9 @@
 """The numpy trainer's corpus: one token array, the windows' pairs and counts, and a round's merge.
 
-The corpus is one int32 array, ``tokens``: the distinct sequences end to end, each followed by a
-separator (``SEPARATOR``), so no window ever spans two sequences. A token covers the bytes of its
+The corpus is one integer array, ``tokens`` (int32, or native integers for a small corpus: see
+:func:`bpe_conformance.reference.fast_training_numpy.index_type_for`; every position array shares
+its type): the distinct sequences end to end, each followed by a separator (``SEPARATOR``), so no
+window ever spans two sequences. A token covers the bytes of its
 piece, and sits at the position of its first byte; no link arrays are kept, because the links
 follow from the pieces' lengths:
 
@@ -85,7 +87,7 @@ class Corpus:
     def __post_init__(self) -> None:
         self.pairs_made = len(self.codes)
         self.lengths = np.ones(self.first_rule_id, dtype=np.int64)
-        self.scratch = np.zeros(self.first_rule_id, dtype=np.int32)
+        self.scratch = np.zeros(self.first_rule_id, dtype=self.tokens.dtype)
         self.pieces, self.piece_keys = [], []
         if self.track_pieces:
             self.pieces = [bytes([value]) for value in range(BYTE_COUNT)]
@@ -160,7 +162,7 @@ class Corpus:
         chained[1:] = starts[:-1] + int(self.lengths[first]) == starts[1:]
         if not chained.any():
             return starts
-        index = np.arange(len(starts), dtype=np.int32)
+        index = np.arange(len(starts), dtype=starts.dtype)
         chain_start = np.maximum.accumulate(np.where(chained, 0, index))
         kept: np.ndarray = starts[(index - chain_start) % 2 == 0]
         return kept
@@ -179,37 +181,43 @@ class Corpus:
 
         Returns each window's pair index, and the index and first window of each distinct pair.
         """
-        # The distinct values without sorting: after the scatter, each value's slot names exactly one of
-        # the windows holding it (whichever write won), so that window stands for the value. A pair's
-        # index orders nothing (heap keys are distinct before it), so the values need no order.
+        # The distinct values by tallying them (they are below 2 * new_id + 2, so the tally is small next
+        # to the corpus): the values in increasing order, numbered 0, 1, ... through the scratch table.
+        # A pair's index orders nothing (heap keys are distinct before it), so any numbering would do.
         self.scratch = _grown(self.scratch, 2 * new_id + 2)
         scratch = self.scratch
-        window_numbers = np.arange(len(others), dtype=np.int32)
-        scratch[others] = window_numbers
-        distinct = others[scratch[others] == window_numbers]
-        del window_numbers
+        tally = np.bincount(others, weights=weights)
+        distinct = np.flatnonzero(tally)
         base = self.pairs_made
         made = len(distinct)
-        scratch[distinct] = np.arange(made, dtype=np.int32)
+        scratch[distinct] = np.arange(made, dtype=scratch.dtype)
         slot = scratch[others]
-        totals = np.bincount(slot, weights=weights, minlength=made)
+        totals = tally[distinct]
         if weights is not None:
             totals = totals.astype(np.int64)
         self.pairs_made += made
         self.counts = _grown(self.counts, self.pairs_made)
         self.codes = _grown(self.codes, self.pairs_made)
         self.counts[base : self.pairs_made] = totals
-        distinct = distinct.astype(np.int64)
-        on_right = distinct > new_id
-        self.codes[base : self.pairs_made] = np.where(
-            on_right, new_id << _HALF_BITS | (distinct - new_id - 1), distinct << _HALF_BITS | new_id
-        )
+        # The values are in increasing order: first the pairs (t, new_id), then the pairs (new_id, t).
+        codes = self.codes[base : self.pairs_made]
+        on_left = int(np.searchsorted(distinct, new_id, side="right"))
+        codes[:on_left] = distinct[:on_left] << _HALF_BITS
+        codes[:on_left] |= new_id
+        codes[on_left:] = distinct[on_left:] + ((new_id << _HALF_BITS) - new_id - 1)
         indexes = np.arange(base, self.pairs_made, dtype=np.int64)
         if not self.first_seen:
             return base + slot, indexes, indexes  # the first windows matter only to first-seen
         firsts = np.full(made, _HALF_MASK, dtype=np.int64)
         np.minimum.at(firsts, slot.astype(np.intp), where)
         return base + slot, indexes, firsts
+
+    def _destroy(self, window_starts: np.ndarray, weights: np.ndarray | None, part: slice) -> None:
+        """Take the windows starting at ``window_starts`` off their pairs' counts, each once or, when
+        ``weights`` is given, by its weight in ``weights[part]``."""
+        # ufunc.at is many times faster with native-width indexes than with int32 ones.
+        taken = 1 if weights is None else weights[part]
+        np.subtract.at(self.counts, self.window_pair[window_starts].astype(np.intp, copy=False), taken)
 
     def merge_round(self, first: int, second: int, new_id: int) -> tuple[np.ndarray, np.ndarray]:
         """Merge every occurrence at once; update counts and window pairs; return the new pairs made
@@ -226,47 +234,48 @@ class Corpus:
         partners = starts + int(self.lengths[first])
         rights = partners + int(self.lengths[second])
         lefts = self.before(starts)
-        touching_next = np.zeros(len(starts), dtype=bool)
-        touching_next[:-1] = rights[:-1] == starts[1:]
+        touching_next = rights[:-1] == starts[1:]
+        touching = bool(touching_next.any())
         has_left = lefts >= 0
         has_right = tokens[rights] != SEPARATOR
-        has_right &= ~touching_next
+        if touching:
+            has_right[:-1] &= ~touching_next
         weights = self._weights_at(starts)
         side_weights = None if weights is None else np.concatenate((weights[has_left], weights[has_right]))
         del weights
         # Destroyed: the left windows (a touching one is the previous occurrence's right window), the
-        # right windows not shared with the next occurrence, and the merged windows themselves.
-        # ufunc.at is many times faster with native-width indexes than with int32 ones.
+        # right windows not shared with the next occurrence, and the merged windows themselves. One
+        # side at a time: a big round holds millions of windows, so arrays go as soon as they are used
+        # (this round is the engine's peak on a large corpus).
         left_starts = lefts[has_left]
-        if side_weights is None:
-            np.subtract.at(self.counts, window_pair[left_starts].astype(np.intp), 1)
-            np.subtract.at(self.counts, window_pair[partners[has_right]].astype(np.intp), 1)
-        else:
-            destroyed = np.concatenate((window_pair[left_starts], window_pair[partners[has_right]]))
-            np.subtract.at(self.counts, destroyed.astype(np.intp), side_weights)
-            del destroyed
+        on_left = len(left_starts)
+        self._destroy(left_starts, side_weights, slice(on_left))
+        right_partners = partners[has_right]
+        self._destroy(right_partners, side_weights, slice(on_left, None))
+        del right_partners
         self.counts[window_pair[starts[0]]] = 0
         # The windows made, as (other token, where): (l, new) at l, or at the earlier occurrence when
-        # the two touch; (new, r) at p. Big rounds hold millions of windows, so arrays go as soon as
-        # they are used (this round is the engine's peak on a large corpus).
-        left_tokens = tokens[lefts]
-        if touching_next.any():
-            touching_previous = np.zeros_like(touching_next)
-            touching_previous[1:] = touching_next[:-1]
+        # the two touch; (new, r) at p.
+        left_tokens = tokens[left_starts]
+        if touching:
+            touching_previous = np.zeros(len(starts), dtype=bool)
+            touching_previous[1:] = touching_next
             # The occurrence before (np.roll's wrap-around value at 0 is never taken: nothing touches the first).
             left_starts = np.where(touching_previous, np.roll(starts, 1), lefts)[has_left]
-            left_tokens[touching_previous] = new_id
+            left_tokens[touching_previous[has_left]] = new_id
             del touching_previous
+        del lefts, touching_next
         right_tokens = tokens[rights[has_right]]
         right_tokens += new_id + 1
-        others = np.concatenate((left_tokens[has_left], right_tokens))
+        others = np.concatenate((left_tokens, right_tokens))
         del left_tokens, right_tokens
         where = np.concatenate((left_starts, starts[has_right]))
-        del lefts, left_starts, has_left, has_right, touching_next
+        del left_starts, has_left, has_right
         tokens[partners] = GONE
+        del partners
         tokens[rights - 1] = _BACK_LINK - starts
+        del rights
         tokens[starts] = new_id
-        del partners, rights
         self.made_at.append(starts)
         slots, indexes, firsts = self._new_pairs(others, where, side_weights, new_id)
         window_pair[where] = slots

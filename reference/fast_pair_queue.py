@@ -120,10 +120,14 @@ class PairQueue:
             queue.push(corpus, live, where)
         return queue
 
+    @property
+    def _first_seen(self) -> bool:
+        return self.order.kind == "first-seen"
+
     def _keys(self, corpus: Corpus, indexes: np.ndarray, where: np.ndarray) -> list[Any]:
         """The tie keys of pairs (smaller wins): ints for ids and first-seen, tuples for pieces."""
         keys: list[Any]
-        if self.order.kind == "first-seen":
+        if self._first_seen:
             keys = where.tolist()
             return keys
         firsts, seconds = corpus.pair_halves(indexes)
@@ -143,7 +147,9 @@ class PairQueue:
         counts = corpus.counts[indexes]
         waiting = (counts < self.threshold) & (counts >= self.min_count)
         if waiting.any():
-            self.waiting.append((indexes[waiting], where[waiting]))
+            waiting_indexes = indexes[waiting]
+            # Only first-seen reads the first windows: the other orders keep one array for both.
+            self.waiting.append((waiting_indexes, where[waiting] if self._first_seen else waiting_indexes))
         now = counts >= self.threshold
         if not now.any():
             return
@@ -168,14 +174,15 @@ class PairQueue:
         that could win); three quarters only sets how often the waiting pairs are looked through.
         """
         waiting_indexes = np.concatenate([indexes for indexes, _ in self.waiting])
-        waiting_where = np.concatenate([where for _, where in self.waiting])
+        waiting_where = np.concatenate([where for _, where in self.waiting]) if self._first_seen else waiting_indexes
         current = corpus.counts[waiting_indexes]
         top = max(best, int(current.max()) if len(current) else 0)
         if top < self.min_count:
             return False
         self.threshold = max(self.min_count, top * 3 // 4)
         keep = (current < self.threshold) & (current >= self.min_count)
-        self.waiting = [(waiting_indexes[keep], waiting_where[keep])]
+        kept = waiting_indexes[keep]
+        self.waiting = [(kept, waiting_where[keep] if self._first_seen else kept)]
         joining = current >= self.threshold
         if joining.any():
             self.push(corpus, waiting_indexes[joining], waiting_where[joining])
@@ -184,7 +191,7 @@ class PairQueue:
     def _pop_valid(self, corpus: Corpus) -> tuple[Entry, int, int] | None:
         """The heap's best entry whose count (and, for first-seen, first window) is current, with its
         index and count; out-of-date entries are dropped or pushed back with their current values."""
-        counts, heap, first_seen = corpus.counts, self.heap, self.order.kind == "first-seen"
+        counts, heap, first_seen = corpus.counts, self.heap, self._first_seen
         while heap:
             entry = heapq.heappop(heap)
             count, key, index = unpack_entry(entry)

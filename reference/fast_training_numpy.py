@@ -10,6 +10,9 @@ module builds the corpus before the first round and runs the rounds.
 [(97, 98), (97, 99)]
 >>> train_arrays([b"aaaaa"], [3], 32)  # one sequence counted three times
 [(97, 97), (258, 97), (258, 259)]
+>>> sequences = [b"abab"]
+>>> train_arrays(sequences, [1], 32), sequences  # the engine took the bytes over
+([(97, 98)], [])
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ from bpe_conformance.reference.fast_pair_queue import PAIR_ORDERS, PairOrder, Pa
 __all__ = [
     "GONE",
     "MAX_CORPUS_BYTES",
+    "NATIVE_INDEX_MAX_POSITIONS",
     "PAIR_ORDERS",
     "SEPARATOR",
     "UNFOLD_MAX_SHARE",
     "Corpus",
     "PairOrder",
     "build_corpus",
+    "index_type_for",
     "train_arrays",
     "unfold_copies",
 ]
@@ -64,7 +69,8 @@ def build_corpus(
     pairs = data[:-1].astype(np.uint16)
     pairs <<= 8
     pairs |= data[1:]
-    pair_positions = _positions_by_pair(pairs)
+    index_type = index_type_for(size)
+    pair_positions = _positions_by_pair(pairs, index_type)
     # One group per distinct byte pair among the windows (separators' windows included), in pair
     # order: the groups of the sorted positions, sized by counting instead of comparing neighbours.
     window_counts = _pair_counts(pairs)
@@ -89,14 +95,14 @@ def build_corpus(
     del by_pair
     # Each window's pair index, looked up by its byte pair a block at a time (an index array is
     # widened to 64 bits, which for the whole corpus at once would be the engine's peak).
-    index_of_pair = np.zeros(BYTE_COUNT * BYTE_COUNT, dtype=np.int32)
-    index_of_pair[distinct] = np.arange(len(distinct), dtype=np.int32)
-    window_pair = np.zeros(size, dtype=np.int32)
+    index_of_pair = np.zeros(BYTE_COUNT * BYTE_COUNT, dtype=index_type)
+    index_of_pair[distinct] = np.arange(len(distinct), dtype=index_type)
+    window_pair = np.zeros(size, dtype=index_type)
     for start in range(0, size - 1, _SORT_BLOCK):
         end = min(start + _SORT_BLOCK, size - 1)  # no view of pairs outlives the loop, so del frees them
         window_pair[start:end] = index_of_pair[pairs[start:end]]
     del pairs
-    tokens = data.astype(np.int32)
+    tokens = data.astype(index_type)
     tokens[separators] = SEPARATOR
     codes = (distinct >> 8) << 32 | (distinct & 0xFF)
     ends = np.append(group_starts[1:], size - 1)
@@ -115,6 +121,23 @@ def build_corpus(
         first_seen=kind == "first-seen",
         track_pieces=kind == "pieces",
     )
+
+
+# Up to this many positions (the corpus's bytes and separators) tokens and positions are native
+# integers (int64 on 64-bit machines), from there on int32. numpy gathers and scatters through an
+# int32 index array several times slower than through a native one (it converts the index first),
+# and a small corpus's rounds are mostly such fixed costs; a large corpus's memory is mostly these
+# arrays, and int32 halves it (the peak stays near 20 bytes per corpus byte from 1 MB up).
+NATIVE_INDEX_MAX_POSITIONS = 1 << 19
+
+
+def index_type_for(positions: int) -> type[np.signedinteger]:
+    """The integer type of the token and position arrays of a corpus of ``positions`` positions.
+
+    >>> index_type_for(1000) is np.intp, index_type_for(10**6) is np.int32
+    (True, True)
+    """
+    return np.intp if positions <= NATIVE_INDEX_MAX_POSITIONS else np.int32
 
 
 # Copies are written out when they add at most this share of the corpus's positions.
@@ -168,17 +191,17 @@ def _pair_counts(pairs: np.ndarray, flags: np.ndarray | None = None) -> np.ndarr
     return counts
 
 
-def _positions_by_pair(pairs: np.ndarray) -> np.ndarray:
-    """Window positions (int32) sorted by byte pair, in position order within a pair: a stable sort.
+def _positions_by_pair(pairs: np.ndarray, index_type: type[np.signedinteger]) -> np.ndarray:
+    """Window positions (of ``index_type``) sorted by byte pair, in position order within a pair: a stable sort.
 
     Large inputs are sorted a block at a time and each block's runs placed after the previous
     blocks' runs of the same pair, which is the same stable order.
     """
     if len(pairs) <= _SINGLE_SORT_WINDOWS:
-        return np.argsort(pairs, kind="stable").astype(np.int32)
+        return np.argsort(pairs, kind="stable").astype(index_type, copy=False)
     placed = np.zeros(BYTE_COUNT * BYTE_COUNT, dtype=np.int64)
     np.cumsum(np.bincount(pairs, minlength=BYTE_COUNT * BYTE_COUNT)[:-1], out=placed[1:])
-    positions = np.empty(len(pairs), dtype=np.int32)
+    positions = np.empty(len(pairs), dtype=index_type)
     for block_start in range(0, len(pairs), _SORT_BLOCK):
         block = pairs[block_start : block_start + _SORT_BLOCK]
         order = np.argsort(block, kind="stable")
@@ -201,11 +224,17 @@ def train_arrays(
     order: PairOrder | None = None,
     progress: Progress = None,
 ) -> Rules:
-    """The numpy engine over distinct byte sequences counted with their multiplicities."""
+    """The numpy engine over distinct byte sequences counted with their multiplicities.
+
+    The engine takes ``sequences`` over: once the corpus is built the list is emptied, so that a
+    caller holding no other reference to the bytes does not keep a second copy of the corpus
+    through training (a byte per corpus byte, about a twentieth of the engine's peak).
+    """
     if max_merges == 0 or all(len(sequence) < 2 for sequence in sequences):
         return []  # no window, so no pair to merge
     order = PairOrder() if order is None else order
     corpus = build_corpus(*unfold_copies(sequences, multiplicities), first_rule_id, order)
+    sequences.clear()
     queue = PairQueue.start(corpus, order, min_count)
     rules: Rules = []
     for rank in range(max_merges):

@@ -7,6 +7,7 @@ waiting list) and the corners that small corpora rarely reach.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from bpe_conformance.reference import train
 from bpe_conformance.reference.fast_counts import deduplicate
 from bpe_conformance.reference.fast_training import fast_train, numpy_available
-from bpe_conformance.reference.profiles import TIE_BREAKS, Profile
+from bpe_conformance.reference.profiles import PROFILES, TIE_BREAKS, Profile
 
 pytestmark = pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")
 
@@ -28,17 +29,24 @@ def _trained(documents: list[str], max_merges: int, **options: Any) -> list[tupl
     return train_arrays(distinct, multiplicities, max_merges, **options)
 
 
-def test_the_layout_is_one_int32_token_array_with_a_separator_after_every_sequence() -> None:
+@pytest.mark.parametrize("native", [True, False])
+def test_the_layout_is_one_token_array_with_a_separator_after_every_sequence(
+    native: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Documented: tokens end to end, each sequence followed by ``SEPARATOR``; the windows' pairs are
     indexed by pair index, byte pairs sorted by pair (document order within a pair), and only the
-    windows inside a sequence are counted (BPE-TRAIN-DOCS)."""
+    windows inside a sequence are counted (BPE-TRAIN-DOCS). Every position array has the tokens'
+    type: native integers up to ``NATIVE_INDEX_MAX_POSITIONS`` positions, int32 beyond."""
     import numpy as np
 
+    from bpe_conformance.reference import fast_training_numpy
     from bpe_conformance.reference.fast_training_numpy import SEPARATOR, build_corpus
 
-    corpus = build_corpus([b"bab", b"ab"], [1, 1])  # b a b | a b |
-    assert corpus.tokens.dtype == np.int32
-    assert corpus.window_pair.dtype == np.int32
+    monkeypatch.setattr(fast_training_numpy, "NATIVE_INDEX_MAX_POSITIONS", 7 if native else 6)
+    corpus = build_corpus([b"bab", b"ab"], [1, 1])  # b a b | a b | (7 positions)
+    expected = np.intp if native else np.int32
+    for array in (corpus.tokens, corpus.window_pair, corpus.pair_positions, corpus.scratch):
+        assert array.dtype == expected
     assert corpus.tokens.tolist() == [98, 97, 98, SEPARATOR, 97, 98, SEPARATOR]
     codes = corpus.codes[: corpus.pairs_made].tolist()
     counted = dict(zip(codes, corpus.counts[: corpus.pairs_made].tolist(), strict=True))
@@ -172,10 +180,11 @@ def test_windows_sorted_a_block_at_a_time_are_the_stable_sort(monkeypatch: pytes
         monkeypatch.setattr(fast_training_numpy, "_SORT_BLOCK", block)
         monkeypatch.setattr(fast_training_numpy, "_SINGLE_SORT_WINDOWS", block)
         pairs = np.random.default_rng(3).integers(0, values, 5000).astype(np.uint16)
-        expected = np.argsort(pairs, kind="stable").astype(np.int32)
-        positions = fast_training_numpy._positions_by_pair(pairs)
-        assert positions.dtype == np.int32
-        assert positions.tolist() == expected.tolist()
+        expected = np.argsort(pairs, kind="stable").tolist()
+        for index_type in (np.int32, np.intp):
+            positions = fast_training_numpy._positions_by_pair(pairs, index_type)
+            assert positions.dtype == index_type
+            assert positions.tolist() == expected
     # More windows than a block of 100, so training itself goes through the block-wise sort.
     documents = ["abcabcab", "aabbaabb", "cabcab", "abab" * 5, "the cat sat on the mat, " * 6]
     assert sum(len(document) for document in documents) > 100
@@ -203,7 +212,8 @@ def test_copies_written_out_or_weighted_learn_the_same_rules(
     pieces: list[str], copies: list[int], tie_break: str, min_count: int
 ) -> None:
     """The engine writes a repeated sequence out in full when its copies are few bytes, and weights it
-    otherwise; either way every copy counts, under every tie-break. (BPE-TRAIN-DOCS, BPE-TRAIN-TIE)"""
+    otherwise; either way every copy counts, under every tie-break, with native or int32 arrays.
+    (BPE-TRAIN-DOCS, BPE-TRAIN-TIE)"""
     from bpe_conformance.reference import fast_training_numpy
     from bpe_conformance.reference.dialects import train_profile
     from bpe_conformance.reference.fast_profiles import fast_train_profile
@@ -214,8 +224,9 @@ def test_copies_written_out_or_weighted_learn_the_same_rules(
     documents = [piece for piece, count in zip(pieces, copies, strict=False) for _ in range(count)]
     expected = train_profile(documents, 10_000, profile)
     with pytest.MonkeyPatch.context() as patch:
-        for share in (0.0, float("inf")):  # never written out, always written out
-            patch.setattr(fast_training_numpy, "UNFOLD_MAX_SHARE", share)
+        for share, limit in ((0.0, 0), (0.0, 1 << 40), (float("inf"), 0), (float("inf"), 1 << 40)):
+            patch.setattr(fast_training_numpy, "UNFOLD_MAX_SHARE", share)  # never or always written out
+            patch.setattr(fast_training_numpy, "NATIVE_INDEX_MAX_POSITIONS", limit)  # int32 or native arrays
             assert fast_train_profile(documents, 10_000, profile, engine="numpy") == expected
 
 
@@ -230,3 +241,97 @@ def test_an_empty_first_document_takes_no_count_from_a_real_pair() -> None:
     assert expected[0] == (0, 0)
     # Straight to the engine: deduplication would drop the empty document.
     assert train_arrays([document.encode() for document in documents], [1, 1, 1, 1], 3) == expected
+
+
+def test_the_engine_takes_the_sequences_over_and_leaves_the_documents() -> None:
+    """Documented: once the corpus is built the sequence list is emptied (the corpus holds the bytes),
+    and nothing the caller of ``fast_train`` passed is changed. (BPE-TRAIN-DOCS)"""
+    from bpe_conformance.reference.fast_training_numpy import train_arrays
+
+    sequences = [b"abab", b"cdcd"]
+    assert train_arrays(sequences, [1, 2], 10) == train(["abab", "cdcd", "cdcd"], 10)
+    assert sequences == []
+    documents = ["abab", "cdcd", "cdcd"]
+    assert fast_train(documents, 10, engine="numpy") == train(["abab", "cdcd", "cdcd"], 10)
+    assert documents == ["abab", "cdcd", "cdcd"]
+
+
+@pytest.mark.parametrize("kind", ["ids", "pieces", "first-seen"])
+def test_waiting_pairs_keep_their_first_windows_only_for_first_seen(kind: str) -> None:
+    """Only first-seen reads a waiting pair's first window: the other orders keep one array for both
+    (a waiting pair costs one index, not two); first-seen keeps the windows themselves."""
+    from bpe_conformance.reference.fast_pair_queue import PairOrder, PairQueue
+    from bpe_conformance.reference.fast_training_numpy import build_corpus
+
+    documents = [b"xy" * 40 + b"ab" * 8, b"cd" * 3 + b"xy" * 30 + b"ef" * 2]
+    order = PairOrder(kind)
+    corpus = build_corpus(documents, [1, 1], order=order)
+    queue = PairQueue.start(corpus, order, 2)
+    best = queue.pop_best(corpus)
+    assert best is not None
+    first, second = corpus.pair_of(best)
+    assert (first, second) == (ord("x"), ord("y"))
+    corpus.add_rule(first, second, 258)
+    queue.push(corpus, *corpus.merge_round(first, second, 258))
+    for lowered in (False, True):  # parts pushed by the rounds, then the part a lowering keeps
+        if lowered:
+            assert queue._lower_threshold(corpus, 0)
+        parts = [part for part in queue.waiting if len(part[0])]
+        assert parts
+        for indexes, where in parts:
+            if kind == "first-seen":
+                assert where is not indexes
+                assert where.tolist() == [corpus.first_window(index) for index in indexes.tolist()]
+            else:
+                assert where is indexes
+
+
+def test_the_index_type_switches_exactly_at_the_documented_size() -> None:
+    import numpy as np
+
+    from bpe_conformance.reference.fast_training_numpy import NATIVE_INDEX_MAX_POSITIONS, index_type_for
+
+    assert index_type_for(NATIVE_INDEX_MAX_POSITIONS) is np.intp
+    assert index_type_for(NATIVE_INDEX_MAX_POSITIONS + 1) is np.int32
+
+
+_TRAINING_PROFILES = [profile for profile in PROFILES.values() if profile.tie_break is not None]
+
+
+@pytest.mark.parametrize("profile", _TRAINING_PROFILES, ids=[profile.name for profile in _TRAINING_PROFILES])
+def test_both_index_types_learn_the_literal_rules_under_every_profile(
+    profile: Profile, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The size switch changes only the arrays' integer type: on either side of it the numpy engine
+    learns what the literal dialect learns, under every profile that trains (BPE-TRAIN-*)."""
+    from bpe_conformance.reference import fast_training_numpy
+    from bpe_conformance.reference.dialects import train_profile
+    from bpe_conformance.reference.fast_profiles import fast_train_profile
+
+    documents = ["aaaa bbb  aaab", "ab ab ab\n\tab", "  aaaa  ", "\u00e9\u00e9 ab", "aaaa bbb  aaab", "xyxyx"]
+    expected = train_profile(documents, 40, profile)
+    for limit in (0, 1 << 40):  # every corpus int32, every corpus native
+        monkeypatch.setattr(fast_training_numpy, "NATIVE_INDEX_MAX_POSITIONS", limit)
+        assert fast_train_profile(documents, 40, profile, engine="numpy") == expected
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_windows_touching_separators_are_taken_off_once_each(weighted: bool) -> None:
+    """Empty sequences first, in the middle and last make separator windows that coincide (an empty
+    sequence's two are one window; an empty first sequence's "window before" is none), and NUL bytes
+    make real pairs equal to the separators' junk pairs: every real pair keeps its literal count.
+    (BPE-TRAIN-DOCS, BPE-TRAIN-COUNT)"""
+    from collections import Counter
+
+    from bpe_conformance.reference.fast_training_numpy import build_corpus
+
+    sequences = [b"", b"a\0", b"", b"", b"\0a\0\0", b"a\0a", b""]
+    multiplicities = [1, 2, 1, 3, 1, 2, 1] if weighted else [1] * len(sequences)
+    literal: Counter[int] = Counter()
+    for sequence, multiplicity in zip(sequences, multiplicities, strict=True):
+        for first, second in itertools.pairwise(sequence):
+            literal[first << 32 | second] += multiplicity
+    corpus = build_corpus(sequences, multiplicities)
+    codes = corpus.codes[: corpus.pairs_made].tolist()
+    counted = dict(zip(codes, corpus.counts[: corpus.pairs_made].tolist(), strict=True))
+    assert {code: count for code, count in counted.items() if count} == dict(literal)
