@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from bpe_conformance.diagnosis.stages import Experiment, Localisation, Stage
 from bpe_conformance.dialects.context import profile_encode
 from bpe_conformance.reference import BYTE_COUNT
+from bpe_conformance.reference.profiles import pre_tokenizes
 
 if TYPE_CHECKING:
     from bpe_conformance.reference.profiles import Profile
@@ -202,7 +203,7 @@ def localise_encoding(
     )
     plain = renamed(text, rules)
     structural: Experiment | None = None
-    if plain is not None and profile.pre_tokenization is None:
+    if plain is not None and not pre_tokenizes(profile):
         question = "the wrong text and its rules with every byte but lower-case letters renamed to a letter"
         structural = _experiment(Stage.PRE_TOKENIZATION, question, plain[0], plain[1], profile, encode, control=True)
         experiments += [original, structural]
