@@ -78,7 +78,7 @@ def split_report(text: str, ids: list[int], rules: Rules, profile: Profile) -> J
     and the first token that spans two chunks; None without a split, or when the ids do not spell the text.
 
     >>> from bpe_conformance.reference.profile_spec import parse_profile
-    >>> split_report("ab ab", [256, 257], [(97, 98), (256, 32)], parse_profile("rustbpe+split=cl100k"))
+    >>> split_report("ab ab", [257, 256], [(97, 98), (256, 32)], parse_profile("rustbpe+split=cl100k"))
     {'split': 'cl100k', 'chunks': ['ab', ' ab'], 'tokens': ['ab ', 'ab'], 'token_across_chunks': 'ab '}
     """
     if profile.split is None:
