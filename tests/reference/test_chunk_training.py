@@ -97,8 +97,15 @@ def test_an_encode_only_profile_cannot_train() -> None:
 TRAINING_SPLIT_NAMES = list(TRAINING_SPLITS)
 
 
-@pytest.mark.parametrize("profile", TRAINERS, ids=[profile.name for profile in TRAINERS])
-@pytest.mark.parametrize("split", TRAINING_SPLIT_NAMES)
+# Every tie rule behind cl100k, and every split under rustbpe: the tie rule and the pattern are independent.
+_PROFILE_SPLITS = [(profile, "cl100k") for profile in TRAINERS] + [
+    (RUSTBPE, split) for split in TRAINING_SPLIT_NAMES if split != "cl100k"
+]
+
+
+@pytest.mark.parametrize(
+    ("profile", "split"), _PROFILE_SPLITS, ids=[f"{profile.name}+split={split}" for profile, split in _PROFILE_SPLITS]
+)
 @given(documents=corpora, max_merges=st.integers(0, 30))
 def test_a_profile_with_split_trains_as_the_chunk_engines(
     profile: Profile, split: str, documents: list[str], max_merges: int
