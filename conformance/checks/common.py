@@ -124,7 +124,8 @@ def training_violation(
     if profile is not STRICT:
         message += f" (judged under profile {profile.name})"
     inputs: JSONObject = {"documents": list(documents), "max_merges": max_merges}
-    chunks = split_chunks(list(documents), profile)
+    joined = profile.documents == "concatenated"  # then the chunks are those of the one joined text
+    chunks = split_chunks([profile.document_separator.join(documents)] if joined else list(documents), profile)
     if chunks is not None:
         inputs["chunks"] = chunks
         message += f"; the documents' chunks under split={profile.split}: {chunks!r}"
