@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from bpe_conformance.reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
 from bpe_conformance.reference.counting import count_pairs
 from bpe_conformance.reference.decoding import decode_bytes_with_pieces, strict_utf8
+from bpe_conformance.reference.pretokenization import get_training_split, split_text
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.reference.replacement import replace_pair
 from bpe_conformance.reference.training import Round
@@ -202,7 +203,13 @@ def _replace_surrogates(text: str) -> bytes:
 
 
 def _chunks(data: bytes, profile: Profile) -> list[bytes]:
-    """``data`` split by the profile's pre-tokenization pattern; chunks must cover it exactly."""
+    """``data`` split by the profile's pre-tokenization pattern; chunks must cover it exactly.
+
+    Under ``split`` the chunks are the released pattern's, made by
+    :func:`~bpe_conformance.reference.pretokenization.split_text` (the ``regex`` package), as in production.
+    """
+    if profile.split is not None:
+        return [chunk.encode() for chunk in split_text(data.decode(), get_training_split(profile.split))]
     if profile.pre_tokenization is None:
         return [data]
     text = data.decode()

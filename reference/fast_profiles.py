@@ -4,7 +4,7 @@
 for every profile with a training algorithm. The profile's parameters map onto the fast engines:
 
 * ``documents="concatenated"``: the documents joined with ``document_separator`` are one sequence;
-  ``pre_tokenization``: each sequence's chunks are sequences of their own (the literal dialect's
+  ``pre_tokenization`` or ``split``: each sequence's chunks are sequences of their own (the literal dialect's
   own chunking, so a pattern that does not cover the text fails with the same error). Identical
   sequences are kept once with a multiplicity, as in :func:`bpe_conformance.reference.fast_training.fast_train`.
 * ``min_count``: a pair counted fewer times is never merged (1 for rustbpe, bpeasy and minbpe).
@@ -41,6 +41,7 @@ from bpe_conformance.reference.alphabet import BYTE_COUNT
 from bpe_conformance.reference.dialects import _chunks, byte_level_symbol, train_profile
 from bpe_conformance.reference.fast_counts import deduplicate
 from bpe_conformance.reference.fast_training import ENGINES, _choose_engine, numpy_available, train_linked
+from bpe_conformance.reference.profiles import pre_tokenizes
 from bpe_conformance.reference.validation import check_documents, check_max_merges
 
 if TYPE_CHECKING:  # imported when used: numpy stays unloaded until a numpy engine runs
@@ -74,7 +75,7 @@ def profile_sequences(documents: list[str], profile: Profile) -> list[bytes]:
     encoded = check_documents(documents)
     if profile.documents == "concatenated":
         encoded = [profile.document_separator.encode().join(encoded)]
-    if profile.pre_tokenization is None:
+    if not pre_tokenizes(profile):
         return encoded
     return [chunk for data in encoded for chunk in _chunks(data, profile)]
 

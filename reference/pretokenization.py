@@ -39,7 +39,9 @@ __all__ = [
     "CL100K",
     "GPT2",
     "O200K",
+    "RUSTBPE_DEFAULT",
     "SPLIT_PROFILES",
+    "TRAINING_SPLITS",
     "PatternError",
     "SplitProfile",
     "compile_pattern",
@@ -49,6 +51,7 @@ __all__ = [
     "encode_production",
     "encode_production_fast",
     "get_split_profile",
+    "get_training_split",
     "split_text",
 ]
 
@@ -157,12 +160,38 @@ O200K = SplitProfile(
 
 SPLIT_PROFILES: dict[str, SplitProfile] = {profile.name: profile for profile in (GPT2, CL100K, O200K)}
 
+# rustbpe 0.1.0's default split pattern (Tokenizer.get_pattern() after training without pattern=):
+# cl100k's alternatives without ``\s++$`` and with ``\s+`` for the final ``\s``, and without three of the
+# possessive quantifiers. It is a trainer's pattern, shipped with no vocabulary.
+_RUSTBPE_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+"""
+)
+RUSTBPE_DEFAULT = SplitProfile(
+    name="rustbpe",
+    description="rustbpe's default (its documentation calls it GPT-4's): cl100k without the alternative "
+    "\\s++$, so trailing whitespace after a line break is split from it ('\\n', ' ' where cl100k keeps '\\n ').",
+    pattern=_RUSTBPE_PATTERN,
+    pattern_source="rustbpe 0.1.0 (PyPI wheel), the default pattern of Tokenizer.train_from_iterator",
+    vocabulary="none (a trainer's pattern)",
+    vocabulary_size=0,
+)
+# The patterns a pre-tokenizing trainer may be judged behind (the profile parameter ``split``): the
+# production profiles' and the trainers' own defaults.
+TRAINING_SPLITS: dict[str, SplitProfile] = {**SPLIT_PROFILES, RUSTBPE_DEFAULT.name: RUSTBPE_DEFAULT}
+
 
 def get_split_profile(name: object) -> SplitProfile:
     """The production profile named ``name``; an unknown name is a ValueError listing the known ones."""
     if not isinstance(name, str) or name not in SPLIT_PROFILES:
         raise ValueError(f"unknown production profile {name!r}; choose one of: {', '.join(SPLIT_PROFILES)}")
     return SPLIT_PROFILES[name]
+
+
+def get_training_split(name: object) -> SplitProfile:
+    """The split pattern named ``name`` (:data:`TRAINING_SPLITS`); an unknown name is a ValueError listing them."""
+    if not isinstance(name, str) or name not in TRAINING_SPLITS:
+        raise ValueError(f"unknown split {name!r}; choose one of: {', '.join(TRAINING_SPLITS)}")
+    return TRAINING_SPLITS[name]
 
 
 def _without_surrogates(text: str) -> str:

@@ -23,6 +23,8 @@ newline, ``%2B`` for ``+``) and plain in a file.
 ('separate', 256, 'minbpe+documents=separate+decode_policy=strict')
 >>> parse_profile("strict+boundary_ids=false").first_rule_id
 256
+>>> parse_profile("rustbpe+split=cl100k").split
+'cl100k'
 >>> parse_profile("strict+tie_break=last-seen")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -47,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 from bpe_conformance.reference.alphabet import BYTE_COUNT
+from bpe_conformance.reference.pretokenization import TRAINING_SPLITS
 from bpe_conformance.reference.profiles import (
     DECODE_POLICIES,
     DOCUMENT_MODES,
@@ -90,6 +93,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "encode_algorithm": ENCODE_ALGORITHMS,
     "decode_policy": DECODE_POLICIES,
     "lone_surrogates": SURROGATE_POLICIES,
+    "split": (*TRAINING_SPLITS, _NONE),
 }
 _TEXTS = ("document_separator", "pre_tokenization")
 
@@ -195,6 +199,9 @@ def custom_profile(base: str, overrides: Mapping[str, object], spec: str | None 
         if first is not None and first != derived:
             raise _fail(shown, f"first_rule_id {first} contradicts boundary_ids={str(boundary).lower()} ({derived})")
         changes["first_rule_id"] = derived
+    split = changes.get("split", parent.split)
+    if split is not None and changes.get("pre_tokenization", parent.pre_tokenization) is not None:
+        raise _fail(shown, f"split={split} and pre_tokenization both split the text; give one of them")
     chosen = dataclasses.replace(parent, **changes)  # type: ignore[arg-type]
     if chosen.document_separator and chosen.documents != "concatenated":
         raise _fail(shown, "document_separator needs documents=concatenated (separate documents are never joined)")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bpe_conformance.reference.alphabet import BYTE_COUNT, FIRST_RULE_ID, MIN_MERGE_COUNT
+from bpe_conformance.reference.pretokenization import TRAINING_SPLITS
 
 __all__ = [
     "BPEASY",
@@ -43,6 +44,7 @@ __all__ = [
     "Profile",
     "check_profile",
     "get_profile",
+    "pre_tokenizes",
 ]
 
 TIE_BREAKS = ("smallest-ids", "first-seen", "largest-ids", "largest-pieces", "smallest-hf-ids", "smallest-string-key")
@@ -60,7 +62,11 @@ class Profile:
     a design choice some real trainer documents; a library's defect (minbpe raising when no pair is
     left) is never a parameter: training always stops when no pair is left (BPE-TRAIN-STOP).
     ``pre_tokenization`` is ``None`` (the whole text is one sequence) or a Python ``re``
-    pattern whose ``findall`` chunks are merged separately and must cover the text.
+    pattern whose ``findall`` chunks are merged separately and must cover the text. ``split`` is
+    ``None`` or the name of a released split pattern (``TRAINING_SPLITS`` of
+    :mod:`~bpe_conformance.reference.pretokenization`: ``gpt2``, ``cl100k``, ``o200k``, ``rustbpe``), run by
+    the ``regex`` package: training counts pairs inside its chunks only and encoding merges chunk by chunk
+    (BPE-PRETOK-SPLIT in place of BPE-ENCODE-RAW). At most one of the two is set.
     """
 
     name: str
@@ -72,6 +78,7 @@ class Profile:
     documents: str = "separate"
     document_separator: str = ""
     pre_tokenization: str | None = None
+    split: str | None = None
     encode_algorithm: str = "rank-order"
     decode_policy: str = "strict"
     lone_surrogates: str = "error"
@@ -97,6 +104,12 @@ def check_profile(profile: Profile) -> Profile:
         ("lone_surrogates", SURROGATE_POLICIES),
     ):
         _check_choice(profile, field, allowed)
+    if profile.split is not None and profile.split not in TRAINING_SPLITS:
+        raise ValueError(
+            f"profile {profile.name!r}: split must be one of {list(TRAINING_SPLITS)} or None, got {profile.split!r}"
+        )
+    if profile.split is not None and profile.pre_tokenization is not None:
+        raise ValueError(f"profile {profile.name!r}: give split or pre_tokenization, not both")
     if not isinstance(profile.min_count, int) or isinstance(profile.min_count, bool) or profile.min_count < 1:
         raise ValueError(f"profile {profile.name!r}: min_count must be an int >= 1, got {profile.min_count!r}")
     # Boundary ids, when present, come first (256, 257); rules follow right after the fixed ids.
@@ -224,6 +237,11 @@ PROFILES: dict[str, Profile] = {
         TIKTOKEN,
     )
 }
+
+
+def pre_tokenizes(profile: Profile) -> bool:
+    """True when ``profile`` splits text into chunks before merging (``pre_tokenization`` or ``split``)."""
+    return profile.pre_tokenization is not None or profile.split is not None
 
 
 def get_profile(name: object) -> Profile:

@@ -25,6 +25,7 @@ from bpe_conformance.diagnosis import (
     judge_rounds,
     localise_encoding,
     localise_training,
+    split_report,
 )
 from bpe_conformance.dialects.context import (
     expected_rules,
@@ -36,6 +37,7 @@ from bpe_conformance.dialects.context import (
 from bpe_conformance.errors import INPUT_ERROR_FAMILIES, ImplementationRaised, MalformedResult, Violation
 from bpe_conformance.inputs.strategies import max_merges_values
 from bpe_conformance.reference import BOUNDARY_IDS
+from bpe_conformance.reference.pretokenization import get_training_split, split_text
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.results.advisories import advise
 
@@ -57,6 +59,7 @@ __all__ = [
     "rejection_verdict",
     "rules_json",
     "single_pass_encode",
+    "split_chunks",
     "subject_encoder",
     "subject_retrainer",
     "train_or_none",
@@ -86,6 +89,14 @@ def _expected_json(documents: list[str], max_merges: int, profile: Profile) -> A
     return rules_json(expected_rules(list(documents), max_merges, profile))
 
 
+def split_chunks(texts: list[str], profile: Profile) -> list[list[str]] | None:
+    """Each text's chunks under the profile's split (what a counterexample shows behind one); None without one."""
+    if profile.split is None:
+        return None
+    split = get_training_split(profile.split)
+    return [split_text(text, split) for text in texts]
+
+
 def training_violation(
     judgement: Judgement,
     documents: list[str],
@@ -112,10 +123,16 @@ def training_violation(
         message = f"{localisation.label}: {message}"
     if profile is not STRICT:
         message += f" (judged under profile {profile.name})"
+    inputs: JSONObject = {"documents": list(documents), "max_merges": max_merges}
+    joined = profile.documents == "concatenated"  # then the chunks are those of the one joined text
+    chunks = split_chunks([profile.document_separator.join(documents)] if joined else list(documents), profile)
+    if chunks is not None:
+        inputs["chunks"] = chunks
+        message += f"; the documents' chunks under split={profile.split}: {chunks!r}"
     return Violation(
         clause,
         message,
-        inputs={"documents": list(documents), "max_merges": max_merges},
+        inputs=inputs,
         expected=_expected_json(documents, max_merges, profile),
         actual=rules_json(actual),
         divergence=divergence,
@@ -311,12 +328,21 @@ def verify_encodings(subject: Subject, texts: list[str], rules: Rules, *, contex
         clause = localisation.clause
     text, actual = wrong[0]
     label = "" if localisation is None or localisation.localised else f"{localisation.label}: "
+    inputs: JSONObject = {"rules": rules_json(rules), "text": text}
+    report = split_report(text, actual, rules, profile)
+    split = ""
+    if report is not None:
+        inputs["chunks"] = report["chunks"]
+        split = f"; its chunks under split={profile.split}: {report['chunks']!r}, the ids' tokens: {report['tokens']!r}"
+        if report["token_across_chunks"] is not None:
+            split += f" (token {report['token_across_chunks']!r} spans two chunks)"
     raise Violation(
         clause,
         f"{label}encode({text!r}) {context} gave ids that are not the canonical encoding under the model's rules"
         + (f" ({len(wrong)} of {len(texts)} texts were wrong)" if len(texts) > 1 else "")
-        + ("" if profile is STRICT else f" (profile {profile.name}: {profile.encode_algorithm})"),
-        inputs={"rules": rules_json(rules), "text": text},
+        + ("" if profile is STRICT else f" (profile {profile.name}: {profile.encode_algorithm})")
+        + split,
+        inputs=inputs,
         expected=profile_encode(text, rules, profile),
         actual=actual,
         localisation=None if localisation is None else localisation.as_dict(),

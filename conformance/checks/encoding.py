@@ -1,4 +1,5 @@
-"""Checks of encoding: exact canonical ids, no pre-tokenization, and no side effects (BPE-ENCODE-*).
+"""Checks of encoding: exact canonical ids, no pre-tokenization (or, behind a split, the profile's split), and no
+side effects (BPE-ENCODE-*, BPE-PRETOK-SPLIT).
 
 >>> from bpe_conformance.adapters.python import InProcessSubject
 >>> from bpe_conformance.reference import Tokenizer
@@ -24,6 +25,7 @@ from bpe_conformance.dialects.context import (
 )
 from bpe_conformance.dialects.probes import renumbered
 from bpe_conformance.errors import ImplementationRaised, Violation
+from bpe_conformance.inputs.split_texts import split_corpora, split_texts
 from bpe_conformance.inputs.strategies import (
     corpora,
     encode_texts,
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
     from bpe_conformance.adapters.subject import Subject
     from bpe_conformance.reference.profiles import Profile
 
-__all__ = ["ENCODING_CHECKS", "pre_tokenization_inapplicable"]
+__all__ = ["ENCODING_CHECKS", "pre_tokenization_inapplicable", "split_inapplicable"]
 
 _ENCODE_CLAUSES = ("BPE-ALPHA-BYTES", "BPE-ENCODE-BOUNDARY", "BPE-MERGE-NOREMATCH", "BPE-MERGE-SCAN", "BPE-ENCODE-RAW")
 # Texts whose pairs the training corpora rarely contain: encoding them must not teach the model anything.
@@ -80,9 +82,37 @@ def verify_encode_loaded_rules(subject: Subject, example: LoadedExample) -> None
 
 def pre_tokenization_inapplicable(profile: Profile) -> str | None:
     """Why BPE-ENCODE-RAW does not apply under ``profile`` (it pre-tokenizes), or None when it does."""
+    if profile.split is not None:
+        return not_applicable(profile, "split", "the profile's split pattern replaces it: see pre-tokenization-split")
     if profile.pre_tokenization is None:
         return None
     return not_applicable(profile, "pre_tokenization", "the profile splits text into chunks before merging")
+
+
+def split_inapplicable(profile: Profile) -> str | None:
+    """Why BPE-PRETOK-SPLIT does not apply to a trainer under ``profile`` (it has no split), or None when it does."""
+    if profile.split is not None:
+        return None
+    return not_applicable(profile, "split", "the profile names no split pattern")
+
+
+def verify_split(subject: Subject, example: TextsExample) -> None:
+    """BPE-PRETOK-SPLIT: behind the profile's split, training counts pairs inside chunks only and encoding
+    merges chunk by chunk.
+
+    The rules are judged round by round against the reference trained behind the split; a divergence is
+    the split's (BPE-PRETOK-SPLIT) when the implementation trains right on the counterexample's own chunks,
+    each given as a document. The documents, the documents joined, and other texts are then encoded: a
+    token across two chunks, or a chunk encoded right on its own but wrong in its text, is the split's.
+    """
+    if split_inapplicable(subject_profile(subject)) is not None:
+        return
+    documents = list(example["documents"])
+    rules = verify_training_rounds(subject, {"documents": documents, "max_merges": example["max_merges"]})
+    if rules is None or not rules_are_valid(rules, subject_profile(subject)):
+        return
+    joined = [" ".join(documents), "\n".join(documents), "".join(documents)]
+    verify_encodings(subject, [*documents, *joined, *example["texts"]], rules, context="after training")
 
 
 def verify_no_pretokenization(subject: Subject, example: TrainingExample) -> None:
@@ -182,6 +212,22 @@ ENCODING_CHECKS = [
         ),
         requires=frozenset({"train", "encode"}),
         also=(*stage_clauses_besides("BPE-ENCODE-RAW"), "BPE-ENCODE-ORDER"),
+    ),
+    Check(
+        name="pre-tokenization-split",
+        level=ALGORITHM,
+        clause="BPE-PRETOK-SPLIT",
+        summary="behind the profile's split, pairs are counted inside chunks only and texts encoded chunk by chunk",
+        verify=verify_split,
+        inapplicable=split_inapplicable,
+        strategy=lambda: drawn(
+            TextsExample,
+            documents=split_corpora(max_documents=3, max_fragments=6),
+            max_merges=st.integers(4, 32),
+            texts=st.lists(split_texts(max_fragments=6, max_run=24), max_size=3),
+        ),
+        requires=frozenset({"train", "encode"}),
+        also=(*stage_clauses_besides("BPE-PRETOK-SPLIT"), *_ENCODE_CLAUSES, "BPE-ENCODE-ORDER"),
     ),
     Check(
         name="encode-pure",

@@ -38,6 +38,7 @@ from bpe_conformance.reference.alphabet import BYTE_COUNT, FIRST_RULE_ID
 from bpe_conformance.reference.dialects import encode_profile, profile_pieces, training_sequences
 from bpe_conformance.reference.fast_encoding import MergeTable, encode_many_with_table, encode_with_table
 from bpe_conformance.reference.pretokenization import SplitProfile, split_text
+from bpe_conformance.reference.profiles import pre_tokenizes
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -126,7 +127,7 @@ def training_state_counts(documents: list[str], rules: Rules, profile: Profile) 
 
 def encodes_like_strict(profile: Profile) -> bool:
     """True when the profile encodes as strict does, up to its numbering (rank order, no pre-tokenization)."""
-    return profile.encode_algorithm == "rank-order" and profile.pre_tokenization is None
+    return profile.encode_algorithm == "rank-order" and not pre_tokenizes(profile)
 
 
 class ReferenceEncoder:

@@ -67,8 +67,8 @@ from bpe_conformance.diagnosis.divergence import (
     judge_round,
     judge_rounds,
 )
-from bpe_conformance.diagnosis.encoding_localisation import localise_encoding
-from bpe_conformance.diagnosis.localisation import TRAINING_STAGES, localise_training
+from bpe_conformance.diagnosis.encoding_localisation import localise_encoding, split_report
+from bpe_conformance.diagnosis.localisation import TRAINING_STAGES, chunked_documents, localise_training
 from bpe_conformance.diagnosis.models import (
     GPT2_PATTERN,
     MODELS,
@@ -103,6 +103,7 @@ __all__ = [
     "Localisation",
     "Retrain",
     "Stage",
+    "chunked_documents",
     "cross_examine",
     "describe",
     "first_divergence",
@@ -117,5 +118,6 @@ __all__ = [
     "replace_right_to_left",
     "reproducing_models",
     "rounds_before_a_tie",
+    "split_report",
     "tie_free_departures",
 ]

@@ -24,12 +24,12 @@ from bpe_conformance.diagnosis.confirmation import (
     tie_free_departures,
 )
 from bpe_conformance.diagnosis.models import (
-    MODELS,
     Counts,
     Pair,
     checked_rules,
     initial_sequences,
     model_cause,
+    model_clause,
     piece_of,
 )
 from bpe_conformance.reference import count_pairs, replace_pair
@@ -183,7 +183,7 @@ def _clause_and_cause(
         if kind is not DivergenceKind.TIE_OTHER_WAY:
             return kind.clause, NO_MODEL, False
         return kind.clause, _unexplained_tie(without_ties()), False
-    clauses = {MODELS[index][0] for index in explanation.candidates}
+    clauses = {model_clause(index, profile) for index in explanation.candidates}
     causes = [model_cause(index, profile) for index in explanation.candidates]
     if explanation.confirmed:
         return (

@@ -29,11 +29,15 @@ from typing import TYPE_CHECKING
 from bpe_conformance.diagnosis.stages import Experiment, Localisation, Stage
 from bpe_conformance.dialects.context import profile_encode
 from bpe_conformance.reference import BYTE_COUNT
+from bpe_conformance.reference.dialects import profile_pieces
+from bpe_conformance.reference.pretokenization import get_training_split, split_text
+from bpe_conformance.reference.profiles import pre_tokenizes
 
 if TYPE_CHECKING:
+    from bpe_conformance.reference.json_values import JSONObject
     from bpe_conformance.reference.profiles import Profile
 
-__all__ = ["CHUNK_SIZES", "Encoder", "localise_encoding", "renamed"]
+__all__ = ["CHUNK_SIZES", "Encoder", "localise_encoding", "renamed", "split_report"]
 
 Pair = tuple[int, int]
 Rules = list[Pair]
@@ -59,6 +63,91 @@ def _experiment(
         agrees=None if answer is None else answer == expected,
         control=control,
     )
+
+
+def _offsets(parts: list[bytes]) -> list[int]:
+    ends, total = [], 0
+    for part in parts:
+        total += len(part)
+        ends.append(total)
+    return ends
+
+
+def split_report(text: str, ids: list[int], rules: Rules, profile: Profile) -> JSONObject | None:
+    """How ``ids`` cut ``text`` against the chunks of the profile's split: the chunks, the pieces of the ids,
+    and the first token that spans two chunks; None without a split, or when the ids do not spell the text.
+
+    >>> from bpe_conformance.reference.profile_spec import parse_profile
+    >>> split_report("ab ab", [257, 256], [(97, 98), (256, 32)], parse_profile("rustbpe+split=cl100k"))
+    {'split': 'cl100k', 'chunks': ['ab', ' ab'], 'tokens': ['ab ', 'ab'], 'token_across_chunks': 'ab '}
+    """
+    if profile.split is None:
+        return None
+    pieces = profile_pieces(rules, profile)
+    if any(not 0 <= token < len(pieces) for token in ids):
+        return None
+    parts = [pieces[token] for token in ids]
+    data = text.encode()
+    if b"".join(parts) != data:
+        return None
+    chunks = split_text(text, get_training_split(profile.split))
+    boundaries = set(_offsets([chunk.encode() for chunk in chunks])[:-1])
+    across = None
+    start = 0
+    for part in parts:
+        if any(start < boundary < start + len(part) for boundary in boundaries):
+            across = part
+            break
+        start += len(part)
+    return {
+        "split": profile.split,
+        "chunks": chunks,
+        "tokens": [part.decode("utf-8", errors="backslashreplace") for part in parts],
+        "token_across_chunks": None if across is None else across.decode("utf-8", errors="backslashreplace"),
+    }
+
+
+def _split_experiments(
+    wrong: list[tuple[str, list[int]]], rules: Rules, profile: Profile, encode: Encoder
+) -> tuple[list[Experiment], bool]:
+    """Behind a split: a wrong text whose ids make a token across two chunks (no control needed: no correct
+    encoder makes one), or a chunk encoded wrong in the text and right on its own. True when either is found."""
+    split = get_training_split(str(profile.split))
+    experiments: list[Experiment] = []
+    pieces = profile_pieces(rules, profile)
+    for text, ids in wrong:
+        report = split_report(text, ids, rules, profile)
+        if report is None:
+            continue
+        original = Experiment(
+            stage=Stage.SPLIT,
+            question=f"the wrong text as given, against its chunks under split={profile.split}",
+            inputs={"text": text, "rules": [[first, second] for first, second in rules], "chunks": report["chunks"]},
+            expected=profile_encode(text, rules, profile),
+            answer=ids,
+            agrees=False,
+        )
+        if report["token_across_chunks"] is not None:
+            return [*experiments, original], True
+        position = 0
+        for chunk in split_text(text, split):
+            expected = profile_encode(chunk, rules, profile)
+            size = len(chunk.encode())
+            taken, count = 0, 0
+            while taken < size and position + count < len(ids):
+                taken += len(pieces[ids[position + count]])
+                count += 1
+            mine = ids[position : position + count]
+            position += count
+            if mine == expected or split_text(chunk, split) != [chunk]:
+                continue
+            question = f"the chunk {chunk!r} of the wrong text, given on its own"
+            control = _experiment(Stage.SPLIT, question, chunk, rules, profile, encode, control=True)
+            experiments += [original, control]
+            if control.agrees is True:
+                return experiments, True
+            break
+    return experiments, False
 
 
 def _scan_experiments(profile: Profile, encode: Encoder) -> list[Experiment]:
@@ -178,8 +267,14 @@ def localise_encoding(
     ``encode(text, rules)`` is the implementation's encoding under other rules (loading them first), or
     None when it cannot answer.
     """
-    experiments = _scan_experiments(profile, encode)
-    if experiments and experiments[-1].agrees is False:
+    experiments: list[Experiment] = []
+    if profile.split is not None:
+        experiments, split_departs = _split_experiments(wrong, rules, profile, encode)
+        if split_departs:
+            return Localisation(True, Stage.SPLIT, Stage.SPLIT.clause, _SYMPTOM, tuple(experiments))
+    scan = _scan_experiments(profile, encode)
+    experiments += scan
+    if scan and scan[-1].agrees is False:
         return Localisation(True, Stage.REPLACEMENT_SCAN, Stage.REPLACEMENT_SCAN.clause, _SYMPTOM, tuple(experiments))
     rematch = _rematch_experiments(profile, encode)
     experiments += rematch
@@ -202,7 +297,7 @@ def localise_encoding(
     )
     plain = renamed(text, rules)
     structural: Experiment | None = None
-    if plain is not None and profile.pre_tokenization is None:
+    if plain is not None and not pre_tokenizes(profile):
         question = "the wrong text and its rules with every byte but lower-case letters renamed to a letter"
         structural = _experiment(Stage.PRE_TOKENIZATION, question, plain[0], plain[1], profile, encode, control=True)
         experiments += [original, structural]

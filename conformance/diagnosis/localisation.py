@@ -57,12 +57,13 @@ from bpe_conformance.diagnosis.training_probes import (
 from bpe_conformance.inputs.predicates import character_class
 from bpe_conformance.reference import count_pairs, replace_pair
 from bpe_conformance.reference.dialects import profile_pieces, train_profile, training_sequences
+from bpe_conformance.reference.pretokenization import get_training_split, split_text
 
 if TYPE_CHECKING:
     from bpe_conformance.diagnosis.models import Pair
     from bpe_conformance.reference.profiles import Profile
 
-__all__ = ["TRAINING_STAGES", "Ask", "localise_training", "tie_free_variants"]
+__all__ = ["TRAINING_STAGES", "Ask", "chunked_documents", "localise_training", "tie_free_variants"]
 
 Ask = Callable[[list[str], int], "list[Pair] | None"]
 
@@ -79,8 +80,8 @@ _ORDER: tuple[Stage, ...] = (
 )
 
 
-# Every stage a training divergence may be localised to.
-TRAINING_STAGES = (*_ORDER, Stage.TIE)
+# Every stage a training divergence may be localised to (the split, asked first, only under a profile's split).
+TRAINING_STAGES = (Stage.SPLIT, *_ORDER, Stage.TIE)
 
 
 def _has_run(documents: list[str], rounds: int, profile: Profile) -> bool:
@@ -257,20 +258,120 @@ def _tie_experiments(documents: list[str], judgement: Judgement, profile: Profil
     return experiments
 
 
+def chunked_documents(documents: list[str], profile: Profile) -> list[str] | None:
+    """The documents' chunks under the profile's split, each a document of its own; None when that is no
+    equivalent question (no split, documents joined, or chunks the pattern would cut again).
+
+    Given its chunks one by one, a trainer that splits right trains exactly the rules it trains on the
+    documents, and a trainer that splits wrong (another pattern, or none) is given nothing left to split.
+
+    >>> from bpe_conformance.reference.profile_spec import parse_profile
+    >>> chunked_documents(["ab ab", "12345"], parse_profile("rustbpe+split=cl100k"))
+    ['ab', ' ab', '123', '45']
+    """
+    if profile.split is None or profile.documents != "separate":
+        return None
+    split = get_training_split(profile.split)
+    chunks = [chunk for document in documents for chunk in split_text(document, split)]
+    if any(split_text(chunk, split) != [chunk] for chunk in chunks):
+        return None
+    return chunks
+
+
+def _split_question(documents: list[str], max_merges: int, profile: Profile) -> list[str] | None:
+    """The counterexample's chunks, each a document, when they ask the same question as the documents."""
+    chunks = chunked_documents(documents, profile)
+    if chunks is None or train_profile(chunks, max_merges, profile) != train_profile(documents, max_merges, profile):
+        return None  # not the same question: the chunks would not tell the split apart
+    return chunks
+
+
+def _split_experiments(
+    documents: list[str], max_merges: int, profile: Profile, ask: Ask
+) -> tuple[list[Experiment], bool]:
+    """The counterexample as given and its chunks given as documents; True when only the first departs."""
+    chunks = _split_question(documents, max_merges, profile)
+    if chunks is None or chunks == list(documents):
+        return [], False
+    split = f"split={profile.split}"
+    asked = _ask(Stage.SPLIT, "the counterexample as given", list(documents), max_merges, None, profile, ask)
+    if asked.agrees is not False:
+        return [asked], False
+    question = f"the counterexample's chunks ({split}) each given as a document"
+    control = dataclasses.replace(_ask(Stage.SPLIT, question, chunks, max_merges, None, profile, ask), control=True)
+    return [asked, control], control.agrees is True
+
+
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _lettered(texts: list[str]) -> tuple[list[str], dict[int, int]] | None:
+    """``texts`` with every byte renamed to a lower-case letter, in the bytes' order (so every pair keeps its
+    place and the order of ids); None past 26 distinct bytes."""
+    used = sorted({byte for text in texts for byte in text.encode()})
+    if len(used) > len(_LOWER):
+        return None
+    mapping = {byte: ord(letter) for byte, letter in zip(used, _LOWER, strict=False)}
+    return [bytes(mapping[byte] for byte in text.encode()).decode("ascii") for text in texts], mapping
+
+
+def _lettered_experiments(
+    documents: list[str], max_merges: int, judgement: Judgement, profile: Profile, ask: Ask
+) -> tuple[list[Experiment], bool]:
+    """Behind a split, when no stage's question departed: the counterexample's chunks, each a document (the
+    documents themselves when each is one chunk), against the same chunks spelt in letters, which every
+    split keeps whole. Wrong on the characters and right on the letters, with the stages that read
+    characters (the input) answered right before, is a trainer that cuts a chunk the split keeps whole."""
+    if judgement.kind is DivergenceKind.TIE_OTHER_WAY:
+        return [], False  # a tie order may read the bytes themselves; the tie has its own question
+    chunks = _split_question(documents, max_merges, profile)
+    lettered = None if chunks is None else _lettered(chunks)
+    if chunks is None or lettered is None:
+        return [], False
+    letters, mapping = lettered
+    split = get_training_split(str(profile.split))
+    if any(split_text(text, split) != [text] for text in letters if text):
+        return [], False
+
+    def spelt(pair: Pair) -> Pair:
+        return (mapping.get(pair[0], pair[0]), mapping.get(pair[1], pair[1]))
+
+    expected = train_profile(chunks, max_merges, profile)
+    if train_profile(letters, max_merges, profile) != [spelt(pair) for pair in expected]:
+        return [], False  # the letters would not ask the same question
+    asked = _ask(Stage.SPLIT, "the counterexample's chunks as given", chunks, max_merges, None, profile, ask)
+    if asked.agrees is not False:
+        return [asked], False
+    question = "the same chunks with every byte spelt as a lower-case letter, in the bytes' order"
+    control = dataclasses.replace(_ask(Stage.SPLIT, question, letters, max_merges, None, profile, ask), control=True)
+    return [asked, control], control.agrees is True
+
+
 def _symptom(judgement: Judgement) -> tuple[str, str]:
     return judgement.kind.description, judgement.kind.clause
 
 
+def _stage_clause(stage: Stage, profile: Profile) -> str:
+    """The stage's clause; behind a split, merging across a word boundary breaks the split (BPE-PRETOK-SPLIT)."""
+    if stage is Stage.PRE_TOKENIZATION and profile.split is not None:
+        return Stage.SPLIT.clause
+    return stage.clause
+
+
 def localise_training(
     documents: list[str],
-    max_merges: int,  # noqa: ARG001 - not read: the judgement carries the round, each probe its own inputs
+    max_merges: int,
     judgement: Judgement,
     profile: Profile,
     ask: Ask,
 ) -> Localisation:
     """The stage ``judgement`` (the first divergence on ``documents``) comes from, by asking ``ask``."""
     symptom, symptom_clause = _symptom(judgement)
-    experiments: list[Experiment] = []
+    # Behind a split, the counterexample's own chunks come first: right on them and wrong on the documents
+    # is a trainer that cuts the text otherwise than the profile's pattern (BPE-PRETOK-SPLIT).
+    experiments, split_departs = _split_experiments(list(documents), max_merges, profile, ask)
+    if split_departs:
+        return Localisation(True, Stage.SPLIT, Stage.SPLIT.clause, symptom, tuple(experiments))
     # The questions in the order training_probes lists them: stage by stage as in _ORDER, except that a
     # question which also needs a later stage to be right (counting a made id needs the recount of the
     # round that made it) is listed after that stage's questions, so a bug of the later stage is found
@@ -281,7 +382,12 @@ def localise_training(
         asked, control = _probe_experiments(probe, profile, ask)
         experiments += [asked] if control is None else [asked, control]
         if _departs(asked, control, probe, profile):
-            return Localisation(True, probe.stage, probe.stage.clause, symptom, tuple(experiments))
+            return Localisation(True, probe.stage, _stage_clause(probe.stage, profile), symptom, tuple(experiments))
+    if profile.split is not None:
+        lettered, split_departs = _lettered_experiments(list(documents), max_merges, judgement, profile, ask)
+        experiments += lettered
+        if split_departs:
+            return Localisation(True, Stage.SPLIT, Stage.SPLIT.clause, symptom, tuple(experiments))
     if judgement.kind is DivergenceKind.TIE_OTHER_WAY:
         ties = _tie_experiments(list(documents), judgement, profile, ask)
         experiments += ties

@@ -35,6 +35,7 @@ __all__ = [
     "checked_rules",
     "initial_sequences",
     "model_cause",
+    "model_clause",
     "model_rules",
     "piece_of",
     "replace_overlapping",
@@ -222,7 +223,13 @@ MODELS: tuple[tuple[str, str, Model], ...] = (
     (
         "BPE-ENCODE-RAW",
         "documents split by GPT-2's pre-tokenization pattern first",
-        _variant(pre_tokenization=lambda _: GPT2_PATTERN),
+        _variant(pre_tokenization=lambda _: GPT2_PATTERN, split=lambda _: None),
+    ),
+    # Only behind a split (elsewhere the model equals the profile and is left out).
+    (
+        "BPE-PRETOK-SPLIT",
+        "the profile's split pattern ignored: whole documents trained",
+        _variant(split=lambda _: None),
     ),
     # Last: a rewrite of the input explains fewer, different rules only when no step of the algorithm does.
     ("BPE-TRAIN-DOCS", "repeated documents dropped before counting", _documents_changed(_without_repeats)),
@@ -233,6 +240,15 @@ MODELS: tuple[tuple[str, str, Model], ...] = (
 
 def _times(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def model_clause(index: int, profile: Profile) -> str:
+    """The clause model ``index`` breaks under ``profile``: behind a split, cutting the text otherwise breaks the
+    split (BPE-PRETOK-SPLIT), not BPE-ENCODE-RAW, which the split replaces."""
+    clause = MODELS[index][0]
+    if clause == "BPE-ENCODE-RAW" and profile.split is not None:
+        return "BPE-PRETOK-SPLIT"
+    return clause
 
 
 def model_cause(index: int, profile: Profile) -> str:

@@ -39,6 +39,7 @@ class Stage(enum.Enum):
     NO_REMATCH = "no-rematch"
     LOWEST_RANK = "lowest-rank"
     PRE_TOKENIZATION = "pre-tokenization"
+    SPLIT = "split"
     CHUNKING = "chunking"
     RULE_ORDER = "rule-order"
 
@@ -65,6 +66,7 @@ _STAGE_CLAUSES = {
     Stage.NO_REMATCH: "BPE-MERGE-NOREMATCH",
     Stage.LOWEST_RANK: "BPE-ENCODE-LOWEST",
     Stage.PRE_TOKENIZATION: "BPE-ENCODE-RAW",
+    Stage.SPLIT: "BPE-PRETOK-SPLIT",
     Stage.CHUNKING: "BPE-ENCODE-RAW",
     Stage.RULE_ORDER: "BPE-ENCODE-ORDER",
 }
@@ -81,6 +83,7 @@ _STAGE_DESCRIPTIONS = {
     Stage.NO_REMATCH: "a token made by one rule, which a later rule pairs with what a rule in between takes",
     Stage.LOWEST_RANK: "a pair listed twice: its lowest rank takes every occurrence",
     Stage.PRE_TOKENIZATION: "a pair across a word boundary against the same pair of letters",
+    Stage.SPLIT: "the counterexample against its own chunks under the profile's split, each given on its own",
     Stage.CHUNKING: "a merge across byte 32, 64 or 4096 of a long text, against the same merge elsewhere",
     Stage.RULE_ORDER: "the wrong text, renamed to letters and digits, still wrong",
 }

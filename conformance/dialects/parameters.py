@@ -63,7 +63,9 @@ __all__ = [
     "infer_parameters",
 ]
 
-# The parameters in the order they are reported (first_rule_id follows boundary_ids).
+# The parameters in the order they are reported (first_rule_id follows boundary_ids). ``split`` (a released
+# pattern) is stated, never inferred: the probes tell only whether merges stop at a space, which
+# pre_tokenization's stand-in pattern already reports; a pre-tokenizing trainer is judged under split=NAME.
 _PARAMETERS = (
     "tie_break",
     "min_count",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-__all__ = ["SPECIAL_TOKEN_TEXTS", "long_runs", "split_fragments", "split_texts"]
+__all__ = ["SPECIAL_TOKEN_TEXTS", "long_runs", "split_corpora", "split_fragments", "split_texts"]
 
 _SPACES = (
     " ",
@@ -140,3 +140,14 @@ def long_runs(*, min_run: int = 500, max_run: int = 5000) -> st.SearchStrategy[s
     run = st.builds(lambda unit, times: unit * times, st.sampled_from(_RUN_CHARACTERS), st.integers(min_run, max_run))
     edge = st.sampled_from(("", "a", " the", "1", "\n"))
     return st.builds(lambda before, middle, after: before + middle + after, edge, run, edge)
+
+
+def split_corpora(*, max_documents: int = 3, max_fragments: int = 8, max_run: int = 24) -> st.SearchStrategy[list[str]]:
+    """Training corpora whose rules a split pattern decides: documents of two to ``max_fragments`` fragments
+    (:func:`split_fragments`: words after spaces, whitespace runs, digit runs of every length, contractions,
+    punctuation, line breaks), and each document given twice, so that every pair inside it is counted at
+    least twice (a trainer that stops below 2 still merges it) and a pair across two chunks is as frequent
+    as the pairs inside them: a trainer that ignores the split, or cuts the text otherwise, merges them.
+    """
+    document = st.lists(split_fragments(max_run=max_run), min_size=2, max_size=max_fragments).map("".join)
+    return st.lists(document, min_size=1, max_size=max_documents).map(lambda documents: [*documents, *documents])

@@ -58,7 +58,7 @@ from bpe_conformance.reference.dialects import (
     train_profile,
 )
 from bpe_conformance.reference.fast_training import fast_train
-from bpe_conformance.reference.profiles import STRICT, Profile, get_profile
+from bpe_conformance.reference.profiles import STRICT, Profile, get_profile, pre_tokenizes
 from bpe_conformance.vectors.files import (
     CLAUSE_IDS,
     FILES,
@@ -139,7 +139,7 @@ def void_clauses(profile: Profile) -> frozenset[str]:
         void |= {"BPE-TRAIN-DOCS", "BPE-PROP-PERMUTE"}
     if profile.tie_break == "first-seen":  # the first pair counted depends on the documents' order
         void.add("BPE-PROP-PERMUTE")
-    if profile.pre_tokenization is not None:
+    if pre_tokenizes(profile):
         void.add("BPE-ENCODE-RAW")
     if profile.decode_policy == "skip-unknown":  # unknown ids dropped, invalid UTF-8 replaced: nothing is an error
         void.add("BPE-DECODE-STRICT")
@@ -166,7 +166,7 @@ def _rules(count: int) -> str:
 def _encoding(text: str, rules: Rules, profile: Profile) -> JSONObject:
     ids = encode_profile(text, rules, profile)
     _require(decode_profile(ids, rules, profile) == text, f"encoding {text!r} under {profile.name}")
-    if _strict_numbering(profile) and profile.encode_algorithm == "rank-order" and profile.pre_tokenization is None:
+    if _strict_numbering(profile) and profile.encode_algorithm == "rank-order" and not pre_tokenizes(profile):
         _require(ids == encode(text, rules) == encode_lowest_rank_first(text, rules), f"encoding {text!r}")
     encoding: JSONObject = {"ids": ids, "text": text}
     if profile.boundary_ids:
@@ -255,7 +255,7 @@ def _training_vector(case: corpora.TrainingCase, profile: Profile) -> JSONObject
     rounds = list(profile_training_rounds(list(case.documents), case.max_merges, profile))
     rules = [step.pair for step in rounds]
     sequences = [encode_profile(text, rules, profile) for text in case.documents]
-    if _trains_as_it_encodes(profile) and profile.pre_tokenization is None:
+    if _trains_as_it_encodes(profile) and not pre_tokenizes(profile):
         final = rounds[-1].sequences_after if rounds else [list(text.encode("utf-8")) for text in case.documents]
         _require(final == sequences, f"{case.description}: training does not end where encoding does")
     encodings = [_encoding(text, rules, profile) for text in case.texts]

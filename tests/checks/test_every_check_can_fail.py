@@ -31,6 +31,7 @@ from bpe_conformance.spec.clauses import load_clauses
 from bpe_conformance.zoo.extremes import CountsInEightBits, HashSeededTies, NarrowsIntegersTo32Bits
 from tests.checks.helpers import CHECKS, LOW, violation_of
 from tests.support import broken_for_checks as broken
+from tests.support import split_profile_trainers
 
 if TYPE_CHECKING:
     from bpe_conformance.checks.base import Check
@@ -51,6 +52,7 @@ BROKEN_FOR = {
     "encode-trained": broken.EncodesRulesInReverse,
     "encode-loaded-rules": broken.SinglePassEncoder,
     "no-pre-tokenization": broken.PreTokenizes,
+    "pre-tokenization-split": split_profile_trainers.SplitIgnored,
     "encode-pure": broken.LearnsWhileEncoding,
     "round-trip": broken.NormalizesOnDecode,
     "decode-concatenates": broken.PiecesReversed,

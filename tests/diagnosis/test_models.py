@@ -88,7 +88,8 @@ def test_the_copies_hold_the_models_the_divergence_judges_with(fresh: Fresh) -> 
     from bpe_conformance.diagnosis import models
 
     assert fresh.models.MODELS is not models.MODELS
-    assert fresh.divergence.MODELS is fresh.models.MODELS
+    assert fresh.divergence.model_clause is fresh.models.model_clause  # which reads the fresh MODELS
+    assert fresh.divergence.model_cause is fresh.models.model_cause
     assert fresh.confirmation.reproducing_models is fresh.models.reproducing_models
     assert sys.modules["bpe_conformance.diagnosis.models"] is models
 

@@ -201,4 +201,5 @@ def test_every_question_names_a_probe_and_no_probe_answers_two_parameters() -> N
     owned = [name for questions in QUESTIONS.values() for name in questions]
     assert len(owned) == len(set(owned))
     assert set(owned) <= set(names)
-    assert set(QUESTIONS) == {field for field in PARAMETERS if field != "first_rule_id"}
+    # first_rule_id follows boundary_ids; split (a released pattern) is stated, not inferred.
+    assert set(QUESTIONS) == {field for field in PARAMETERS if field not in ("first_rule_id", "split")}

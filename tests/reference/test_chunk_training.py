@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from unittest import mock
 
 import pytest
@@ -11,8 +12,10 @@ from hypothesis import strategies as st
 from bpe_conformance.inputs.split_texts import split_texts
 from bpe_conformance.reference import chunk_training
 from bpe_conformance.reference.chunk_training import chunk_counts, train_chunks_fast, train_chunks_literal
-from bpe_conformance.reference.dialects import profile_pieces
-from bpe_conformance.reference.pretokenization import CL100K, GPT2, O200K, SplitProfile, split_text
+from bpe_conformance.reference.dialects import encode_profile, profile_pieces, train_profile
+from bpe_conformance.reference.fast_profiles import fast_train_profile
+from bpe_conformance.reference.pretokenization import CL100K, GPT2, O200K, TRAINING_SPLITS, SplitProfile, split_text
+from bpe_conformance.reference.profile_spec import parse_profile
 from bpe_conformance.reference.profiles import MINBPE, PROFILES, RUSTBPE, SUBWORD_NMT, Profile
 
 # Every trainer profile, so every tie rule (first-seen, smallest/largest ids, HF ids, pieces, string key)
@@ -87,3 +90,41 @@ def test_an_encode_only_profile_cannot_train() -> None:
 
     with pytest.raises(ValueError, match="encode-only"):
         train_chunks_fast(["a"], 1, TIKTOKEN, CL100K)
+
+
+# The profile parameter ``split``: the literal dialect reference, the fast profile engines and the chunk
+# engines train the same rules behind a named pattern.
+TRAINING_SPLIT_NAMES = list(TRAINING_SPLITS)
+
+
+# Every tie rule behind cl100k, and every split under rustbpe: the tie rule and the pattern are independent.
+_PROFILE_SPLITS = [(profile, "cl100k") for profile in TRAINERS] + [
+    (RUSTBPE, split) for split in TRAINING_SPLIT_NAMES if split != "cl100k"
+]
+
+
+@pytest.mark.parametrize(
+    ("profile", "split"), _PROFILE_SPLITS, ids=[f"{profile.name}+split={split}" for profile, split in _PROFILE_SPLITS]
+)
+@given(documents=corpora, max_merges=st.integers(0, 30))
+def test_a_profile_with_split_trains_as_the_chunk_engines(
+    profile: Profile, split: str, documents: list[str], max_merges: int
+) -> None:
+    behind = dataclasses.replace(profile, name=f"{profile.name}+split={split}", split=split)
+    expected = train_profile(documents, max_merges, behind)
+    assert expected == train_chunks_literal(documents, max_merges, profile, TRAINING_SPLITS[split])
+    assert fast_train_profile(documents, max_merges, behind) == expected
+
+
+def test_a_profile_with_split_never_merges_across_its_chunks() -> None:
+    behind = parse_profile("rustbpe+split=cl100k")
+    assert train_profile(["ab ab ab"], 4, behind) == [(97, 98), (32, 256)]
+    # Without the split, "ab" and " ab" are joined across the chunk boundary.
+    assert train_profile(["ab ab ab"], 4, RUSTBPE) == [(97, 98), (32, 256), (256, 257), (258, 257)]
+    assert encode_profile("ab ab", [(97, 98), (256, 32)], behind) == [256, 32, 256]
+
+
+def test_rustbpes_default_split_differs_from_cl100k_only_where_its_pattern_does() -> None:
+    assert split_text("a\n b", TRAINING_SPLITS["rustbpe"]) == split_text("a\n b", CL100K) == ["a", "\n", " b"]
+    assert split_text("a\n ", TRAINING_SPLITS["rustbpe"]) == ["a", "\n", " "]
+    assert split_text("a\n ", CL100K) == ["a", "\n "]

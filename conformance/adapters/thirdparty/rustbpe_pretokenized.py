@@ -11,6 +11,10 @@ pattern (``compare --split cl100k``):
 * :class:`RustbpeCl100k`: the same trainer given cl100k's pattern explicitly (``pattern=`` the
   ``cl100k`` profile's), which trains and encodes exactly as the reference behind that split.
 
+``run`` judges each behind its own pattern: ``--profile rustbpe+split=cl100k`` for :class:`RustbpeCl100k`,
+``--profile rustbpe+split=rustbpe`` (rustbpe's default, ``TRAINING_SPLITS["rustbpe"]``) for
+:class:`RustbpePretokenized`; both pass every algorithm check.
+
 Each document is one item of the iterator, so nothing is counted across documents. Ids and the
 recovery of pairs from ranks are :mod:`~bpe_conformance.adapters.thirdparty.rustbpe_trainer`'s. Encoding
 splits with the pattern the tokenizer trained with.

@@ -12,6 +12,7 @@ counted inside chunks only, ties go to the smallest pair, pairs seen once are me
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 import pytest
@@ -20,9 +21,16 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from bpe_conformance.adapters.thirdparty.pieces import FIRST_RULE_ID, rules_from_ranks
+from bpe_conformance.cli.main import main
 from bpe_conformance.inputs.split_texts import split_texts
 from bpe_conformance.reference.chunk_training import train_chunks_literal
-from bpe_conformance.reference.pretokenization import CL100K, SPLIT_PROFILES, SplitProfile, split_text
+from bpe_conformance.reference.pretokenization import (
+    CL100K,
+    RUSTBPE_DEFAULT,
+    SPLIT_PROFILES,
+    SplitProfile,
+    split_text,
+)
 from bpe_conformance.reference.profiles import RUSTBPE
 from tests.support.compare_runs import run_compare
 from tests.support.stdlib_corpus import write_corpus, write_jsonl
@@ -119,3 +127,43 @@ def test_rustbpe_default_pattern_trains_as_cl100k_on_texts_without_such_an_end(
     assume(not any(_ends_with_a_line_break_then_more_space(document) for document in documents))
     trained = RustbpePretokenized().train(documents, max_merges)
     assert trained == train_chunks_literal(documents, max_merges, RUSTBPE, CL100K)
+
+
+# --- the adapters judged by run under a profile with a split ---
+
+
+def test_rustbpes_default_pattern_is_the_rustbpe_split() -> None:
+    tokenizer = rustbpe.Tokenizer()
+    tokenizer.train_from_iterator(iter(["a b"]), FIRST_RULE_ID)
+    assert tokenizer.get_pattern() == RUSTBPE_DEFAULT.pattern
+
+
+@pytest.mark.parametrize(
+    ("adapter", "profile"),
+    [("RustbpeCl100k", "rustbpe+split=cl100k"), ("RustbpePretokenized", "rustbpe+split=rustbpe")],
+)
+def test_run_passes_rustbpe_behind_its_own_split_in_every_algorithm_check(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, adapter: str, profile: str
+) -> None:
+    report = tmp_path / "report.json"
+    arguments = ["run", "--impl", f"{PRETOKENIZED}:{adapter}", "--profile", profile, "--level", "algorithm"]
+    code = main([*arguments, "--isolation", "inprocess", "--quiet", "--json", str(report)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    results = json.loads(report.read_text(encoding="utf-8"))["results"]
+    assert {result["check"]: result["outcome"] for result in results}["pre-tokenization-split"] == "pass"
+
+
+def test_run_rejects_rustbpes_default_pattern_under_cl100k_by_the_split_clause(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = tmp_path / "report.json"
+    arguments = ["run", "--impl", f"{PRETOKENIZED}:RustbpePretokenized", "--profile", "rustbpe+split=cl100k"]
+    code = main([*arguments, "--check", "pre-tokenization-split", "--isolation", "inprocess", "--json", str(report)])
+    capsys.readouterr()
+    assert code == 1
+    (result,) = json.loads(report.read_text(encoding="utf-8"))["results"]
+    assert result["clause"] == "BPE-PRETOK-SPLIT"
+    # A text ending in a line break and a space: one chunk under cl100k (\s++$), two under rustbpe's default.
+    chunks = result["counterexample"]["inputs"]["chunks"]
+    assert any(chunk.endswith(" ") and "\n" in chunk for document in chunks for chunk in document), chunks
