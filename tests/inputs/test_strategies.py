@@ -1,8 +1,10 @@
-"""The exported strategies produce what they promise, and reject bad arguments eagerly."""
+"""The exported strategies produce what they promise, and reject bad arguments eagerly.
+
+Their docstring examples run as doctests in the default run (``--doctest-modules`` over ``bpe_conformance/``).
+"""
 
 from __future__ import annotations
 
-import doctest
 import re
 import unicodedata
 from typing import TYPE_CHECKING, Any
@@ -12,7 +14,6 @@ from hypothesis import find, given
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-import bpe_conformance.inputs.strategies as strategies
 from bpe_conformance.inputs.strategies import (
     boundary_pair_corpora,
     corpora,
@@ -225,7 +226,3 @@ def test_bad_arguments_are_rejected_at_the_call(
 def test_options_are_keyword_only() -> None:
     with pytest.raises(TypeError):
         corpora(3)  # type: ignore[call-arg]  # positional on purpose: the call must be refused
-
-
-def test_docstring_examples_run() -> None:
-    assert doctest.testmod(strategies, optionflags=doctest.ELLIPSIS).failed == 0

@@ -159,10 +159,10 @@ def test_a_missing_folder_exits_2_before_running(tmp_path: Path, capsys: pytest.
 
 
 def test_a_cmd_row_is_given_the_vocabulary_over_the_protocol_and_judged_like_any_other(folder: Path) -> None:
+    # The correct port, not the literal reference encoder: the subject is the vocabulary's way over the protocol,
+    # and the port's heap merge judges the same in a fraction of the literal encoder's time.
     host = f"cmd:{sys.executable} -m bpe_conformance.adapters.host"
-    row = ProductionRow(
-        "cmd · cl100k_base", f"{host} bpe_conformance.reference.production_encoders:ReferenceCl100k", "cl100k_base"
-    )
+    row = ProductionRow("cmd · cl100k_base", f"{host} {PORTS}:CorrectPort", "cl100k_base")
     results, missing = run_production_matrix(folder, seed=0, rows=[row], say=lambda line: None)
     assert missing == []
     (result,) = results

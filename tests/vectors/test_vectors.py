@@ -73,6 +73,11 @@ def training(files: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     return files["training.json"]
 
 
+# The tests that regenerate every profile's files in this process share one worker: generation is cached per
+# process (bpe_conformance.vectors.output._generated), so the check command reuses what regeneration computed.
+GENERATION = pytest.mark.xdist_group("vectors-generation")
+
+
 def _failures(found: list[Mismatch]) -> list[Mismatch]:
     return [item for item in found if not item.skipped]
 
@@ -114,6 +119,7 @@ def test_validation_rejects_a_broken_file(name: str, path: list[Any], value: Any
     assert validate_vectors({name: document}) != []
 
 
+@GENERATION
 def test_regeneration_is_byte_for_byte_identical_for_every_profile(tmp_path: Path) -> None:
     written = write_vectors(tmp_path)
     expected = [
@@ -420,6 +426,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
+@GENERATION
 def test_the_check_command_passes_on_the_committed_files(capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(capsys, "vectors", "check") == (
         0,
@@ -427,6 +434,7 @@ def test_the_check_command_passes_on_the_committed_files(capsys: pytest.CaptureF
     )
 
 
+@GENERATION
 def test_the_commands_regenerate_and_catch_drift(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, output = _run(capsys, "vectors", "generate", "--dir", str(tmp_path), "--profile", "strict")
     assert code == 0
