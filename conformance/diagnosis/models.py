@@ -217,10 +217,12 @@ MODELS: tuple[tuple[str, str, Model], ...] = (
     ("BPE-TRAIN-RECOUNT", "the first round's counts reused", _first_counts),
     ("BPE-MERGE-SCAN", "replacement scanning right to left", _right_to_left),
     ("BPE-MERGE-SCAN", "overlapping occurrences all replaced", _overlapping),
-    ("BPE-ENCODE-RAW", "documents split into words, spaces and punctuation first", _split_by_kind),
-    ("BPE-ENCODE-RAW", "documents split at whitespace first", _split_at_whitespace),
+    # A trainer that splits its documents breaks BPE-TRAIN-INPUT ("Documents MUST NOT be ... split into
+    # words first"); BPE-ENCODE-RAW is the encoder's clause, and these models only train.
+    ("BPE-TRAIN-INPUT", "documents split into words, spaces and punctuation first", _split_by_kind),
+    ("BPE-TRAIN-INPUT", "documents split at whitespace first", _split_at_whitespace),
     (
-        "BPE-ENCODE-RAW",
+        "BPE-TRAIN-INPUT",
         "documents split by GPT-2's pre-tokenization pattern first",
         _variant(pre_tokenization=lambda _: GPT2_PATTERN),
     ),

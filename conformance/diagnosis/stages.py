@@ -31,6 +31,7 @@ class Stage(enum.Enum):
     GREEDY = "greedy"
     DOCUMENTS = "documents"
     INPUT = "input"
+    DOCUMENT_SPLIT = "document-split"
     COUNTING = "counting"
     RECOUNT = "recount"
     STOP = "stop"
@@ -57,6 +58,11 @@ _STAGE_CLAUSES = {
     Stage.GREEDY: "BPE-TRAIN-GREEDY",
     Stage.DOCUMENTS: "BPE-TRAIN-DOCS",
     Stage.INPUT: "BPE-TRAIN-INPUT",
+    # A trainer that cuts its documents into words breaks BPE-TRAIN-INPUT ("Documents MUST NOT be ... split
+    # into words first"); an encoder that cuts its text breaks BPE-ENCODE-RAW. They are two stages, each
+    # with its own question (a train call here, an encode call with given rules there), so a trainer-only
+    # word splitter is never told it pre-tokenizes its encoding, nor an encoder-only one its training.
+    Stage.DOCUMENT_SPLIT: "BPE-TRAIN-INPUT",
     Stage.COUNTING: "BPE-TRAIN-COUNT",
     Stage.RECOUNT: "BPE-TRAIN-RECOUNT",
     Stage.STOP: "BPE-TRAIN-STOP",
@@ -80,7 +86,8 @@ _STAGE_DESCRIPTIONS = {
     Stage.REPLACEMENT_SCAN: "one rule (a, a) on runs of a",
     Stage.NO_REMATCH: "a token made by one rule, which a later rule pairs with what a rule in between takes",
     Stage.LOWEST_RANK: "a pair listed twice: its lowest rank takes every occurrence",
-    Stage.PRE_TOKENIZATION: "a pair across a word boundary against the same pair of letters",
+    Stage.DOCUMENT_SPLIT: "a training document with a pair across a word boundary against the same pair of letters",
+    Stage.PRE_TOKENIZATION: "a text with a merge across a word boundary against the same merge between letters",
     Stage.CHUNKING: "a merge across byte 32, 64 or 4096 of a long text, against the same merge elsewhere",
     Stage.RULE_ORDER: "the wrong text, renamed to letters and digits, still wrong",
 }
