@@ -42,6 +42,7 @@ class Stage(enum.Enum):
     PRE_TOKENIZATION = "pre-tokenization"
     CHUNKING = "chunking"
     RULE_ORDER = "rule-order"
+    LOAD = "load"
 
     @property
     def clause(self) -> str:
@@ -73,6 +74,9 @@ _STAGE_CLAUSES = {
     Stage.PRE_TOKENIZATION: "BPE-ENCODE-RAW",
     Stage.CHUNKING: "BPE-ENCODE-RAW",
     Stage.RULE_ORDER: "BPE-ENCODE-ORDER",
+    # A load adopts the rules whole (the plug-in contract: encode answers "under the rules of the last
+    # successful train or load"); what the instance kept from before it is BPE-SER-LOAD's, the loading clause.
+    Stage.LOAD: "BPE-SER-LOAD",
 }
 
 _STAGE_DESCRIPTIONS = {
@@ -90,6 +94,7 @@ _STAGE_DESCRIPTIONS = {
     Stage.PRE_TOKENIZATION: "a text with a merge across a word boundary against the same merge between letters",
     Stage.CHUNKING: "a merge across byte 32, 64 or 4096 of a long text, against the same merge elsewhere",
     Stage.RULE_ORDER: "the wrong text, renamed to letters and digits, still wrong",
+    Stage.LOAD: "the same question after the instance held other rules, against a fresh instance",
 }
 
 
