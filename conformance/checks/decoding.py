@@ -38,7 +38,7 @@ from bpe_conformance.dialects.context import (
     subject_profile,
     train_subject,
 )
-from bpe_conformance.errors import ImplementationRaised, Violation
+from bpe_conformance.errors import ImplementationRaised, MalformedResult, Violation
 from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values, unicode_corpora
 from bpe_conformance.reference import BEGIN_ID, END_ID
 from bpe_conformance.reference.dialects import decode_profile
@@ -159,10 +159,39 @@ def verify_decode_concatenates(subject: Subject, example: TextsExample) -> None:
             text = pieces[token].decode()
         except UnicodeDecodeError:
             continue  # a partial character on its own: decode-bytes-level covers it
-        _expect_text(subject, [token], text, "BPE-DECODE-CONCAT", inputs, "is not the piece of the rule's two parts")
+        try:
+            _expect_text(
+                subject, [token], text, "BPE-DECODE-CONCAT", inputs, "is not the piece of the rule's two parts"
+            )
+        except Violation as wrong:
+            clause = rule_piece_clause(subject, pieces, profile.first_rule_id, token)
+            if clause == wrong.clause:
+                raise
+            raise Violation(
+                clause, str(wrong.message), inputs=wrong.inputs, expected=wrong.expected, actual=wrong.actual
+            ) from None
     texts = list(example["texts"])
     joined = [token for text in texts for token in profile_encode(text, rules, profile)]
     _expect_text(subject, joined, "".join(texts), "BPE-DECODE-CONCAT", inputs, "is not its pieces concatenated")
+
+
+def rule_piece_clause(subject: Subject, pieces: list[bytes], first_rule_id: int, token: int) -> str:
+    """The clause a wrong ``decode([token])`` of one rule id breaks, asked of the subject.
+
+    One id joins nothing, so the fault is the rule's piece (BPE-RULE-PIECE) or decoding itself. The
+    control decodes the same bytes as byte ids: when they come back right, bytes and their
+    concatenation decode right and only the rule id's piece is wrong (BPE-RULE-PIECE); otherwise decoding
+    itself is at fault (BPE-DECODE-CONCAT).
+    """
+    byte_ids = {pieces[index]: index for index in range(first_rule_id) if len(pieces[index]) == 1}
+    ids = [byte_ids.get(bytes([byte])) for byte in pieces[token]]
+    if any(index is None for index in ids):
+        return "BPE-DECODE-CONCAT"
+    try:
+        right = subject.decode([index for index in ids if index is not None]) == pieces[token].decode()
+    except (ImplementationRaised, MalformedResult):
+        right = False
+    return "BPE-RULE-PIECE" if right else "BPE-DECODE-CONCAT"
 
 
 def _explode(ids: list[int], pieces: list[bytes], choices: list[bool]) -> list[int]:
@@ -392,6 +421,7 @@ DECODING_CHECKS = [
         level=ALGORITHM,
         clause="BPE-DECODE-CONCAT",
         summary="decode joins the pieces of the ids; a rule's piece is its two parts' pieces",
+        also=("BPE-RULE-PIECE",),
         verify=verify_decode_concatenates,
         strategy=_examples(TextsExample, corpora(max_documents=3, max_length=24), texts=_TEXTS),
         requires=_DECODE,

@@ -324,7 +324,7 @@ COUNTEREXAMPLES = [
         "decode-concatenates",
         broken.PiecesReversed,
         {"documents": ["abab"], "max_merges": 1, "texts": ["ab"]},
-        clause="BPE-DECODE-CONCAT",
+        clause="BPE-RULE-PIECE",
         added={"rules": [[97, 98]], "ids": [258]},
         expected="ab",
         actual="ba",
