@@ -134,6 +134,7 @@ def test_a_failing_vector_is_localised_like_a_property_check() -> None:
         (bugs.PieceTableRebuiltWhenItGrows, "vectors-load", "load"),
         (bugs.LoadsRuleByRule, "failed-call-keeps-model", None),
         (bugs.SecondPartTypo, "decode-concatenates", None),
+        (bugs.RuleIdsOneLate, "decode-concatenates", None),
     ],
     ids=lambda value: getattr(value, "__name__", value),
 )
@@ -141,7 +142,8 @@ def test_a_bug_of_the_model_it_keeps_is_named_by_its_own_clause(
     implementation: bugs.LocalisationBug, check_name: str, stage: str | None
 ) -> None:
     """A trainer's word split is BPE-TRAIN-INPUT (not the encoder's BPE-ENCODE-RAW); state kept across a load,
-    or a load adopted before it is checked, is BPE-SER-LOAD; a wrong piece for one rule id is BPE-RULE-PIECE."""
+    or a load adopted before it is checked, is BPE-SER-LOAD; a wrong piece for one rule id is BPE-RULE-PIECE, or
+    BPE-RULE-ID when encoder and decoder agree on another numbering."""
     result = _run(check_name, implementation)
     assert (result.outcome, result.clause) == (Outcome.FAIL, implementation.clause), result.message
     if stage is not None:

@@ -495,6 +495,25 @@ class SecondPartTypo(_Encoder):
         return adopted
 
 
+class RuleIdsOneLate(_Encoder):
+    """Numbers rule r as 259 + r in encode and decode alike, as if a third reserved id came first."""
+
+    clause = "BPE-RULE-ID"
+
+    def _adopt(self, rules: list[Pair]) -> list[Pair]:
+        adopted = super()._adopt(rules)
+        pieces = dict(enumerate(self._pieces))
+        self._late = {FIRST_RULE_ID + 1 + rank: pieces[FIRST_RULE_ID + rank] for rank in range(len(adopted))}
+        return adopted
+
+    def encode(self, text: str) -> list[int]:
+        return [token + 1 if token >= FIRST_RULE_ID else token for token in super().encode(text)]
+
+    def decode(self, ids: list[int]) -> str:
+        data = b"".join(self._late[token] if token in self._late else self.decode_bytes([token]) for token in ids)
+        return data.decode("utf-8")
+
+
 class FastPathAfterFirstEncode(_Encoder):
     """After the first encode following a train or load, drops the last rule (a stale "fast" table).
 
@@ -559,6 +578,7 @@ MODEL_BUGS: tuple[type[_Encoder], ...] = (
     PieceTableRebuiltWhenItGrows,
     LoadsRuleByRule,
     SecondPartTypo,
+    RuleIdsOneLate,
 )
 # A single-bug implementation: a class whose ``clause`` is the clause it breaks.
 LocalisationBug = type[_Trainer] | type[_Encoder]
