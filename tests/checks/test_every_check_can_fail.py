@@ -476,7 +476,7 @@ COUNTEREXAMPLES = [
         "no-pre-tokenization",
         broken.PreTokenizes,
         {"documents": ["the cat, the hat, the mat, the bat"], "max_merges": 2},
-        clause="BPE-ENCODE-RAW",
+        clause="BPE-TRAIN-INPUT",  # it splits its training documents only: its encoder is right
         expected=[[97, 116], [101, 32]],
         actual=[[97, 116], [104, 101]],
         fragment="round 1: expected (101, 32) (count 4)",
