@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from bpe_conformance.diagnosis import (
     describe,
     judge_rounds,
     localise_encoding,
+    localise_history,
     localise_training,
     split_report,
 )
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
     from hypothesis import strategies as st
 
     from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.diagnosis.stages import Localisation
     from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = [
@@ -60,6 +63,7 @@ __all__ = [
     "rules_json",
     "single_pass_encode",
     "split_chunks",
+    "subject_answer",
     "subject_encoder",
     "subject_retrainer",
     "train_or_none",
@@ -301,12 +305,42 @@ def subject_encoder(subject: Subject, loaded: Rules, *, fresh: bool = False) -> 
     return encode
 
 
-def verify_encodings(subject: Subject, texts: list[str], rules: Rules, *, context: str) -> None:
+def subject_answer(subject: Subject, operation: str, argument: Any) -> Callable[[Rules, Rules | None], Any]:
+    """The subject's answer to ``operation(argument)`` on a fresh instance, for :func:`localise_history`.
+
+    ``answer(rules, before)`` resets the subject; when ``before`` is not None it loads ``before`` and makes
+    the same call under it (whatever it answers, even an error: only what the instance keeps matters),
+    then loads ``rules`` and makes the call. A failed load or call answers None.
+    """
+    call = subject.encode if operation == "encode" else subject.decode
+
+    def answer(rules: Rules, before: Rules | None) -> Any:
+        try:
+            subject.reset()
+            if before is not None:
+                subject.load(list(before))
+                with contextlib.suppress(ImplementationRaised, MalformedResult):
+                    call(argument)
+            subject.load(list(rules))
+            return call(argument)
+        except (ImplementationRaised, MalformedResult):
+            return None
+
+    return answer
+
+
+def verify_encodings(subject: Subject, texts: list[str], rules: Rules, *, context: str, loaded: bool = False) -> None:
     """Each text's ids must be exactly the canonical encoding under ``rules`` (BPE-ENCODE-ORDER).
 
     Canonical means under the subject's profile: its encode algorithm (rank order or piece rank) and
     its numbering. Wrong ids are reported under the clause of the stage localisation finds
     (:func:`bpe_conformance.diagnosis.localise_encoding`), or, when it cannot decide, as unlocalised.
+    ``loaded`` says the subject got ``rules`` from ``load``, not ``train``.
+
+    Before any stage of encoding is asked, a fresh instance is asked the wrong text itself
+    (:func:`bpe_conformance.diagnosis.localise_history`): every stage question is put to a fresh instance,
+    so when a fresh one encodes this very text right, the wrong ids came from what the instance kept
+    from earlier calls, and a stage question answered right would blame a stage that is not at fault.
     """
     profile = subject_profile(subject)
     wrong = []
@@ -322,8 +356,10 @@ def verify_encodings(subject: Subject, texts: list[str], rules: Rules, *, contex
     elif not rules:
         clause = "BPE-ALPHA-BYTES"
     else:
+        localisation = _history_localisation(subject, wrong[0][0], rules, profile, loaded=loaded)
         encoder = subject_encoder(subject, rules, fresh=True)
-        localisation = localise_encoding(wrong, rules, profile, encoder)
+        if localisation is None:
+            localisation = localise_encoding(wrong, rules, profile, encoder)
         encoder("", rules)  # back to the rules the check loaded
         clause = localisation.clause
     text, actual = wrong[0]
@@ -347,3 +383,15 @@ def verify_encodings(subject: Subject, texts: list[str], rules: Rules, *, contex
         actual=actual,
         localisation=None if localisation is None else localisation.as_dict(),
     )
+
+
+def _history_localisation(
+    subject: Subject, text: str, rules: Rules, profile: Profile, *, loaded: bool
+) -> Localisation | None:
+    """:func:`localise_history` for a wrong encoding of ``text``; None when the subject cannot load (it
+    cannot be asked under given rules) or a fresh instance encodes the text wrong too."""
+    if not subject.supports("load"):
+        return None
+    expected = profile_encode(text, rules, profile)
+    answer = subject_answer(subject, "encode", text)
+    return localise_history("encode", {"text": text}, expected, rules, answer, loaded=loaded)

@@ -38,7 +38,7 @@ from bpe_conformance.dialects.context import (
     subject_profile,
     train_subject,
 )
-from bpe_conformance.errors import ImplementationRaised, Violation
+from bpe_conformance.errors import ImplementationRaised, MalformedResult, Violation
 from bpe_conformance.inputs.strategies import corpora, encode_texts, max_merges_values, unicode_corpora
 from bpe_conformance.reference import BEGIN_ID, END_ID
 from bpe_conformance.reference.dialects import decode_profile
@@ -159,10 +159,57 @@ def verify_decode_concatenates(subject: Subject, example: TextsExample) -> None:
             text = pieces[token].decode()
         except UnicodeDecodeError:
             continue  # a partial character on its own: decode-bytes-level covers it
-        _expect_text(subject, [token], text, "BPE-DECODE-CONCAT", inputs, "is not the piece of the rule's two parts")
+        try:
+            _expect_text(
+                subject, [token], text, "BPE-DECODE-CONCAT", inputs, "is not the piece of the rule's two parts"
+            )
+        except Violation as wrong:
+            clause = rule_piece_clause(subject, rules, profile, token)
+            if clause == wrong.clause:
+                raise
+            raise Violation(
+                clause, str(wrong.message), inputs=wrong.inputs, expected=wrong.expected, actual=wrong.actual
+            ) from None
     texts = list(example["texts"])
     joined = [token for text in texts for token in profile_encode(text, rules, profile)]
     _expect_text(subject, joined, "".join(texts), "BPE-DECODE-CONCAT", inputs, "is not its pieces concatenated")
+
+
+def rule_piece_clause(subject: Subject, rules: Rules, profile: Profile, token: int) -> str:
+    """The clause a wrong ``decode([token])`` of one rule id breaks, asked of the subject.
+
+    One id joins nothing, so the fault is the rule's piece (BPE-RULE-PIECE), the rule's id, or decoding
+    itself. The control decodes the same bytes as byte ids: wrong, and decoding itself is at fault
+    (BPE-DECODE-CONCAT). Right, and the subject encodes the piece's text: canonically, so it numbers the
+    rule as the specification does and only the decoder's piece for that id is wrong (BPE-RULE-PIECE);
+    otherwise, to ids that decode back to the text, so encoder and decoder agree on another numbering
+    (BPE-RULE-ID); to anything else, decoding stays the clause. A subject that cannot encode is judged on
+    the control alone.
+    """
+    pieces = profile_pieces_of(rules, profile)
+    piece = pieces[token]
+    byte_ids = {pieces[index]: index for index in range(profile.first_rule_id) if len(pieces[index]) == 1}
+    ids = [byte_ids.get(bytes([byte])) for byte in piece]
+    if any(index is None for index in ids) or _decoded([index for index in ids if index is not None], subject) != piece:
+        return "BPE-DECODE-CONCAT"
+    if not subject.supports("encode"):
+        return "BPE-RULE-PIECE"
+    text = piece.decode()
+    try:
+        encoded = subject.encode(text)
+    except (ImplementationRaised, MalformedResult):
+        return "BPE-DECODE-CONCAT"
+    if encoded == profile_encode(text, rules, profile):
+        return "BPE-RULE-PIECE"
+    return "BPE-RULE-ID" if _decoded(encoded, subject) == piece else "BPE-DECODE-CONCAT"
+
+
+def _decoded(ids: list[int], subject: Subject) -> bytes | None:
+    """The UTF-8 bytes of ``decode(ids)``, or None when it raised."""
+    try:
+        return subject.decode(list(ids)).encode("utf-8", "surrogatepass")
+    except (ImplementationRaised, MalformedResult):
+        return None
 
 
 def _explode(ids: list[int], pieces: list[bytes], choices: list[bool]) -> list[int]:
@@ -392,6 +439,7 @@ DECODING_CHECKS = [
         level=ALGORITHM,
         clause="BPE-DECODE-CONCAT",
         summary="decode joins the pieces of the ids; a rule's piece is its two parts' pieces",
+        also=("BPE-RULE-PIECE", "BPE-RULE-ID"),
         verify=verify_decode_concatenates,
         strategy=_examples(TextsExample, corpora(max_documents=3, max_length=24), texts=_TEXTS),
         requires=_DECODE,

@@ -77,7 +77,7 @@ def verify_encode_loaded_rules(subject: Subject, example: LoadedExample) -> None
         if refusable and raised.is_input_error:
             return
         raise
-    verify_encodings(subject, list(example["texts"]), rules, context="after load(rules)")
+    verify_encodings(subject, list(example["texts"]), rules, context="after load(rules)", loaded=True)
 
 
 def pre_tokenization_inapplicable(profile: Profile) -> str | None:
@@ -196,7 +196,7 @@ ENCODING_CHECKS = [
         verify=verify_encode_loaded_rules,
         strategy=_loaded_examples,
         requires=frozenset({"load", "encode"}),
-        also=_ENCODE_CLAUSES,
+        also=(*_ENCODE_CLAUSES, "BPE-SER-LOAD"),
     ),
     Check(
         name="no-pre-tokenization",

@@ -48,6 +48,7 @@ __all__ = [
     "WIDE_OFFSETS",
     "BadCall",
     "GeneratorOf",
+    "kept_model_clause",
     "profile_accepts",
     "setup_merges",
     "verify_rejection",
@@ -302,6 +303,21 @@ def verify_rejection(subject: Subject, case: BadCall) -> None:
     )
 
 
+def kept_model_clause(case: BadCall) -> str:
+    """The clause a rejected ``case`` breaks when it changed the model anyway.
+
+    Accepting a bad argument is the argument's clause (``case.clause``, judged by the validation checks).
+    A load that is rejected *and* changed the model is a load that adopted before it checked: BPE-SER-LOAD
+    says loading checks everything "before adopting anything" and "the current model stays as it was", so
+    that is the clause of the order, whatever was wrong with the rules. A rejected train, encode or decode
+    changing the model keeps the argument's clause: no clause of those operations orders validation.
+
+    >>> [kept_model_clause(case) for case in (MAX_MERGES_CASES[0], RULES_CASES[0])]
+    ['BPE-TRAIN-MAXMERGES', 'BPE-SER-LOAD']
+    """
+    return "BPE-SER-LOAD" if case.operation == "load" else case.clause
+
+
 def _probe(subject: Subject, texts: list[str]) -> list[list[int]]:
     return [subject.encode(text) for text in texts]
 
@@ -329,7 +345,7 @@ def verify_failed_call_keeps_model(subject: Subject, example: CallExample) -> No
         after = f"encode raised {raised.kind}: {raised.message}"
     if after != before:
         raise Violation(
-            case.clause,
+            kept_model_clause(case),
             f"after a rejected {case.operation} ({case.description}) the same texts encode differently: "
             "a rejected call must leave the model unchanged",
             inputs={
@@ -408,6 +424,13 @@ VALIDATION_CHECKS = [
             texts=st.lists(encode_texts(max_length=16), max_size=2),
         ),
         requires=frozenset({"train", "encode"}),
-        also=("BPE-TRAIN-MAXMERGES", "BPE-INPUT-TEXT", "BPE-INPUT-IDS", "BPE-INPUT-RULES", "BPE-RULE-REF"),
+        also=(
+            "BPE-TRAIN-MAXMERGES",
+            "BPE-INPUT-TEXT",
+            "BPE-INPUT-IDS",
+            "BPE-INPUT-RULES",
+            "BPE-RULE-REF",
+            "BPE-SER-LOAD",
+        ),
     ),
 ]

@@ -19,13 +19,21 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from bpe_conformance.checks.base import ALGORITHM, INTERFACE, Check
-from bpe_conformance.checks.common import PROBE_RULES, Encoder, encoding_clause, subject_encoder, subject_retrainer
+from bpe_conformance.checks.common import (
+    PROBE_RULES,
+    Encoder,
+    encoding_clause,
+    subject_answer,
+    subject_encoder,
+    subject_retrainer,
+)
 from bpe_conformance.diagnosis import (
     Retrain,
     describe,
     first_divergence,
     judge_rounds,
     localise_encoding,
+    localise_history,
     localise_training,
 )
 from bpe_conformance.dialects.context import bounded_answer, not_applicable, pairs_run_out, subject_profile
@@ -41,6 +49,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from bpe_conformance.adapters.subject import Subject
+    from bpe_conformance.diagnosis.load_localisation import Answer
+    from bpe_conformance.diagnosis.stages import Localisation
     from bpe_conformance.reference.json_values import JSONObject
 
 __all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "vectors_inapplicable", "verify_vector"]
@@ -49,8 +59,9 @@ __all__ = ["VECTOR_CHECKS", "mismatch_clause", "vector_cases", "vectors_inapplic
 WIDE_BUDGET = 2**31
 Rules = list[tuple[int, int]]
 
-# Serialization is not part of the plug-in contract a subject offers, so those replays are skipped.
-_NEVER_REPORTED = NOT_IN_VECTORS | {"BPE-SER-JSON", "BPE-SER-DIGEST", "BPE-SER-LOAD"}
+# Serialization is not part of the plug-in contract a subject offers, so those replays are skipped; what a
+# load keeps from the model before it (BPE-SER-LOAD) is asked of the load vectors' answers all the same.
+_NEVER_REPORTED = NOT_IN_VECTORS | {"BPE-SER-JSON", "BPE-SER-DIGEST"}
 
 
 def _runs_out_of_pairs(documents: list[str], max_merges: int, profile: Profile) -> bool:
@@ -232,7 +243,8 @@ def verify_vector(subject: Subject, vector: JSONObject) -> None:
         retrain = subject_retrainer(subject)[0] if subject.supports("train") else None
         fresh = functools.partial(subject_encoder, subject, fresh=True) if subject.supports("load") else None
         ask = subject_retrainer(subject, fresh=True)[0] if subject.supports("train") else None
-        localised = _localised(vector, mismatch, ask, fresh, profile)
+        history = functools.partial(subject_answer, subject) if subject.supports("load") else None
+        localised = _localised(vector, mismatch, ask, fresh, profile, history)
         clause = mismatch_clause(vector, mismatch, retrain, encode, profile) if localised is None else localised[0]
         raise Violation(
             clause,
@@ -252,14 +264,19 @@ def _localised(
     retrain: Retrain | None,
     fresh: Callable[[Rules], Encoder] | None,
     profile: Profile,
+    history: Callable[[str, Any], Answer] | None = None,
 ) -> tuple[str, str, JSONObject | None, JSONObject] | None:
     """A wrong answer to a vector localised like a property check's: (clause, message tail, divergence, record).
 
     None when the implementation cannot be asked (the clause is then :func:`mismatch_clause`'s) or the
-    mismatch is no training or encoding answer.
+    mismatch is no training or encoding answer. An encode or decode under a vector's rules is first asked
+    again of a fresh instance (:func:`localise_history`: the replay keeps one instance across vectors).
     """
     if str(vector["id"]).startswith("invalid"):
         return None
+    kept = _history(vector, mismatch, history)
+    if kept is not None:
+        return kept.clause, "" if kept.localised else f" ({kept.label})", None, kept.as_dict()
     if mismatch.operation == "train" and _is_rules(mismatch.actual) and retrain is not None:
         documents, max_merges = list(vector["documents"]), vector["max_merges"]
         actual = [(rule[0], rule[1]) for rule in mismatch.actual]
@@ -279,6 +296,21 @@ def _localised(
         tail = "" if encoding.localised else f" ({encoding.label})"
         return encoding.clause, tail, None, encoding.as_dict()
     return None
+
+
+def _history(
+    vector: JSONObject, mismatch: Mismatch, history: Callable[[str, Any], Answer] | None
+) -> Localisation | None:
+    """:func:`localise_history` for a wrong encode or decode under the vector's rules, else None."""
+    if history is None or mismatch.operation not in ("encode", "decode") or "rules" not in vector:
+        return None
+    if mismatch.operation == "encode" and not _is_ids(mismatch.actual):
+        return None
+    argument = mismatch.input["text"] if mismatch.operation == "encode" else list(mismatch.input["ids"])
+    rules = [(rule[0], rule[1]) for rule in vector["rules"]]
+    loaded = str(vector["id"]).startswith("load")
+    answer = history(mismatch.operation, argument)
+    return localise_history(mismatch.operation, dict(mismatch.input), mismatch.expected, rules, answer, loaded=loaded)
 
 
 def _vector_check(

@@ -68,6 +68,7 @@ from bpe_conformance.diagnosis.divergence import (
     judge_rounds,
 )
 from bpe_conformance.diagnosis.encoding_localisation import localise_encoding, split_report
+from bpe_conformance.diagnosis.load_localisation import localise_history
 from bpe_conformance.diagnosis.localisation import TRAINING_STAGES, chunked_documents, localise_training
 from bpe_conformance.diagnosis.models import (
     GPT2_PATTERN,
@@ -111,6 +112,7 @@ __all__ = [
     "judge_round",
     "judge_rounds",
     "localise_encoding",
+    "localise_history",
     "localise_training",
     "model_cause",
     "model_rules",

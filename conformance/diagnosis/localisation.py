@@ -71,7 +71,7 @@ Ask = Callable[[list[str], int], "list[Pair] | None"]
 _ORDER: tuple[Stage, ...] = (
     Stage.GREEDY,
     Stage.DOCUMENTS,
-    Stage.PRE_TOKENIZATION,
+    Stage.DOCUMENT_SPLIT,
     Stage.INPUT,
     Stage.COUNTING,
     Stage.RECOUNT,
@@ -183,7 +183,7 @@ def _probe_experiments(probe: Probe, profile: Profile, ask: Ask) -> tuple[Experi
 def _departs(asked: Experiment, control: Experiment | None, probe: Probe, profile: Profile) -> bool:
     if asked.agrees is not False:
         return False
-    if probe.stage is Stage.PRE_TOKENIZATION and not _only_pairs_of(probe.documents, asked.answer, profile):
+    if probe.stage is Stage.DOCUMENT_SPLIT and not _only_pairs_of(probe.documents, asked.answer, profile):
         return False  # cutting text only loses pairs: a pair the documents lack comes from rewritten input
     return probe.control is None or (control is not None and control.agrees is True)
 

@@ -218,10 +218,12 @@ MODELS: tuple[tuple[str, str, Model], ...] = (
     ("BPE-TRAIN-RECOUNT", "the first round's counts reused", _first_counts),
     ("BPE-MERGE-SCAN", "replacement scanning right to left", _right_to_left),
     ("BPE-MERGE-SCAN", "overlapping occurrences all replaced", _overlapping),
-    ("BPE-ENCODE-RAW", "documents split into words, spaces and punctuation first", _split_by_kind),
-    ("BPE-ENCODE-RAW", "documents split at whitespace first", _split_at_whitespace),
+    # A trainer that splits its documents breaks BPE-TRAIN-INPUT ("Documents MUST NOT be ... split into
+    # words first"); BPE-ENCODE-RAW is the encoder's clause, and these models only train.
+    ("BPE-TRAIN-INPUT", "documents split into words, spaces and punctuation first", _split_by_kind),
+    ("BPE-TRAIN-INPUT", "documents split at whitespace first", _split_at_whitespace),
     (
-        "BPE-ENCODE-RAW",
+        "BPE-TRAIN-INPUT",
         "documents split by GPT-2's pre-tokenization pattern first",
         _variant(pre_tokenization=lambda _: GPT2_PATTERN, split=lambda _: None),
     ),
@@ -242,11 +244,18 @@ def _times(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
+# The models whose documents are cut into pieces before counting (the three "documents split ... first").
+_CUTS_DOCUMENTS = frozenset(
+    index for index, model in enumerate(MODELS) if model[0] == "BPE-TRAIN-INPUT" and " split " in model[1]
+)
+
+
 def model_clause(index: int, profile: Profile) -> str:
-    """The clause model ``index`` breaks under ``profile``: behind a split, cutting the text otherwise breaks the
-    split (BPE-PRETOK-SPLIT), not BPE-ENCODE-RAW, which the split replaces."""
+    """The clause model ``index`` breaks under ``profile``: behind a split, cutting the documents or the text
+    otherwise breaks the split (BPE-PRETOK-SPLIT), not BPE-TRAIN-INPUT or BPE-ENCODE-RAW, which the split
+    replaces."""
     clause = MODELS[index][0]
-    if clause == "BPE-ENCODE-RAW" and profile.split is not None:
+    if profile.split is not None and (index in _CUTS_DOCUMENTS or clause == "BPE-ENCODE-RAW"):
         return "BPE-PRETOK-SPLIT"
     return clause
 

@@ -31,6 +31,7 @@ class Stage(enum.Enum):
     GREEDY = "greedy"
     DOCUMENTS = "documents"
     INPUT = "input"
+    DOCUMENT_SPLIT = "document-split"
     COUNTING = "counting"
     RECOUNT = "recount"
     STOP = "stop"
@@ -42,6 +43,7 @@ class Stage(enum.Enum):
     SPLIT = "split"
     CHUNKING = "chunking"
     RULE_ORDER = "rule-order"
+    LOAD = "load"
 
     @property
     def clause(self) -> str:
@@ -58,6 +60,11 @@ _STAGE_CLAUSES = {
     Stage.GREEDY: "BPE-TRAIN-GREEDY",
     Stage.DOCUMENTS: "BPE-TRAIN-DOCS",
     Stage.INPUT: "BPE-TRAIN-INPUT",
+    # A trainer that cuts its documents into words breaks BPE-TRAIN-INPUT ("Documents MUST NOT be ... split
+    # into words first"); an encoder that cuts its text breaks BPE-ENCODE-RAW. They are two stages, each
+    # with its own question (a train call here, an encode call with given rules there), so a trainer-only
+    # word splitter is never told it pre-tokenizes its encoding, nor an encoder-only one its training.
+    Stage.DOCUMENT_SPLIT: "BPE-TRAIN-INPUT",
     Stage.COUNTING: "BPE-TRAIN-COUNT",
     Stage.RECOUNT: "BPE-TRAIN-RECOUNT",
     Stage.STOP: "BPE-TRAIN-STOP",
@@ -69,6 +76,9 @@ _STAGE_CLAUSES = {
     Stage.SPLIT: "BPE-PRETOK-SPLIT",
     Stage.CHUNKING: "BPE-ENCODE-RAW",
     Stage.RULE_ORDER: "BPE-ENCODE-ORDER",
+    # A load adopts the rules whole (the plug-in contract: encode answers "under the rules of the last
+    # successful train or load"); what the instance kept from before it is BPE-SER-LOAD's, the loading clause.
+    Stage.LOAD: "BPE-SER-LOAD",
 }
 
 _STAGE_DESCRIPTIONS = {
@@ -82,10 +92,12 @@ _STAGE_DESCRIPTIONS = {
     Stage.REPLACEMENT_SCAN: "one rule (a, a) on runs of a",
     Stage.NO_REMATCH: "a token made by one rule, which a later rule pairs with what a rule in between takes",
     Stage.LOWEST_RANK: "a pair listed twice: its lowest rank takes every occurrence",
-    Stage.PRE_TOKENIZATION: "a pair across a word boundary against the same pair of letters",
+    Stage.DOCUMENT_SPLIT: "a training document with a pair across a word boundary against the same pair of letters",
     Stage.SPLIT: "the counterexample against its own chunks under the profile's split, each given on its own",
+    Stage.PRE_TOKENIZATION: "a text with a merge across a word boundary against the same merge between letters",
     Stage.CHUNKING: "a merge across byte 32, 64 or 4096 of a long text, against the same merge elsewhere",
     Stage.RULE_ORDER: "the wrong text, renamed to letters and digits, still wrong",
+    Stage.LOAD: "the same question after the instance held other rules, against a fresh instance",
 }
 
 

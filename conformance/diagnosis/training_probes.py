@@ -163,7 +163,7 @@ def _interior_probe(stage: Stage, question: str, variants: list[str], changes: s
 
 def _pre_tokenization_probes() -> list[Probe]:
     return [
-        _interior_probe(Stage.PRE_TOKENIZATION, f"merges across a word boundary: {name}", variants, CLASS_CHANGES)
+        _interior_probe(Stage.DOCUMENT_SPLIT, f"merges across a word boundary: {name}", variants, CLASS_CHANGES)
         for name, variants in _BOUNDARY_FEATURES
     ]
 

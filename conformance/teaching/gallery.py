@@ -199,15 +199,15 @@ def _intro(proofs: list[Proof]) -> list[str]:
         "every control, which shows it checks the specification and not the reference's shape.",
         "",
         f"**Measured:** the harness {headline(counts)} (in-process, `{proofs[0].effort}` effort, seed "
-        f"{proofs[0].seed}). Each member ran the checks that can report a clause it breaks, most specific first, "
-        "until one failed with such a clause; each control ran all of them. `bpe-conformance zoo gallery` "
+        f"{proofs[0].seed}). Each member ran the checks that can report a clause it breaks, those of its own clause "
+        "first, until one failed under its own clause; each control ran all of them. `bpe-conformance zoo gallery` "
         "regenerates this page; `bpe-conformance zoo check` runs every check on every member and control.",
         "",
     ]
     unproven_members = [proof.name for proof in proofs if proof.claimed and not proven(proof)]
     rejected_controls = [proof.name for proof in proofs if not proof.claimed and not proven(proof)]
     for label, unproven in (
-        ("Not yet rejected with a clause they break", unproven_members),
+        ("Not yet rejected under their own clause", unproven_members),
         ("Controls the harness rejected (false positives)", rejected_controls),
     ):
         if unproven:

@@ -1,12 +1,12 @@
 """Proving the harness against the bug zoo: run the checks on a member or control and summarise.
 
-A member is *proven* when the harness rejects it with a failure whose clause is one the member's
-docstring names (its ``clause`` or one of its ``also``); a control is proven when every check of the
-suite passes. A member is rejected *under its own clause* when some failure names exactly its
-``clause`` (the clause of its bug, localised by experiments for training and encoding failures): the
-proof reports that right-clause rate beside conviction, and gates on conviction only until every
-member meets it. The quick proof runs only the checks that may report a claimed clause, most specific
-first, and stops at the first failure with a matching clause; the full proof runs every check.
+A member is *proven* when the harness rejects it under its own clause: some failure names exactly its
+``clause`` (the clause of its bug, localised by experiments for training, encoding, decoding and loading
+failures). A failure under one of its ``also`` clauses is shown as information (the verdict, the JSON
+record's ``reported_clauses``) but proves nothing: a member told only the clause of a symptom sends its
+reader to the wrong code. A control is proven when every check of the suite passes. The quick proof runs
+only the checks that may report a claimed clause, those of its own clause first, and stops at the first
+failure under its own clause; the full proof runs every check.
 
 >>> from bpe_conformance.zoo import by_name
 >>> member = by_name("ties-to-largest-pair")
@@ -76,8 +76,8 @@ DEFAULT_SEED = 0
 class Proof:
     """What the harness said about one implementation: every check that ran, in the order it ran.
 
-    ``complete`` says every check it was given ran: False when it stopped at the first failure with a
-    claimed clause.
+    ``complete`` says every check it was given ran: False when it stopped at the first failure under the
+    member's own clause.
     """
 
     name: str
@@ -91,10 +91,11 @@ class Proof:
 
 @dataclass(frozen=True)
 class Tally:
-    """How many members were rejected with a claimed clause and how many controls were accepted.
+    """How many members were rejected under their own clause and how many controls were accepted.
 
-    ``members_own_clause`` counts the members rejected under exactly their own clause; ``other_clause``
-    names the members rejected only under one of their ``also`` clauses (or not at all).
+    ``members_own_clause`` counts the members rejected under exactly their own clause (since the proof
+    requires it, the same as ``members_rejected``); ``other_clause`` names the members rejected only under
+    one of their ``also`` clauses (or not at all).
     """
 
     members_rejected: int
@@ -146,6 +147,10 @@ def _matches(result: CheckResult, claimed: tuple[str, ...]) -> bool:
     return result.outcome is Outcome.FAIL and result.clause in claimed
 
 
+def _own(result: CheckResult, claimed: tuple[str, ...]) -> bool:
+    return bool(claimed) and result.outcome is Outcome.FAIL and result.clause == claimed[0]
+
+
 @contextlib.contextmanager
 def _without_local_constants() -> Iterator[None]:
     """Stop hypothesis from mixing literals of the harness's own source files into the examples it draws.
@@ -185,7 +190,7 @@ def prove(
 ) -> Proof:
     """Run ``checks`` in order on one in-process instance, as ``bpe-conformance run`` does.
 
-    With ``stop_at_match``, stop after the first failure whose clause the member claims. The examples
+    With ``stop_at_match``, stop after the first failure under the member's own clause. The examples
     depend only on the checks, the effort and the seed (see :func:`_without_local_constants`).
     """
     effort_budget = effort_settings(effort)
@@ -195,7 +200,7 @@ def prove(
     with _without_local_constants():
         for check in checks:
             results.append(run_check(check, subject, effort_budget, seed))
-            if stop_at_match and _matches(results[-1], claimed):
+            if stop_at_match and _own(results[-1], claimed):
                 break
     return Proof(
         name=str(implementation.name),  # type: ignore[attr-defined]
@@ -209,7 +214,7 @@ def prove(
 
 
 def quick_proof(implementation: type, *, effort: str = DEFAULT_EFFORT, seed: int = DEFAULT_SEED) -> Proof:
-    """A member: its relevant checks until one fails with a claimed clause. A control: every check."""
+    """A member: its relevant checks until one fails under its own clause. A control: every check."""
     return prove(implementation, relevant_checks(implementation), effort=effort, seed=seed, stop_at_match=True)
 
 
@@ -324,10 +329,7 @@ def own_clause_failure(proof: Proof) -> CheckResult | None:
     """The first failure naming exactly the member's own clause (its ``clause``, not an ``also``), if any."""
     if not proof.claimed:
         return None
-    return next(
-        (result for result in proof.results if result.outcome is Outcome.FAIL and result.clause == proof.claimed[0]),
-        None,
-    )
+    return next((result for result in proof.results if _own(result, proof.claimed)), None)
 
 
 def outcome_by_check(proof: Proof) -> dict[str, str]:
@@ -336,9 +338,9 @@ def outcome_by_check(proof: Proof) -> dict[str, str]:
 
 
 def proven(proof: Proof) -> bool:
-    """A member rejected with a claimed clause; a control with no failure at all."""
+    """A member rejected under its own clause; a control with no failure at all."""
     if proof.claimed:
-        return matching_failure(proof) is not None
+        return own_clause_failure(proof) is not None
     return not failures(proof)
 
 
@@ -354,7 +356,7 @@ def verdict(proof: Proof) -> str:
         if not found:
             return f"accepted: {len(proof.results)} checks passed"
         return "FALSE POSITIVE: " + ", ".join(f"{result.check} {result.outcome.value}" for result in found)
-    match = matching_failure(proof)
+    match = own_clause_failure(proof)
     if match is not None:
         return f"rejected with {match.clause} by {match.check}"
     if found:
@@ -364,7 +366,7 @@ def verdict(proof: Proof) -> str:
 
 
 def tally(proofs: Iterable[Proof]) -> Tally:
-    """Count members rejected with a claimed clause and controls accepted; list the others by name."""
+    """Count members rejected under their own clause and controls accepted; list the others by name."""
     proofs = list(proofs)
     members = [proof for proof in proofs if proof.claimed]
     controls = [proof for proof in proofs if not proof.claimed]
@@ -383,10 +385,10 @@ def headline(counts: Tally) -> str:
     """The measured result in one line.
 
     >>> headline(Tally(65, 66, 5, 5, ("x",)))
-    'rejected 65/66 members with a clause they break, accepted 5/5 controls'
+    'rejected 65/66 members under their own clause, accepted 5/5 controls'
     """
     return (
-        f"rejected {counts.members_rejected}/{counts.members} members with a clause they break, "
+        f"rejected {counts.members_rejected}/{counts.members} members under their own clause, "
         f"accepted {counts.controls_accepted}/{counts.controls} controls"
     )
 

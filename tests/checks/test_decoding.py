@@ -407,10 +407,23 @@ def test_decode_concatenates_joins_the_pieces_of_the_texts_in_order() -> None:
 
 
 def test_decode_concatenates_checks_every_rule_after_a_partial_piece() -> None:
-    """BPE-DECODE-CONCAT: rule 0 (bytes bd 8e) is no text alone and is skipped; rule 1 (低) is still checked."""
+    """BPE-RULE-PIECE: rule 0 (bytes bd 8e) is no text alone and is skipped; rule 1 (低) is still checked, and its
+    piece built second part first is the rule's piece at fault: its own bytes, as byte ids, decode right."""
     example = {"documents": ["低低低低"], "max_merges": 2, "texts": []}
     violation = violation_of("decode-concatenates", broken.PiecesReversed, example)
-    assert (violation.clause, violation.inputs["ids"], violation.expected) == ("BPE-DECODE-CONCAT", [259], "低")
+    assert (violation.clause, violation.inputs["ids"], violation.expected) == ("BPE-RULE-PIECE", [259], "低")
+
+
+def test_a_wrong_rule_id_is_decoding_at_fault_when_its_bytes_decode_wrong_too() -> None:
+    """BPE-DECODE-CONCAT: a decoder that drops the last byte of every answer is wrong on the bytes as well."""
+
+    class DropsTheLastCharacter(LiteralTokenizer):
+        def decode(self, ids: list[int]) -> str:
+            return super().decode(ids)[:-1]
+
+    example = {"documents": ["abab"], "max_merges": 1, "texts": []}
+    violation = violation_of("decode-concatenates", DropsTheLastCharacter, example)
+    assert (violation.clause, violation.inputs["ids"]) == ("BPE-DECODE-CONCAT", [258])
 
 
 def test_decode_concatenates_judges_rule_pieces_only_not_the_boundary_ids() -> None:

@@ -326,7 +326,7 @@ COUNTEREXAMPLES = [
         "decode-concatenates",
         broken.PiecesReversed,
         {"documents": ["abab"], "max_merges": 1, "texts": ["ab"]},
-        clause="BPE-DECODE-CONCAT",
+        clause="BPE-RULE-PIECE",
         added={"rules": [[97, 98]], "ids": [258]},
         expected="ab",
         actual="ba",
@@ -478,7 +478,7 @@ COUNTEREXAMPLES = [
         "no-pre-tokenization",
         broken.PreTokenizes,
         {"documents": ["the cat, the hat, the mat, the bat"], "max_merges": 2},
-        clause="BPE-ENCODE-RAW",
+        clause="BPE-TRAIN-INPUT",  # it splits its training documents only: its encoder is right
         expected=[[97, 116], [101, 32]],
         actual=[[97, 116], [104, 101]],
         fragment="round 1: expected (101, 32) (count 4)",

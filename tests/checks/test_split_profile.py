@@ -87,7 +87,8 @@ def test_a_trainer_declaring_no_split_is_judged_by_its_run_profile() -> None:
     subject = with_profile(InProcessSubject(CorrectSplitTrainer), "rustbpe")
     result = run_check(CHECKS["no-pre-tokenization"], subject, _settings(), seed=0)
     assert result.outcome is Outcome.FAIL
-    assert result.clause == "BPE-ENCODE-RAW"
+    # Its training cuts the documents before the encoder cuts the text: the first stage that departs.
+    assert result.clause == "BPE-TRAIN-INPUT"
     assert _run("pre-tokenization-split", subject).outcome is Outcome.SKIP
 
 

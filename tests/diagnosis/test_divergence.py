@@ -134,13 +134,14 @@ def test_a_stop_at_count_two_names_the_other_explanation_too() -> None:
     assert "exactly twice" in divergence["cause"]
 
 
-def test_pretokenized_training_is_attributed_to_the_raw_clause() -> None:
+def test_pretokenized_training_is_attributed_to_the_training_input_clause() -> None:
+    """BPE-TRAIN-INPUT: documents MUST NOT be split into words first (BPE-ENCODE-RAW is the encoder's)."""
     documents = ["the cat, the hat, the mat, the bat"]
     trainer = broken.PreTokenizes()
     divergence = first_divergence(documents, 8, trainer.train(documents, 8), retrain=trainer.train)
     assert divergence is not None
     assert divergence["confirmed"]
-    assert divergence["clause"] == "BPE-ENCODE-RAW"
+    assert divergence["clause"] == "BPE-TRAIN-INPUT"
     assert "split into words, spaces and punctuation" in divergence["cause"]
 
 

@@ -43,11 +43,15 @@ EXPECTED_CLAUSES = {
     variants.NewestRuleTies: {"BPE-TRAIN-TIE"},
     variants.FirstSeenTies: {"BPE-TRAIN-TIE", "BPE-PROP-PERMUTE"},  # its ties depend on document order
     variants.LargestTies: {"BPE-TRAIN-TIE"},
-    variants.Gpt2PreTokenizer: {"BPE-ENCODE-RAW"},
+    # It splits its training documents (BPE-TRAIN-INPUT: documents MUST NOT be split into words first) and,
+    # apart from that, the texts it encodes (BPE-ENCODE-RAW): two stages, each found by its own question.
+    variants.Gpt2PreTokenizer: {"BPE-TRAIN-INPUT", "BPE-ENCODE-RAW"},
 }
-# The primary clause of the deviation: every other failing check is reported as its consequence.
-ROOT = {
-    implementation: "BPE-ENCODE-RAW" if implementation is variants.Gpt2PreTokenizer else "BPE-TRAIN-TIE"
+# The primary clauses of the deviations: every other failing check is reported as a consequence of one.
+ROOTS = {
+    implementation: {"BPE-TRAIN-INPUT", "BPE-ENCODE-RAW"}
+    if implementation is variants.Gpt2PreTokenizer
+    else {"BPE-TRAIN-TIE"}
     for implementation in EXPECTED_CLAUSES
 }
 
@@ -131,9 +135,11 @@ def test_no_known_model_explains_an_unmodeled_tie_order() -> None:
 def test_consequences_are_grouped_under_the_deviation(run: Run) -> None:
     implementation, results = run
     for check, clause in root_causes(results).items():
-        assert clause == ROOT[implementation], (check, clause)
+        assert clause in ROOTS[implementation], (check, clause)
     own = {result.clause for result in results if result.outcome is Outcome.FAIL and result.clause == result.clauses[0]}
-    assert ROOT[implementation] in own
+    # The pre-tokenizer's encoding is judged only on loaded rules (encode-loaded-rules, the load vectors), whose
+    # checks have another primary clause: no-pre-tokenization trains first, and its set-up fails as training.
+    assert own & ROOTS[implementation], own
 
 
 def test_the_pre_tokenizer_is_named_as_pre_tokenization_and_nothing_else(run: Run) -> None:
@@ -156,7 +162,7 @@ def test_the_json_report_carries_root_causes_and_confirmation(run: Run) -> None:
         result_schema.validate(record)
     roots = {record["check"]: record["root_cause"] for record in report["results"] if record["root_cause"]}
     assert roots == root_causes(results)
-    assert set(roots.values()) <= {ROOT[implementation]}
+    assert set(roots.values()) <= ROOTS[implementation]
     confirmed = [
         record["counterexample"]["divergence"]["confirmed"]
         for record in report["results"]

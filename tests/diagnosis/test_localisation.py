@@ -36,7 +36,7 @@ def test_every_stage_has_questions_under_strict() -> None:
     assert asked == {
         Stage.GREEDY,
         Stage.DOCUMENTS,
-        Stage.PRE_TOKENIZATION,
+        Stage.DOCUMENT_SPLIT,
         Stage.INPUT,
         Stage.COUNTING,
         Stage.RECOUNT,
@@ -96,7 +96,7 @@ def _ask(profile: Profile) -> Ask:
         ({"documents": "concatenated"}, ["xay", "xby", "xcy"], Stage.DOCUMENTS),
         ({"min_count": 3}, ["abab", "cdc"], Stage.STOP),
         ({"tie_break": "largest-ids"}, ["abab", "cdcd"], Stage.TIE),
-        ({"pre_tokenization": r"\w+|\s+|[^\w\s]+"}, ["a,b a,b a,b"], Stage.PRE_TOKENIZATION),
+        ({"pre_tokenization": r"\w+|\s+|[^\w\s]+"}, ["a,b a,b a,b"], Stage.DOCUMENT_SPLIT),
     ],
 )
 def test_a_trainer_one_parameter_away_is_localised_to_that_stage(

@@ -124,3 +124,51 @@ def test_a_failing_vector_is_localised_like_a_property_check() -> None:
     assert example["divergence"]["localised"]
     assert result.message.startswith("vector ")
     assert "round " in result.message
+
+
+@pytest.mark.parametrize(
+    ("implementation", "check_name", "stage"),
+    [
+        (bugs.SplitsDocumentsAtDigits, "vectors-training", "document-split"),
+        (bugs.EncodingsMemoisedPerTrain, "encode-loaded-rules", "load"),
+        (bugs.PieceTableRebuiltWhenItGrows, "vectors-load", "load"),
+        (bugs.LoadsRuleByRule, "failed-call-keeps-model", None),
+        (bugs.SecondPartTypo, "decode-concatenates", None),
+        (bugs.RuleIdsOneLate, "decode-concatenates", None),
+    ],
+    ids=lambda value: getattr(value, "__name__", value),
+)
+def test_a_bug_of_the_model_it_keeps_is_named_by_its_own_clause(
+    implementation: bugs.LocalisationBug, check_name: str, stage: str | None
+) -> None:
+    """A trainer's word split is BPE-TRAIN-INPUT (not the encoder's BPE-ENCODE-RAW); state kept across a load,
+    or a load adopted before it is checked, is BPE-SER-LOAD; a wrong piece for one rule id is BPE-RULE-PIECE, or
+    BPE-RULE-ID when encoder and decoder agree on another numbering."""
+    result = _run(check_name, implementation)
+    assert (result.outcome, result.clause) == (Outcome.FAIL, implementation.clause), result.message
+    if stage is not None:
+        assert result.counterexample is not None
+        localisation = result.counterexample["localisation"]
+        assert (localisation["localised"], localisation["stage"]) == (True, stage)
+        asked = localisation["experiments"]
+        assert any(experiment["agrees"] is False and not experiment["control"] for experiment in asked)
+        assert any(experiment["agrees"] is True and experiment["control"] for experiment in asked)
+
+
+def test_a_word_splitting_trainer_is_never_told_it_pre_tokenizes_its_encoding() -> None:
+    """Its encoder is right: the checks that train first name the training stage, never BPE-ENCODE-RAW."""
+    for name in ("no-pre-tokenization", "no-cross-document-pairs", "overlapping-counts", "encode-loaded-rules"):
+        result = _run(name, bugs.SplitsDocumentsAtDigits)
+        assert result.clause != "BPE-ENCODE-RAW" or result.outcome is not Outcome.FAIL, (name, result.message)
+
+
+@pytest.mark.parametrize("check_name", ["encode-loaded-rules", "vectors-load", "encode-trained"])
+def test_a_history_that_never_crosses_a_load_is_not_blamed_on_loading(check_name: str) -> None:
+    """BPE-ENCODE-PURE: its wrong ids need calls after the load, so the fresh instance that held other rules
+    first answers right and no check names BPE-SER-LOAD, nor a stage of encoding the fresh one gets right."""
+    result = _run(check_name, bugs.FastPathAfterFirstEncode)
+    assert result.outcome is Outcome.FAIL, result.message
+    assert result.clause != "BPE-SER-LOAD", result.message
+    localisation = (result.counterexample or {}).get("localisation")
+    assert localisation is not None
+    assert not localisation["localised"], result.message

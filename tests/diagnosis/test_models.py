@@ -140,7 +140,7 @@ def test_the_copies_hold_the_models_the_divergence_judges_with(fresh: Fresh) -> 
             2,
             [(97, 116), (104, 101)],
             TIE,
-            "BPE-ENCODE-RAW",
+            "BPE-TRAIN-INPUT",
             "documents split into words, spaces and punctuation first",
         ),
         (
@@ -148,7 +148,7 @@ def test_the_copies_hold_the_models_the_divergence_judges_with(fresh: Fresh) -> 
             8,
             [(97, 116), (104, 101), (116, 259), (258, 44)],
             TIE,
-            "BPE-ENCODE-RAW",
+            "BPE-TRAIN-INPUT",
             "documents split at whitespace first",
         ),
         (
@@ -197,11 +197,11 @@ def test_a_rewrite_that_only_truncates_the_rules_is_told_as_a_stop(fresh: Fresh)
 
 
 def test_a_continuation_byte_0x80_belongs_to_its_word(fresh: Fresh) -> None:
-    """BPE-ENCODE-RAW: the word-splitting model keeps U+0400's bytes d0 80 together, like any letter."""
+    """BPE-TRAIN-INPUT: the word-splitting model keeps U+0400's bytes d0 80 together, like any letter."""
     divergence = confirmed(
         fresh, "documents split into words, spaces and punctuation first", ["Ѐ,Ѐ,Ѐ,Ѐ"], 8, [(208, 128)]
     )
-    assert (divergence["diagnosis"], divergence["clause"]) == (STOPPED, "BPE-ENCODE-RAW")
+    assert (divergence["diagnosis"], divergence["clause"]) == (STOPPED, "BPE-TRAIN-INPUT")
 
 
 def test_stale_counts_run_out_of_pairs_before_max_merges(fresh: Fresh) -> None:
@@ -221,13 +221,13 @@ def test_stale_counts_break_ties_by_pieces_under_subword_nmt(fresh: Fresh) -> No
 
 
 def test_the_word_splitting_model_keeps_spaces_apart_from_punctuation(fresh: Fresh) -> None:
-    """BPE-ENCODE-RAW: words, spaces and punctuation are three kinds, so ", " is two pieces, no pair."""
+    """BPE-TRAIN-INPUT: words, spaces and punctuation are three kinds, so ", " is two pieces, no pair."""
     divergence = confirmed(fresh, "documents split into words, spaces and punctuation first", ["a, b, c, d"], 2, [])
-    assert (divergence["diagnosis"], divergence["clause"]) == (STOPPED, "BPE-ENCODE-RAW")
+    assert (divergence["diagnosis"], divergence["clause"]) == (STOPPED, "BPE-TRAIN-INPUT")
 
 
 def test_a_byte_whose_latin1_character_is_a_space_belongs_to_its_word(fresh: Fresh) -> None:
-    """BPE-ENCODE-RAW: U+00A0 is bytes c2 a0; 0xa0 is a word byte like any byte >= 0x80, not a space."""
+    """BPE-TRAIN-INPUT: U+00A0 is bytes c2 a0; 0xa0 is a word byte like any byte >= 0x80, not a space."""
     divergence = confirmed(
         fresh,
         "documents split into words, spaces and punctuation first",
@@ -235,7 +235,7 @@ def test_a_byte_whose_latin1_character_is_a_space_belongs_to_its_word(fresh: Fre
         2,
         [(194, 160)],
     )
-    assert (divergence["diagnosis"], divergence["clause"]) == (STOPPED, "BPE-ENCODE-RAW")
+    assert (divergence["diagnosis"], divergence["clause"]) == (STOPPED, "BPE-TRAIN-INPUT")
 
 
 @pytest.mark.parametrize(

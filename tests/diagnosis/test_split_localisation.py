@@ -45,10 +45,17 @@ def test_a_stop_rule_bug_behind_a_split_is_not_blamed_on_the_split() -> None:
 
 
 def test_models_that_cut_the_text_otherwise_name_the_split_behind_one() -> None:
-    raw = [index for index, model in enumerate(MODELS) if model[0] == "BPE-ENCODE-RAW"]
-    assert raw
-    assert {model_clause(index, BEHIND_CL100K) for index in raw} == {"BPE-PRETOK-SPLIT"}
-    assert {model_clause(index, STRICT) for index in raw} == {"BPE-ENCODE-RAW"}
+    cutting = [index for index, model in enumerate(MODELS) if model[1].startswith("documents split ")]
+    assert len(cutting) == 3
+    assert {model_clause(index, BEHIND_CL100K) for index in cutting} == {"BPE-PRETOK-SPLIT"}
+    assert {model_clause(index, STRICT) for index in cutting} == {"BPE-TRAIN-INPUT"}
+    # Rewriting a document is no split: stripped or normalized documents keep their clause behind one.
+    rewriting = [
+        index
+        for index, model in enumerate(MODELS)
+        if model[1].startswith(("documents stripped", "documents normalized"))
+    ]
+    assert {model_clause(index, BEHIND_CL100K) for index in rewriting} == {"BPE-TRAIN-INPUT"}
     ignored = next(index for index, model in enumerate(MODELS) if model[0] == "BPE-PRETOK-SPLIT")
     assert MODELS[ignored][2](["ab ab"], 4, STRICT) is None  # no split to ignore: no model
     assert MODELS[ignored][2](["ab ab"], 4, BEHIND_CL100K) == train_profile(["ab ab"], 4, parse_profile("rustbpe"))
