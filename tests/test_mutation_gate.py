@@ -248,10 +248,13 @@ def test_a_missing_explanations_file_is_an_error(tmp_path: Path, capsys: pytest.
 # --- the time per module --------------------------------------------------------------------------------
 
 
-def _meta(tmp_path: Path, relative: str, durations: dict[str, float]) -> None:
+def _meta(
+    tmp_path: Path, relative: str, durations: dict[str, float], estimates: dict[str, float] | None = None
+) -> None:
     path = tmp_path / "mutants" / relative
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"exit_code_by_key": {}, "durations_by_key": durations}), encoding="utf-8")
+    document = {"exit_code_by_key": {}, "durations_by_key": durations, "estimated_durations_by_key": estimates or {}}
+    path.write_text(json.dumps(document), encoding="utf-8")
 
 
 def test_times_are_summed_per_module_and_printed_slowest_first(
@@ -270,6 +273,14 @@ def test_times_are_summed_per_module_and_printed_slowest_first(
     rows = [line for line in table if line.startswith("| `")]
     assert rows[0].startswith("| `pkg.checks.training` | 1 | 10 |")
     assert len(rows) == 2
+
+
+def test_under_the_fork_server_the_estimates_order_the_modules(tmp_path: Path) -> None:
+    """mutmut's fork server records 0 s per mutant; the statistics run's estimates still rank the modules."""
+    _meta(tmp_path, "pkg/a.py.meta", {"m1": 0.0, "m2": 0.0}, {"m1": 1.0, "m2": 2.0, "not-run": 50.0})
+    _meta(tmp_path, "pkg/b.py.meta", {"m3": 0.0}, {"m3": 7.0})
+    times = gate.module_times(tmp_path / "mutants")
+    assert [(time.module, time.estimated) for time in times] == [("pkg.b", 7.0), ("pkg.a", 3.0)]
 
 
 def test_times_of_a_folder_without_meta_files_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,8 +7,8 @@ tests did not pass with that mutant in place (docs/mutation.md says why that is 
 of them to be listed in FILE with a reason, as a Markdown list item ``- `name`: reason``.
 
 With ``--times DIR`` (mutmut's ``mutants/`` folder) it also prints, per mutated module, how many mutants were
-run and the seconds their test runs took (from mutmut's ``.meta`` files), slowest first, so that the next slow
-module is visible.
+run, the seconds their runs took and the seconds their tests are estimated to take (from mutmut's ``.meta``
+files), costliest first, so that the next slow module is visible.
 
 Exit status: 0 when the gate passes, 1 when the score is below ``--min-score`` or a mutant is not
 explained, 2 when the statistics, the results or the explanations cannot be read.
@@ -18,8 +18,8 @@ explained, 2 when the statistics, the results or the explanations cannot be read
 95.92
 >>> parse_results("    bpe_conformance.reference.counting.x_count_pairs__mutmut_3: survived\\n")
 {'bpe_conformance.reference.counting.x_count_pairs__mutmut_3': 'survived'}
->>> module_time_table([ModuleTime("bpe_conformance.reference.counting", 12, 30.0)])[-1]
-'| `bpe_conformance.reference.counting` | 12 | 30 | 2.50 |'
+>>> module_time_table([ModuleTime("bpe_conformance.reference.counting", 12, 30.0, 24.0)])[-1]
+'| `bpe_conformance.reference.counting` | 12 | 30 | 24 | 2.00 |'
 >>> explained_mutants("- `a.x_f__mutmut_1`: `<` and `<=` agree because the index never equals the length")
 {'a.x_f__mutmut_1': '`<` and `<=` agree because the index never equals the length'}
 """
@@ -204,17 +204,23 @@ def unexplained(survivors: dict[str, str], explanations: dict[str, str]) -> list
 
 @dataclass(frozen=True)
 class ModuleTime:
-    """What one mutated module cost: its mutants that ran and the seconds their test runs took."""
+    """What one mutated module cost: its mutants that ran, the seconds their runs took, the seconds estimated.
+
+    ``seconds`` is what mutmut measured per mutant; its fork server (``process_isolation = "forkserver"``)
+    records 0 for every one, so ``estimated`` is there too: the sum over the module's mutants of the durations of
+    the tests each would run, measured in the statistics run (what a surviving mutant costs; a killed one
+    stops at its first failing test).
+    """
 
     module: str
     mutants: int
     seconds: float
+    estimated: float = 0.0
 
 
 def module_times(mutants_dir: str | Path) -> list[ModuleTime]:
-    """Per module, from the ``durations_by_key`` of mutmut's ``.meta`` files under ``mutants_dir``, slowest first.
-
-    A mutant with no recorded duration (no tests, not run) is not counted.
+    """Per module, from the ``durations_by_key`` and ``estimated_durations_by_key`` of mutmut's ``.meta`` files
+    under ``mutants_dir``, costliest first. A mutant that was not run (no tests, not reached) is not counted.
     """
     root = Path(mutants_dir)
     metas = sorted(root.rglob("*.py.meta"))
@@ -223,19 +229,27 @@ def module_times(mutants_dir: str | Path) -> list[ModuleTime]:
     times = []
     for meta in metas:
         try:
-            durations = json.loads(meta.read_text(encoding="utf-8")).get("durations_by_key") or {}
+            document = json.loads(meta.read_text(encoding="utf-8"))
+            durations = document.get("durations_by_key") or {}
+            estimates = document.get("estimated_durations_by_key") or {}
         except (OSError, json.JSONDecodeError, AttributeError) as error:
             raise GateError(f"{meta}: not a mutmut .meta file: {error}") from None
         module = ".".join(meta.relative_to(root).with_suffix("").with_suffix("").parts)
-        times.append(ModuleTime(module, len(durations), float(sum(durations.values()))))
-    return sorted((time for time in times if time.mutants), key=lambda time: (-time.seconds, time.module))
+        estimated = sum(float(estimates.get(name, 0.0)) for name in durations)
+        times.append(ModuleTime(module, len(durations), float(sum(durations.values())), estimated))
+    ran = (time for time in times if time.mutants)
+    return sorted(ran, key=lambda time: (-max(time.seconds, time.estimated), time.module))
 
 
 def module_time_table(times: Sequence[ModuleTime]) -> list[str]:
-    """A Markdown table of :func:`module_times`: module, mutants run, seconds of test runs, seconds per mutant."""
-    lines = ["| module | mutants run | seconds | seconds per mutant |", "| --- | ---: | ---: | ---: |"]
+    """A Markdown table of :func:`module_times`: module, mutants run, seconds measured and estimated."""
+    lines = [
+        "| module | mutants run | seconds measured | seconds estimated | estimated per mutant |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
     lines += [
-        f"| `{time.module}` | {time.mutants} | {time.seconds:.0f} | {time.seconds / time.mutants:.2f} |"
+        f"| `{time.module}` | {time.mutants} | {time.seconds:.0f} | {time.estimated:.0f} | "
+        f"{time.estimated / time.mutants:.2f} |"
         for time in times
     ]
     return lines
