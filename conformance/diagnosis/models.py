@@ -199,6 +199,12 @@ def _split_at_whitespace(documents: list[str], rounds: int, profile: Profile) ->
 
 # Tie dialects come first: when one of them explains the rules too, the tie is the simpler story.
 # Each model differs from the judging profile in one step; a model equal to the profile is left out.
+# The models whose documents are cut into pieces before counting: behind a profile's split, cutting them
+# otherwise breaks the split (model_clause).
+_split_by_gpt2 = _variant(pre_tokenization=lambda _: GPT2_PATTERN, split=lambda _: None)
+_CUTS_DOCUMENTS = frozenset({_split_by_kind, _split_at_whitespace, _split_by_gpt2})
+
+
 MODELS: tuple[tuple[str, str, Model], ...] = (
     ("BPE-TRAIN-TIE", "ties broken towards the largest pair", _variant(tie_break=lambda _: "largest-ids")),
     ("BPE-TRAIN-TIE", "ties broken towards the pair seen first", _variant(tie_break=lambda _: "first-seen")),
@@ -222,11 +228,7 @@ MODELS: tuple[tuple[str, str, Model], ...] = (
     # words first"); BPE-ENCODE-RAW is the encoder's clause, and these models only train.
     ("BPE-TRAIN-INPUT", "documents split into words, spaces and punctuation first", _split_by_kind),
     ("BPE-TRAIN-INPUT", "documents split at whitespace first", _split_at_whitespace),
-    (
-        "BPE-TRAIN-INPUT",
-        "documents split by GPT-2's pre-tokenization pattern first",
-        _variant(pre_tokenization=lambda _: GPT2_PATTERN, split=lambda _: None),
-    ),
+    ("BPE-TRAIN-INPUT", "documents split by GPT-2's pre-tokenization pattern first", _split_by_gpt2),
     # Only behind a split (elsewhere the model equals the profile and is left out).
     (
         "BPE-PRETOK-SPLIT",
@@ -244,18 +246,12 @@ def _times(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
-# The models whose documents are cut into pieces before counting (the three "documents split ... first").
-_CUTS_DOCUMENTS = frozenset(
-    index for index, model in enumerate(MODELS) if model[0] == "BPE-TRAIN-INPUT" and " split " in model[1]
-)
-
-
 def model_clause(index: int, profile: Profile) -> str:
     """The clause model ``index`` breaks under ``profile``: behind a split, cutting the documents or the text
     otherwise breaks the split (BPE-PRETOK-SPLIT), not BPE-TRAIN-INPUT or BPE-ENCODE-RAW, which the split
     replaces."""
     clause = MODELS[index][0]
-    if profile.split is not None and (index in _CUTS_DOCUMENTS or clause == "BPE-ENCODE-RAW"):
+    if profile.split is not None and (MODELS[index][2] in _CUTS_DOCUMENTS or clause == "BPE-ENCODE-RAW"):
         return "BPE-PRETOK-SPLIT"
     return clause
 
