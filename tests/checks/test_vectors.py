@@ -549,3 +549,19 @@ def test_a_training_mismatch_is_named_by_the_bug_model_the_implementation_confir
     expected = train_profile(documents, 2, PROFILES["strict"])
     mismatch = Mismatch("train-x", (), "train", {}, [list(rule) for rule in expected], [list(r) for r in actual])
     assert mismatch_clause(vector, mismatch, trainer.train) == "BPE-TRAIN-RECOUNT"
+
+
+def test_a_wrong_encoding_is_cross_examined_with_the_probes_numbered_once() -> None:
+    """BPE-MERGE-NOREMATCH under rustbpe (rules from 256): the probe rules reach the implementation in the
+    profile's numbering, so "a " then "a b" is (97, 32), (256, 98), and the probe parts the one-pass encoder
+    from reverse rank order. Renumbered twice, the second rule became (254, 98) and the two stayed tied."""
+    asked: list[list[tuple[int, int]]] = []
+
+    def one_pass(text: str, rules: list[tuple[int, int]]) -> list[int]:
+        asked.append(list(rules))
+        return single_pass_encode(text, rules, RUSTBPE.first_rule_id)
+
+    vector = {"id": "load-x", "rules": [[97, 98], [97, 97]], "clauses": ["BPE-ENCODE-ORDER"]}
+    mismatch = Mismatch("load-x", (), "encode", {"text": "aab"}, [97, 256], [257, 98])
+    assert mismatch_clause(vector, mismatch, encode=one_pass, profile=RUSTBPE) == "BPE-MERGE-NOREMATCH"
+    assert [(97, 32), (256, 98)] in asked
