@@ -184,6 +184,19 @@ def test_a_file_that_does_not_parse_names_the_line(tmp_path: Path, name: str, te
     assert line in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("a.json", "[" * 60_000), pytest.param("a.toml", "a = " + "[" * 60_000, marks=NEEDS_TOMLLIB)],
+)
+def test_a_file_nested_too_deeply_is_one_line(tmp_path: Path, name: str, text: str) -> None:
+    """Bad input, not a traceback: the parsers give up on deep nesting with RecursionError, no ValueError."""
+    path = _write(tmp_path, name, text)
+    with pytest.raises(ValueError, match="not valid") as raised:
+        resolve_profile(path)
+    assert repr(path) in str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
 def test_a_file_of_exactly_the_largest_size_is_read(tmp_path: Path) -> None:
     table = '{"base": "strict", "min_count": 1}'
     path = _write(tmp_path, "a.json", table + " " * (MAX_FILE_BYTES - len(table)))
