@@ -287,7 +287,7 @@ def load_profile_file(path: str | Path) -> Profile:
     try:
         text = data.decode("utf-8")
         table = json.loads(text) if where.suffix.lower() == ".json" else _toml(shown, text)
-    except (UnicodeDecodeError, ValueError) as error:
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:  # arrays nested past the parser's depth
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise _fail(shown, f"not valid {where.suffix.lower()[1:].upper()}: {reason}") from None
     if not isinstance(table, dict):

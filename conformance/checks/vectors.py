@@ -39,7 +39,6 @@ from bpe_conformance.diagnosis import (
 from bpe_conformance.dialects.context import bounded_answer, not_applicable, pairs_run_out, subject_profile
 from bpe_conformance.errors import HarnessError, ImplementationRaised, Violation
 from bpe_conformance.reference import BOUNDARY_IDS
-from bpe_conformance.reference.dialects import renumbered
 from bpe_conformance.reference.profiles import STRICT, Profile
 from bpe_conformance.results.advisories import advise
 from bpe_conformance.vectors.files import CLAUSE_IDS, NOT_IN_VECTORS, load_vectors, profile_directory, profile_files
@@ -193,8 +192,8 @@ def mismatch_clause(
     if mismatch.operation == "encode" and _is_ids(mismatch.actual):
         rules = [(rule[0], rule[1]) for rule in vector["rules"]]
         wrong = [(mismatch.input["text"], mismatch.actual)]
-        probes = tuple(renumbered(probe, profile.first_rule_id) for probe in PROBE_RULES)
-        return encoding_clause(wrong, rules, profile, encode=encode, probe_rules=probes)
+        # Strict-numbered: cross_examine_encodings moves the probes to the profile's numbering itself.
+        return encoding_clause(wrong, rules, profile, encode=encode, probe_rules=PROBE_RULES)
     by_operation = {"train": "BPE-TRAIN-INPUT", "load": "BPE-INPUT-RULES", "decode": "BPE-DECODE-CONCAT"}
     return by_operation.get(mismatch.operation, "BPE-ENCODE-ORDER")
 

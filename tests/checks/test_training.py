@@ -341,3 +341,27 @@ def test_documents_as_given_repeats_documents_three_times_and_no_more_than_eight
     # Searched, not sampled: 2 documents thrice and 2 once is a rare draw, and a third once-document rarer.
     with pytest.raises(NoSuchExample):
         drawable(strategy, lambda example: len(example["documents"]) > 8)
+
+
+@pytest.mark.parametrize(
+    ("profile", "rules", "clause"),
+    [
+        # Rule 0 naming 256 is ill formed under either numbering: no rule may name its own id.
+        (STRICT, [(256, 97)], "BPE-ALPHA-BOUNDARY"),
+        # Byte 0 is a byte: read as 256 + r, these rules are well formed, so the numbering is wrong.
+        (STRICT, [(0, 97), (256, 98)], "BPE-RULE-ID"),
+        # A later id is no boundary id: only the reference is bad.
+        (STRICT, [(97, 98), (300, 97)], "BPE-RULE-REF"),
+        # Without boundary ids, 256 is only a rule id: rule 0 naming it refers to itself.
+        (MINBPE, [(256, 97)], "BPE-RULE-REF"),
+    ],
+)
+def test_rule_references_names_a_bad_part_by_what_it_can_be(
+    profile: Any, rules: list[tuple[int, int]], clause: str
+) -> None:
+    """BPE-RULE-REF, BPE-RULE-ID, BPE-ALPHA-BOUNDARY: a boundary id in trained rules is a numbering from 256
+    only if every part of every rule is then a byte or an earlier rule's id; any other bad part is a bad
+    reference."""
+    trainer = dialect(profile, train=lambda self, documents, max_merges: list(rules))
+    example = {"documents": ["abab"], "max_merges": 2}
+    assert violation_of("rule-references", trainer, example).clause == clause

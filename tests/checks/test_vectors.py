@@ -510,3 +510,58 @@ def test_an_encode_mismatch_is_named_by_the_bug_models_in_the_profiles_own_numbe
     assert caught.value.inputs["operation"] == "encode"
     assert caught.value.localisation is not None
     assert caught.value.localisation["localised"]
+
+
+def _reference_retrain(documents: list[str], max_merges: int) -> list[tuple[int, int]] | None:
+    return train_profile(documents, max_merges, PROFILES["strict"])
+
+
+WIDE_VECTOR = {"id": "train-wide", "documents": ["abab", "acac"], "max_merges": 2**31, "clauses": ["BPE-TRAIN-STOP"]}
+
+
+@pytest.mark.parametrize(
+    ("vector", "actual", "clause"),
+    [
+        # 2**31 read as a narrower budget: a small budget past the rules trains right, so the width is at fault.
+        (WIDE_VECTOR, [[97, 98]], "BPE-TRAIN-MAXMERGES"),
+        (WIDE_VECTOR, "raised OverflowError: too wide", "BPE-TRAIN-MAXMERGES"),
+        # Below 2**31 the budget is never blamed, however the trainer answers a small one.
+        ({**WIDE_VECTOR, "max_merges": 2**31 - 1}, [[97, 98]], "BPE-TRAIN-STOP"),
+        ({**TRAIN_VECTOR, "max_merges": 1}, [[97, 99]], "BPE-TRAIN-TIE"),
+    ],
+)
+def test_a_wide_budget_is_blamed_only_past_31_bits_and_when_a_small_one_trains_right(
+    vector: dict[str, Any], actual: Any, clause: str
+) -> None:
+    """BPE-TRAIN-MAXMERGES: a wrong answer to max_merges >= 2**31 where the implementation, given the number
+    of expected rules + 1 (also never reached), makes exactly the expected rules."""
+    expected = train_profile(list(vector["documents"]), vector["max_merges"], PROFILES["strict"])
+    mismatch = Mismatch(str(vector["id"]), (), "train", {}, [list(rule) for rule in expected], actual)
+    assert mismatch_clause(vector, mismatch, _reference_retrain) == clause
+
+
+def test_a_training_mismatch_is_named_by_the_bug_model_the_implementation_confirms() -> None:
+    """BPE-TRAIN-RECOUNT: with the implementation to ask, the model its follow-ups confirm names the clause."""
+    documents = ["低" * 30]
+    vector = {"id": "train-x", "documents": documents, "max_merges": 2, "clauses": ["BPE-TRAIN-RECOUNT"]}
+    trainer = broken.NeverRecounts()
+    actual = trainer.train(documents, 2)
+    expected = train_profile(documents, 2, PROFILES["strict"])
+    mismatch = Mismatch("train-x", (), "train", {}, [list(rule) for rule in expected], [list(r) for r in actual])
+    assert mismatch_clause(vector, mismatch, trainer.train) == "BPE-TRAIN-RECOUNT"
+
+
+def test_a_wrong_encoding_is_cross_examined_with_the_probes_numbered_once() -> None:
+    """BPE-MERGE-NOREMATCH under rustbpe (rules from 256): the probe rules reach the implementation in the
+    profile's numbering, so "a " then "a b" is (97, 32), (256, 98), and the probe parts the one-pass encoder
+    from reverse rank order. Renumbered twice, the second rule became (254, 98) and the two stayed tied."""
+    asked: list[list[tuple[int, int]]] = []
+
+    def one_pass(text: str, rules: list[tuple[int, int]]) -> list[int]:
+        asked.append(list(rules))
+        return single_pass_encode(text, rules, RUSTBPE.first_rule_id)
+
+    vector = {"id": "load-x", "rules": [[97, 98], [97, 97]], "clauses": ["BPE-ENCODE-ORDER"]}
+    mismatch = Mismatch("load-x", (), "encode", {"text": "aab"}, [97, 256], [257, 98])
+    assert mismatch_clause(vector, mismatch, encode=one_pass, profile=RUSTBPE) == "BPE-MERGE-NOREMATCH"
+    assert [(97, 32), (256, 98)] in asked

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from bpe_conformance.reference.dialects import decode_profile, encode_profile, train_profile
 from bpe_conformance.reference.fast_profiles import fast_train_profile, has_fast_engine
 from bpe_conformance.reference.profile_spec import (
+    MAX_FILE_BYTES,
     PARAMETERS,
     custom_profile,
     load_profile_file,
@@ -31,9 +33,6 @@ from bpe_conformance.reference.profiles import (
     TIE_BREAKS,
     get_profile,
 )
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 NEEDS_TOMLLIB = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is Python 3.11+")
 
@@ -104,6 +103,7 @@ def test_a_bad_spec_is_one_line_naming_the_field_value_and_choices(spec: str, me
         resolve_profile(spec)
     text = str(raised.value)
     assert message in text
+    assert repr(spec) in text  # the error names the spec it rejects
     assert "\n" not in text
 
 
@@ -146,20 +146,95 @@ def test_a_json_file_takes_plain_texts(tmp_path: Path) -> None:
         ("a.json", '{"base": "strict", "min_count": true}', "min_count True is not an integer >= 1"),
         ("a.json", '{"base": "strict", "tie": 3}', "tie_break 3 is not one of"),
         ("a.json", '{"base": "strict", "colour": "red"}', "unknown parameter 'colour'"),
+        ("a.json", '{"base": "strict", "boundary_ids": "maybe"}', "boundary_ids 'maybe' is not one of: true, false"),
+        ("a.json", '{"base": "strict", "pre_tokenization": 3}', "pre_tokenization 3 is not a regular expression"),
+        ("a.json", '{"base": "strict", "pre_tokenization": "("}', "pre_tokenization '(' is not a Python regular"),
+        ("a.json", '{"base": "strict", "pre_tokenization": "(a)"}', "pre_tokenization '(a)' has a capturing group"),
+        ("a.json", '{"base": "strict", "pre_tokenization": "a*"}', "pre_tokenization 'a*' matches the empty text"),
         ("a.json", " " * 70_000 + "{}", "at most 65536 bytes"),
         pytest.param("a.toml", "base = ", "not valid TOML", marks=NEEDS_TOMLLIB),
     ],
 )
 def test_a_bad_file_is_one_line(tmp_path: Path, name: str, text: str, message: str) -> None:
+    path = _write(tmp_path, name, text)
     with pytest.raises(ValueError, match=re.escape(message)) as raised:
-        resolve_profile(_write(tmp_path, name, text))
+        resolve_profile(path)
     assert message in str(raised.value)
+    assert repr(path) in str(raised.value)  # the error names the file, not the base or the spec
     assert "\n" not in str(raised.value)
 
 
+def test_a_bad_base_in_a_file_lists_every_profile(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="must name a profile") as raised:
+        resolve_profile(_write(tmp_path, "a.json", '{"base": 5}'))
+    listed = str(raised.value).rpartition("one of ")[2]
+    assert listed.split(", ") == list(PROFILES)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line"),
+    [
+        ("a.json", '{\n"base": "strict",\n"tie": }', "line 3"),
+        pytest.param("a.toml", 'base = "strict"\ntie = \n', "line 2", marks=NEEDS_TOMLLIB),
+    ],
+)
+def test_a_file_that_does_not_parse_names_the_line(tmp_path: Path, name: str, text: str, line: str) -> None:
+    with pytest.raises(ValueError, match="not valid") as raised:
+        resolve_profile(_write(tmp_path, name, text))
+    assert line in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("a.json", "[" * 60_000), pytest.param("a.toml", "a = " + "[" * 60_000, marks=NEEDS_TOMLLIB)],
+)
+def test_a_file_nested_too_deeply_is_one_line(tmp_path: Path, name: str, text: str) -> None:
+    """Bad input, not a traceback: the parsers give up on deep nesting with RecursionError, no ValueError."""
+    path = _write(tmp_path, name, text)
+    with pytest.raises(ValueError, match="not valid") as raised:
+        resolve_profile(path)
+    assert repr(path) in str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
+def test_a_file_of_exactly_the_largest_size_is_read(tmp_path: Path) -> None:
+    table = '{"base": "strict", "min_count": 1}'
+    path = _write(tmp_path, "a.json", table + " " * (MAX_FILE_BYTES - len(table)))
+    assert resolve_profile(path) == parse_profile("strict+min_count=1")
+    with pytest.raises(ValueError, match=f"at most {MAX_FILE_BYTES} bytes"):
+        resolve_profile(_write(tmp_path, "b.json", table + " " * (MAX_FILE_BYTES + 1 - len(table))))
+
+
 def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="no such profile file"):
-        load_profile_file(tmp_path / "absent.toml")
+    path = tmp_path / "absent.toml"
+    with pytest.raises(ValueError, match="no such profile file") as raised:
+        load_profile_file(path)
+    assert repr(str(path)) in str(raised.value)
+
+
+def test_an_unreadable_file_names_the_file_and_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write(tmp_path, "a.json", '{"base": "strict"}')
+
+    def unreadable(self: Path) -> bytes:
+        raise OSError("the disk is unreadable")  # an OSError without errno, so no strerror
+
+    monkeypatch.setattr(Path, "read_bytes", unreadable)
+    with pytest.raises(ValueError, match="cannot read it") as raised:
+        load_profile_file(path)
+    assert repr(path) in str(raised.value)
+    assert "the disk is unreadable" in str(raised.value)
+
+
+def test_a_toml_file_before_python_3_11_names_the_file_and_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python 3.10 (supported) has no tomllib: the error names the file and the JSON form instead."""
+    path = _write(tmp_path, "a.toml", 'base = "strict"\n')
+    monkeypatch.setattr(sys, "version_info", (3, 10, 14, "final", 0))
+    with pytest.raises(ValueError, match=r"3\.11") as raised:
+        load_profile_file(path)
+    assert repr(path) in str(raised.value)
+    assert "JSON" in str(raised.value)
 
 
 _PATTERNS = (None, r" ?\S+|\s+", r"[^\n]+|\n")
