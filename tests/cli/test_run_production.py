@@ -9,7 +9,8 @@ import jsonschema
 import pytest
 
 from bpe_conformance.cli import main as cli
-from bpe_conformance.reference.pretokenization import CL100K
+from bpe_conformance.reference.pretokenization import CL100K, SPLIT_PROFILES, encode_production
+from bpe_conformance.reference.production_encoders import REFERENCE_ENCODERS
 from bpe_conformance.reference.vocabulary import tiktoken_text
 from bpe_conformance.reports.json_report import SCHEMA_PATH
 from tests.support.vocabularies import trained_vocabulary
@@ -136,3 +137,23 @@ def test_list_checks_lists_the_production_checks(rank_file: Path, capsys: pytest
         "production-decode",
         "production-unknown-id",
     ]
+
+
+@pytest.mark.parametrize("profile", list(REFERENCE_ENCODERS))
+def test_the_bundled_encoders_use_the_vocabulary_and_specials_they_loaded(profile: str) -> None:
+    encoder = REFERENCE_ENCODERS[profile]()
+    for call in (lambda: encoder.encode("hi"), lambda: encoder.decode([104])):
+        with pytest.raises(ValueError, match=r"(?i)vocabulary"):  # a contract error, not one from deep inside
+            call()
+    encoder.load_vocabulary(dict(VOCABULARY.rank_of), dict(VOCABULARY.special_tokens))
+    text = "I'LL say 12345678  and\r\n naïve <|endoftext|>"
+    ids = encoder.encode(text)
+    assert ids == encode_production(text, VOCABULARY, SPLIT_PROFILES[profile])
+    special = VOCABULARY.special_tokens["<|endoftext|>"]
+    assert encoder.decode([*ids, special]) == text + "<|endoftext|>"
+
+
+def test_the_bundled_encoder_refuses_ranks_with_a_gap() -> None:
+    ranks = {piece: rank for piece, rank in VOCABULARY.rank_of.items() if rank != 300}
+    with pytest.raises(ValueError, match=r"(?i)rank"):
+        REFERENCE_ENCODERS["cl100k"]().load_vocabulary(ranks, {})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from bpe_conformance.reference.pretokenization import (
     encode_chunk_fast,
     encode_production,
     encode_production_fast,
+    get_split_profile,
     split_text,
 )
 from bpe_conformance.reference.vocabulary import vocabulary_from_pieces
@@ -81,6 +83,16 @@ def test_a_chunk_that_is_a_piece_is_that_piece_even_when_merging_would_not_reach
     vocabulary = vocabulary_from_pieces([(piece, rank, None) for rank, piece in enumerate(pieces)], "test")
     assert encode_chunk(b"abcd", vocabulary) == [259]
     assert encode_chunk(b"abcde", vocabulary) == [97, 256, 100, 101]  # "bc" first, then nothing joins
+
+
+def test_a_production_profile_is_found_by_its_name_and_an_unknown_name_lists_the_known_ones() -> None:
+    for name, profile in SPLIT_PROFILES.items():
+        assert get_split_profile(name) is profile
+    for unknown in ("cl100k_base", "GPT2", None, 3):
+        # A ValueError naming the name (not a KeyError or TypeError): compare makes it a usage error.
+        with pytest.raises(ValueError, match=re.escape(repr(unknown))) as raised:
+            get_split_profile(unknown)
+        assert all(name in str(raised.value) for name in SPLIT_PROFILES)
 
 
 def test_decode_joins_pieces_and_specials_and_refuses_unknown_ids() -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from bpe_conformance.reference.vocabulary import (
+    Vocabulary,
     VocabularyError,
     read_gpt2_files,
     read_hf_tokenizer_json,
@@ -36,12 +37,20 @@ def test_the_three_formats_read_back_the_same_pieces_and_specials(tmp_path: Path
     rank_file = tmp_path / "small.tiktoken"
     rank_file.write_text(tiktoken_text(vocabulary))
     from_ranks = read_tiktoken_file(rank_file, special_tokens=vocabulary.special_tokens)
-    from_hf = read_hf_tokenizer_json(hf_tokenizer_json(vocabulary, tmp_path / "tokenizer.json"))
-    from_gpt2 = read_gpt2_files(*gpt2_files(vocabulary, tmp_path))
+    hf_path = hf_tokenizer_json(vocabulary, tmp_path / "tokenizer.json")
+    from_hf = read_hf_tokenizer_json(hf_path)
+    encoder, merges = gpt2_files(vocabulary, tmp_path)
+    from_gpt2 = read_gpt2_files(encoder, merges)
     assert from_ranks.pieces == from_hf.pieces == from_gpt2.pieces == vocabulary.pieces
     assert dict(from_hf.special_tokens) == dict(from_gpt2.special_tokens) == dict(vocabulary.special_tokens)
     assert len({from_ranks.sha256, from_hf.sha256, from_gpt2.sha256}) == 3
     assert all(len(digest) == 64 for digest in (from_ranks.sha256, from_hf.sha256, from_gpt2.sha256))
+    # Every report names the vocabulary by its source: the file, or both of GPT-2's files.
+    assert (from_ranks.source, from_hf.source, from_gpt2.source) == (
+        str(rank_file),
+        str(hf_path),
+        f"{encoder},{merges}",
+    )
 
 
 def test_read_vocabulary_picks_the_reader_by_the_path(tmp_path: Path) -> None:
@@ -76,22 +85,69 @@ def test_a_broken_rank_file_names_its_line_and_the_fact(extra: str, line: int, f
 
 def test_a_missing_byte_and_a_special_on_a_piece_rank_are_refused() -> None:
     without_zero = "".join(_line(bytes([value]), value - 1) for value in range(1, 256))
-    with pytest.raises(VocabularyError, match=r"byte 0x00 has no rank"):
+    with pytest.raises(VocabularyError, match=r"byte 0x00 has no rank") as raised:
         read_tiktoken_text(without_zero, "x.tiktoken")
+    assert str(raised.value).startswith("x.tiktoken: ")  # no line holds the missing byte: none is named
     with pytest.raises(VocabularyError, match=r"special token '<\|eot\|>' has id 5"):
         read_tiktoken_text(_bytes_text(), "x.tiktoken", special_tokens={"<|eot|>": 5})
 
 
-def test_a_bad_byte_level_symbol_names_the_file_and_line(tmp_path: Path) -> None:
+def _line_holding(text: str, key: str) -> int:
+    """The 1-based number of the line whose entry has the JSON key ``key`` (counted apart from the reader)."""
+    return next(number for number, line in enumerate(text.split("\n"), start=1) if line.lstrip().startswith(f"{key}:"))
+
+
+@pytest.mark.parametrize("leading", ["", "\n"])
+@pytest.mark.parametrize("token", ["a\u4e00", "\u4e00\u4e01"])  # U+4E00 and U+4E01 are no byte-level symbols
+def test_a_bad_byte_level_symbol_names_the_file_and_line(tmp_path: Path, token: str, leading: str) -> None:
     vocabulary = trained_vocabulary()
     path = hf_tokenizer_json(vocabulary, tmp_path / "tokenizer.json")
     document = json.loads(path.read_text(encoding="utf-8"))
-    document["model"]["vocab"]["a\u4e00"] = 10_000  # U+4E00 is no byte-level symbol
-    path.write_text(json.dumps(document, ensure_ascii=False, indent=1), encoding="utf-8")
+    document["model"]["vocab"][token] = 10_000
+    text = leading + json.dumps(document, ensure_ascii=False, indent=1)
+    path.write_text(text, encoding="utf-8")
     with pytest.raises(VocabularyError) as raised:
         read_hf_tokenizer_json(path)
-    assert str(raised.value).startswith(f"{path} line ")
+    assert str(raised.value).startswith(f"{path} line {_line_holding(text, json.dumps(token, ensure_ascii=False))}: ")
     assert "U+4E00" in str(raised.value)
+
+
+def test_a_bad_symbol_the_reader_cannot_find_in_the_text_is_named_without_a_line(tmp_path: Path) -> None:
+    # Written with JSON escapes (\u4e00), the token's text is not in the file as such: no line is guessed.
+    path = hf_tokenizer_json(trained_vocabulary(), tmp_path / "tokenizer.json")
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["model"]["vocab"]["a\u4e00"] = 10_000
+    path.write_text(json.dumps(document, indent=1), encoding="utf-8")
+    with pytest.raises(VocabularyError) as raised:
+        read_hf_tokenizer_json(path)
+    assert str(raised.value).startswith(f"{path}: ")
+    assert "U+4E00" in str(raised.value)
+
+
+@pytest.mark.parametrize("bad_id", ["259", True, 259.0])
+def test_a_tokenizer_json_id_that_is_no_integer_names_the_file_line_and_token(tmp_path: Path, bad_id: object) -> None:
+    vocabulary = trained_vocabulary()
+    path = hf_tokenizer_json(vocabulary, tmp_path / "tokenizer.json")
+    document = json.loads(path.read_text(encoding="utf-8"))
+    # Merges as pairs (as tokenizers 0.20 writes them): the token is written again after its vocab entry.
+    document["model"]["merges"] = [merge.split(" ") for merge in document["model"]["merges"]]
+    assert ["t", "he"] in document["model"]["merges"]
+    document["model"]["vocab"]["he"] = bad_id
+    text = json.dumps(document, ensure_ascii=False, indent=1)
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(VocabularyError) as raised:
+        read_hf_tokenizer_json(path)
+    assert str(raised.value).startswith(f"{path} line {_line_holding(text, json.dumps('he'))}: ")
+    assert repr("he") in str(raised.value)
+
+
+def test_added_tokens_that_are_not_a_text_and_an_id_are_not_specials(tmp_path: Path) -> None:
+    vocabulary = trained_vocabulary()
+    path = hf_tokenizer_json(vocabulary, tmp_path / "tokenizer.json")
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["added_tokens"] += ["<|x|>", {"content": 5, "id": 9_000}, {"id": 9_001}, {"content": "<|y|>"}]
+    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    assert dict(read_hf_tokenizer_json(path).special_tokens) == dict(vocabulary.special_tokens)
 
 
 def test_gpt2_merges_that_disagree_with_the_encoder_are_refused(tmp_path: Path) -> None:
@@ -105,6 +161,83 @@ def test_gpt2_merges_that_disagree_with_the_encoder_are_refused(tmp_path: Path) 
         read_gpt2_files(encoder, merges)
 
 
+def _merge_lines(merges: Path) -> list[str]:
+    return merges.read_text(encoding="utf-8").splitlines()
+
+
+def test_gpt2_files_read_the_same_without_a_version_line_or_with_the_specials_first(tmp_path: Path) -> None:
+    # GPT-2's <|endoftext|> has the first id past the merges (50256 = 256 + 50000); JSON keys have no order.
+    pieces = trained_vocabulary().pieces
+    vocabulary = Vocabulary(pieces, {"<|endoftext|>": len(pieces), "<|pad|>": len(pieces) + 1})
+    encoder, merges = gpt2_files(vocabulary, tmp_path)
+    merges.write_text("\n".join(_merge_lines(merges)[1:]) + "\n", encoding="utf-8")  # no "#version" line
+    entries = json.loads(encoder.read_text(encoding="utf-8"))
+    specials_first = {**vocabulary.special_tokens, **entries}
+    encoder.write_text(json.dumps(specials_first, ensure_ascii=False), encoding="utf-8")
+    read = read_gpt2_files(encoder, merges)
+    assert read.pieces == vocabulary.pieces
+    assert dict(read.special_tokens) == dict(vocabulary.special_tokens)
+
+
+@pytest.mark.parametrize("spacing", ["{} {} {}", "{}  {}", "{} {} ", "{}{}"])
+def test_a_gpt2_merge_line_not_of_two_tokens_and_one_space_names_the_file_and_line(
+    tmp_path: Path, spacing: str
+) -> None:
+    encoder, merges = gpt2_files(trained_vocabulary(), tmp_path)
+    lines = _merge_lines(merges)
+    first, second = lines[4].split(" ")
+    lines[4] = spacing.format(first, second, "x")  # the right tokens, but not as two and one space apart
+    merges.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(VocabularyError) as raised:
+        read_gpt2_files(encoder, merges)
+    assert str(raised.value).startswith(f"{merges} line 5: ")
+    assert repr(lines[4]) in str(raised.value)
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_a_bad_symbol_in_a_gpt2_merge_names_the_file_and_line(tmp_path: Path, side: int) -> None:
+    encoder, merges = gpt2_files(trained_vocabulary(), tmp_path)
+    lines = _merge_lines(merges)
+    parts = lines[6].split(" ")
+    parts[side] += "\u4e00"
+    lines[6] = " ".join(parts)
+    merges.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(VocabularyError) as raised:
+        read_gpt2_files(encoder, merges)
+    assert str(raised.value).startswith(f"{merges} line 7: ")
+    assert "U+4E00" in str(raised.value)
+
+
+@pytest.mark.parametrize(("token", "value"), [("he", "259"), ("he", False), ("a\u4e00", 300)])
+def test_a_bad_gpt2_encoder_entry_names_the_file_line_and_token(tmp_path: Path, token: str, value: object) -> None:
+    encoder, merges = gpt2_files(trained_vocabulary(), tmp_path)
+    entries = json.loads(encoder.read_text(encoding="utf-8"))
+    entries[token] = value
+    text = json.dumps(entries, ensure_ascii=False, indent=1)
+    encoder.write_text(text, encoding="utf-8")
+    with pytest.raises(VocabularyError) as raised:
+        read_gpt2_files(encoder, merges)
+    assert str(raised.value).startswith(
+        f"{encoder} line {_line_holding(text, json.dumps(token, ensure_ascii=False))}: "
+    )
+    assert repr(token) in str(raised.value) or "U+4E00" in str(raised.value)
+
+
+def test_unreadable_gpt2_files_name_the_file_at_fault(tmp_path: Path) -> None:
+    encoder, merges = gpt2_files(trained_vocabulary(), tmp_path)
+    good_encoder, good_merges = encoder.read_bytes(), merges.read_bytes()
+    for encoder_data, merges_data, at_fault in [
+        (b'{"a": 0,\n "b": }', good_merges, f"{encoder} line 2: "),
+        (b'["a", "b"]', good_merges, f"{encoder}: "),
+        (good_encoder, good_merges + "caf\u00e9 x\n".encode("latin-1"), f"{merges}: "),
+    ]:
+        encoder.write_bytes(encoder_data)
+        merges.write_bytes(merges_data)
+        with pytest.raises(VocabularyError) as raised:
+            read_gpt2_files(encoder, merges)
+        assert str(raised.value).startswith(at_fault)
+
+
 def test_unreadable_and_non_json_files_are_one_line_errors(tmp_path: Path) -> None:
     with pytest.raises(VocabularyError, match=r"cannot read"):
         read_vocabulary(str(tmp_path / "absent.tiktoken"))
@@ -114,3 +247,11 @@ def test_unreadable_and_non_json_files_are_one_line_errors(tmp_path: Path) -> No
     (tmp_path / "wordpiece.json").write_text('{"model": {"type": "WordPiece", "vocab": {}}}', encoding="utf-8")
     with pytest.raises(VocabularyError, match=r"no BPE model"):
         read_vocabulary(str(tmp_path / "wordpiece.json"))
+    (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(VocabularyError, match=r"no BPE model") as raised:
+        read_vocabulary(str(tmp_path / "list.json"))
+    assert str(raised.value).startswith(f"{tmp_path / 'list.json'}: ")
+    (tmp_path / "latin1.json").write_bytes(b'{"model": "caf\xe9"}')
+    with pytest.raises(VocabularyError, match=r"UTF-8") as raised:
+        read_vocabulary(str(tmp_path / "latin1.json"))
+    assert str(raised.value).startswith(f"{tmp_path / 'latin1.json'}: ")
