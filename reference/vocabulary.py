@@ -230,11 +230,17 @@ def _line_of(text: str, needle: str) -> int | None:
     return None if position < 0 else text.count("\n", 0, position) + 1
 
 
+def _token_line(text: str, token: str) -> int | None:
+    """The line of ``token``'s JSON string in ``text``, written raw (as HF writes its files) or with ``\\u`` escapes."""
+    raw = _line_of(text, json.dumps(token, ensure_ascii=False))
+    return raw if raw is not None else _line_of(text, json.dumps(token))
+
+
 def _token_bytes(token: str, source: str, text: str) -> bytes:
     # The line is looked up only for a bad token: finding each of 100 000 tokens would take minutes.
     if all(symbol in _BYTE_OF_SYMBOL for symbol in token):
         return bytes(_BYTE_OF_SYMBOL[symbol] for symbol in token)
-    return symbols_to_bytes(token, source, _line_of(text, json.dumps(token, ensure_ascii=False)))
+    return symbols_to_bytes(token, source, _token_line(text, token))
 
 
 def read_hf_tokenizer_json(path: Path) -> Vocabulary:
@@ -256,7 +262,7 @@ def read_hf_tokenizer_json(path: Path) -> Vocabulary:
         if token_id in special_ids:
             continue
         if not isinstance(token_id, int) or isinstance(token_id, bool):
-            raise _fail(source, _line_of(text, json.dumps(token)), f"the id of {token!r} is not an integer")
+            raise _fail(source, _token_line(text, token), f"the id of {token!r} is not an integer")
         ranked.append((_token_bytes(token, source, text), token_id, None))
     return vocabulary_from_pieces(ranked, source, special_tokens=specials, sha256=hashlib.sha256(data).hexdigest())
 
@@ -295,9 +301,7 @@ def read_gpt2_files(encoder_path: Path, merges_path: Path) -> Vocabulary:
         if token in specials:
             continue
         if not isinstance(token_id, int) or isinstance(token_id, bool):
-            raise _fail(
-                str(encoder_path), _line_of(encoder_text, json.dumps(token)), f"the id of {token!r} is not an integer"
-            )
+            raise _fail(str(encoder_path), _token_line(encoder_text, token), f"the id of {token!r} is not an integer")
         ranked.append((_token_bytes(token, str(encoder_path), encoder_text), token_id, None))
     digest = hashlib.sha256(encoder_data + merges_data).hexdigest()
     vocabulary = vocabulary_from_pieces(ranked, f"{encoder_path},{merges_path}", special_tokens=specials, sha256=digest)
