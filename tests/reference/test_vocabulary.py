@@ -112,20 +112,6 @@ def test_a_bad_byte_level_symbol_names_the_file_and_line(tmp_path: Path, token: 
     assert "U+4E00" in str(raised.value)
 
 
-def test_a_bad_symbol_written_with_json_escapes_is_found_on_its_line(tmp_path: Path) -> None:
-    # Written with JSON escapes (\u4e00) the token's text is not in the file as such; its escaped form is.
-    path = hf_tokenizer_json(trained_vocabulary(), tmp_path / "tokenizer.json")
-    document = json.loads(path.read_text(encoding="utf-8"))
-    document["model"]["vocab"]["a\u4e00"] = 10_000
-    text = json.dumps(document, indent=1)
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(VocabularyError) as raised:
-        read_hf_tokenizer_json(path)
-    line = _line_holding(text, json.dumps("a\u4e00"))
-    assert str(raised.value).startswith(f"{path} line {line}: ")
-    assert "U+4E00" in str(raised.value)
-
-
 def test_a_bad_symbol_the_reader_cannot_find_in_the_text_is_named_without_a_line(tmp_path: Path) -> None:
     # The token's text is in the file neither raw nor escaped (written with other escapes): no line is guessed.
     path = hf_tokenizer_json(trained_vocabulary(), tmp_path / "tokenizer.json")
@@ -138,16 +124,22 @@ def test_a_bad_symbol_the_reader_cannot_find_in_the_text_is_named_without_a_line
     assert "U+4E00" in str(raised.value)
 
 
-def test_an_id_that_is_no_integer_on_a_token_written_raw_names_its_line(tmp_path: Path) -> None:
-    """HF writes its files as raw UTF-8: a non-ASCII token ('Ġ12') is found as written."""
+@pytest.mark.parametrize(
+    ("token", "value", "ensure_ascii"),
+    [("a\u4e00", 10_000, True), ("\u012012", "x", False), ("\u012012", "x", True)],
+)
+def test_a_bad_entry_is_found_on_its_line_written_raw_or_escaped(
+    tmp_path: Path, token: str, value: object, ensure_ascii: bool
+) -> None:
+    """HF writes raw UTF-8 ('Ġ12' as such), other writers JSON escapes ('\\u0120'): either way the line is named."""
     path = hf_tokenizer_json(trained_vocabulary(), tmp_path / "tokenizer.json")
     document = json.loads(path.read_text(encoding="utf-8"))
-    document["model"]["vocab"]["\u012012"] = "x"
-    text = json.dumps(document, ensure_ascii=False, indent=1)
+    document["model"]["vocab"][token] = value
+    text = json.dumps(document, ensure_ascii=ensure_ascii, indent=1)
     path.write_text(text, encoding="utf-8")
     with pytest.raises(VocabularyError) as raised:
         read_hf_tokenizer_json(path)
-    line = _line_holding(text, json.dumps("\u012012", ensure_ascii=False))
+    line = _line_holding(text, json.dumps(token, ensure_ascii=ensure_ascii))
     assert str(raised.value).startswith(f"{path} line {line}: ")
 
 
