@@ -29,8 +29,9 @@ from bpe_conformance.errors import HarnessError
 from bpe_conformance.reference.profiles import PROFILES
 from bpe_conformance.reports.common import hypothesis_note
 from bpe_conformance.reports.terminal import failure_lines
-from bpe_conformance.results.outcomes import CheckResult, LimitsRecord, Outcome
+from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running import OpenedRun, RunConfig, RunPlan
+from bpe_conformance.running.suite import limits_record
 from bpe_conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
 
 if TYPE_CHECKING:
@@ -160,15 +161,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--bpe-temp-cwd", action="store_true", help="run the implementation in a new temporary directory")
 
 
+def _process_limits(config: pytest.Config) -> ProcessLimits:
+    """The limits the ``--bpe-*`` limit options ask for, as ``run``'s ``limits_from`` reads its own."""
+    return ProcessLimits(
+        memory_bytes=config.getoption("bpe_memory_limit"),
+        clean_env=config.getoption("bpe_clean_env"),
+        passed_env=tuple(dict.fromkeys(config.getoption("bpe_env"))),
+        temp_cwd=config.getoption("bpe_temp_cwd"),
+    )
+
+
 def _limit_options(config: pytest.Config) -> list[str]:
     """``run``'s limit options of a reproducing command, where not the defaults."""
-    record = LimitsRecord(
-        config.getoption("bpe_memory_limit"),
-        config.getoption("bpe_clean_env"),
-        tuple(dict.fromkeys(config.getoption("bpe_env"))),
-        config.getoption("bpe_temp_cwd"),
-    )
-    return record.options(default_memory=DEFAULT_MEMORY_LIMIT)
+    return limits_record(_process_limits(config)).options(default_memory=DEFAULT_MEMORY_LIMIT)
 
 
 def reproduce_commands(config: pytest.Config, check: str) -> list[str]:
@@ -225,12 +230,7 @@ def run_config(config: pytest.Config) -> RunConfig:
         profile=option("bpe_profile"),
         level=option("bpe_level"),
         database=option("bpe_database"),
-        limits=ProcessLimits(
-            memory_bytes=option("bpe_memory_limit"),
-            clean_env=option("bpe_clean_env"),
-            passed_env=tuple(dict.fromkeys(option("bpe_env"))),
-            temp_cwd=option("bpe_temp_cwd"),
-        ),
+        limits=_process_limits(config),
     )
 
 
