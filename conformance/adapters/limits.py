@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import re
 import shutil
@@ -187,10 +188,15 @@ def make_workdir() -> str:
     """A new, empty, private temporary directory for one implementation process, named for the harness's pid.
 
     A harness killed with SIGKILL cannot remove its directories; the next one to make a directory removes those
-    whose harness is gone (:func:`remove_orphan_workdirs`).
+    whose harness is gone (:func:`remove_orphan_workdirs`), once: a harness starts many processes.
     """
-    remove_orphan_workdirs(tempfile.gettempdir())
+    _remove_orphans_once(tempfile.gettempdir())
     return tempfile.mkdtemp(prefix=f"{_WORKDIR_PREFIX}{os.getpid()}-")
+
+
+@functools.cache  # once per harness process and temporary directory
+def _remove_orphans_once(parent: str) -> None:
+    remove_orphan_workdirs(parent)
 
 
 def remove_orphan_workdirs(parent: str) -> list[str]:
@@ -202,8 +208,10 @@ def remove_orphan_workdirs(parent: str) -> list[str]:
     removed = []
     with contextlib.suppress(OSError):
         for entry in os.scandir(parent):
-            pid_text = entry.name[len(_WORKDIR_PREFIX) :].split("-", 1)[0]
-            if not entry.name.startswith(_WORKDIR_PREFIX) or not pid_text.isdigit() or _alive(int(pid_text)):
+            if not entry.name.startswith(_WORKDIR_PREFIX):
+                continue
+            pid_text = entry.name.removeprefix(_WORKDIR_PREFIX).split("-", 1)[0]
+            if not pid_text.isdigit() or _alive(int(pid_text)):
                 continue
             with contextlib.suppress(OSError):
                 if entry.is_dir(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid():
