@@ -31,7 +31,6 @@ from bpe_conformance.reports.common import hypothesis_note
 from bpe_conformance.reports.terminal import failure_lines
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running import OpenedRun, RunConfig, RunPlan
-from bpe_conformance.running.suite import limits_record
 from bpe_conformance.settings import HYPOTHESIS_VERSION, keep_storage_out_of_cwd
 
 if TYPE_CHECKING:
@@ -173,7 +172,7 @@ def _process_limits(config: pytest.Config) -> ProcessLimits:
 
 def _limit_options(config: pytest.Config) -> list[str]:
     """``run``'s limit options of a reproducing command, where not the defaults."""
-    return limits_record(_process_limits(config)).options(default_memory=DEFAULT_MEMORY_LIMIT)
+    return _process_limits(config).record().options(default_memory=DEFAULT_MEMORY_LIMIT)
 
 
 def reproduce_commands(config: pytest.Config, check: str) -> list[str]:

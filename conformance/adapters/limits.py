@@ -29,6 +29,8 @@ import tempfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bpe_conformance.results.outcomes import LimitsRecord
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
@@ -143,14 +145,9 @@ class ProcessLimits:
         kept = ALLOWED_VARIABLES | set(required) | set(self.passed_env)
         return {name: value for name, value in base.items() if name in kept or name.startswith(("LC_", MARKER_PREFIX))}
 
-    def describe(self) -> dict[str, object]:
+    def record(self) -> LimitsRecord:
         """The limits as a report records them (``config.limits``)."""
-        return {
-            "memory_limit": self.memory_bytes,
-            "clean_env": self.clean_env,
-            "env": list(self.passed_env),
-            "temp_cwd": self.temp_cwd,
-        }
+        return LimitsRecord(self.memory_bytes, self.clean_env, self.passed_env, self.temp_cwd)
 
 
 DEFAULT_LIMITS = ProcessLimits()

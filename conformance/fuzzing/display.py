@@ -33,7 +33,6 @@ from bpe_conformance.reports.terminal import (
     wrap_command,
     wrap_detail,
 )
-from bpe_conformance.running.suite import limits_record
 from bpe_conformance.settings import HYPOTHESIS_VERSION
 
 if TYPE_CHECKING:
@@ -85,7 +84,7 @@ def reproduce_line(config: CampaignConfig, check: str) -> str:
         "database": config.database,
     }
     if config.isolation == "process":
-        record["limits"] = limits_record(config.limits).to_json()
+        record["limits"] = config.limits.record().to_json()
     return run_command(record, "dev", check, None) + hypothesis_note(check, HYPOTHESIS_VERSION)
 
 

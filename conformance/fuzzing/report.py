@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from bpe_conformance.files import write_output
 from bpe_conformance.fuzzing.display import reproduce_line
 from bpe_conformance.reports.common import JSON_MESSAGE_CHARS, capped_for_json, cut, to_json_safe
-from bpe_conformance.running.suite import HARNESS_NAME, limits_record
+from bpe_conformance.running.suite import HARNESS_NAME
 from bpe_conformance.spec.resources import spec_file
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def _config(result: CampaignResult) -> JSONObject:
         "seed": config.seed,
         "max_failures": config.max_failures,
         "effort": config.effort,
-    } | ({"limits": limits_record(config.limits).to_json()} if config.isolation == "process" else {})
+    } | ({"limits": config.limits.record().to_json()} if config.isolation == "process" else {})
 
 
 def build_summary(result: CampaignResult) -> JSONObject:

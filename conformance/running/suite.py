@@ -24,7 +24,7 @@ from bpe_conformance.adapters.subprocess import DEFAULT_TIMEOUT
 from bpe_conformance.dialects.context import known_profile, with_profile
 from bpe_conformance.errors import HarnessError
 from bpe_conformance.results.implementation import ImplementationRecord
-from bpe_conformance.results.outcomes import CheckResult, LimitsRecord, Outcome, RunRecord, SuiteResult
+from bpe_conformance.results.outcomes import CheckResult, Outcome, RunRecord, SuiteResult
 from bpe_conformance.running.skipfile import SkipPlan, load_skip_file
 from bpe_conformance.settings import EFFORTS, active_effort_name
 
@@ -54,7 +54,6 @@ __all__ = [
     "implementation_record",
     "inapplicable_checks",
     "judged_subject",
-    "limits_record",
     "open_subject",
     "run_suite",
     "select",
@@ -207,13 +206,8 @@ def config_record(config: RunConfig, checks: list[Check], skips: SkipPlan) -> Ru
         declared_clauses=dict(skips.clauses),
         database=config.database,
         profile=config.profile,
-        limits=None if config.isolation_used != "process" else limits_record(config.limits),
+        limits=None if config.isolation_used != "process" else config.limits.record(),
     )
-
-
-def limits_record(limits: ProcessLimits) -> LimitsRecord:
-    """What the reports record of ``limits``."""
-    return LimitsRecord(limits.memory_bytes, limits.clean_env, limits.passed_env, limits.temp_cwd)
 
 
 def skips_for(config: RunConfig) -> SkipPlan:

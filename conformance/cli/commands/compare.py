@@ -34,7 +34,7 @@ from bpe_conformance.files import STDOUT, writable_path
 from bpe_conformance.reference.pretokenization import SPLIT_PROFILES, SplitProfile, get_split_profile
 from bpe_conformance.reference.profile_spec import resolve_profile
 from bpe_conformance.reports.terminal import make_console, wrap_command, wrap_detail
-from bpe_conformance.running.suite import judged_subject, limits_record
+from bpe_conformance.running.suite import judged_subject
 
 if TYPE_CHECKING:
     from bpe_conformance.adapters.subject import Subject
@@ -150,7 +150,7 @@ def _request(args: argparse.Namespace, profile_name: str, split: SplitProfile | 
         shrink=args.shrink,
         shrink_seconds=args.shrink_seconds,
         split=split,
-        limits=limits_record(limits_from(args)) if args.isolation == "process" else None,
+        limits=limits_from(args).record() if args.isolation == "process" else None,
     )
 
 
