@@ -61,7 +61,7 @@ from bpe_conformance.reference.profiles import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
 __all__ = [
     "ALIASES",
@@ -264,11 +264,12 @@ def is_profile_file(spec: str) -> bool:
     return spec.strip().lower().endswith(FILE_SUFFIXES)
 
 
-def _toml(shown: str, text: str) -> object:
+def _toml_parser(shown: str) -> Callable[[str], object]:
+    """TOML's parser; on Python 3.10 (no tomllib) that error, before the file is read as TOML at all."""
     if sys.version_info >= (3, 11):
         import tomllib
 
-        return tomllib.loads(text)
+        return tomllib.loads
     raise _fail(shown, "TOML profile files need Python 3.11 or later (tomllib); write the same table as JSON")
 
 
@@ -284,9 +285,9 @@ def load_profile_file(path: str | Path) -> Profile:
         raise _fail(shown, f"cannot read it: {error.strerror or error}") from None
     if len(data) > MAX_FILE_BYTES:
         raise _fail(shown, f"a profile file is at most {MAX_FILE_BYTES} bytes")
+    parse = json.loads if where.suffix.lower() == ".json" else _toml_parser(shown)
     try:
-        text = data.decode("utf-8")
-        table = json.loads(text) if where.suffix.lower() == ".json" else _toml(shown, text)
+        table = parse(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:  # arrays nested past the parser's depth
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise _fail(shown, f"not valid {where.suffix.lower()[1:].upper()}: {reason}") from None
