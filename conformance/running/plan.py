@@ -155,6 +155,7 @@ class OpenedRun:
         # The skip file's entries win over "does not apply": the reader wrote them, and reports show them.
         self.skipped: dict[str, str] = {**inapplicable, **plan.skips.checks}
         self._inapplicable = inapplicable
+        self._void = suite.void_clauses(subject)
 
     def __enter__(self) -> OpenedRun:
         return self
@@ -187,9 +188,11 @@ class OpenedRun:
         base = self.plan.settings if hypothesis_settings is None else hypothesis_settings
         seed = self.plan.config.seed if seed is None else seed
         if check.name in self.skipped:
-            return self._skipped(check, base, seed)
-        result = run_check(check, self.subject, base, seed, self.open_database())
-        return suite.apply_declared_deviations(result, self.plan.skips.clauses)
+            result = self._skipped(check, base, seed)
+        else:
+            result = run_check(check, self.subject, base, seed, self.open_database())
+            result = suite.apply_declared_deviations(result, self.plan.skips.clauses)
+        return suite.without_void_clauses(result, self._void)
 
     def _skipped(self, check: Check, base: settings, seed: int) -> CheckResult:
         (skipped,) = run_checks([check], self.subject, base, seed, self.skipped)

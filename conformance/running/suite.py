@@ -58,6 +58,8 @@ __all__ = [
     "run_suite",
     "select",
     "skips_for",
+    "void_clauses",
+    "without_void_clauses",
 ]
 
 HARNESS_NAME = "bpe-conformance"
@@ -175,6 +177,23 @@ def inapplicable_checks(checks: Sequence[Check], subject: Subject) -> dict[str, 
     profile = known_profile(subject.info.profile)
     reasons = {check.name: check.inapplicable(profile) for check in checks}
     return {name: reason for name, reason in reasons.items() if reason is not None}
+
+
+def void_clauses(subject: Subject) -> frozenset[str]:
+    """Clauses no check can judge under the subject's profile: every check that owns one (has it as its own
+    clause) does not apply there. Other checks do not report them either (under a profile with no split,
+    BPE-PRETOK-SPLIT is not among the clauses checked)."""
+    profile = known_profile(subject.info.profile)
+    applies: dict[str, bool] = {}
+    for check in catalogue():
+        applies[check.clause] = applies.get(check.clause, False) or check.inapplicable(profile) is None
+    return frozenset(clause for clause, applicable in applies.items() if not applicable)
+
+
+def without_void_clauses(result: CheckResult, void: frozenset[str]) -> CheckResult:
+    """``result`` listing only the clauses its check can judge: its own, the one it reports, and no void one."""
+    kept = tuple(clause for clause in result.clauses if clause not in void or clause == result.clause)
+    return result if kept == result.clauses else dataclasses.replace(result, clauses=kept)
 
 
 def implementation_record(subject: Subject, impl: str | None, isolation: str | None = None) -> ImplementationRecord:

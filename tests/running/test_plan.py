@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from bpe_conformance.checks.base import Check
 
 TIE_BREAK = ("tie-break",)
+# A correct pre-tokenizing trainer; it declares rustbpe+split=cl100k.
+SPLIT_TRAINER = "tests.support.split_profile_trainers:CorrectSplitTrainer"
 
 
 @pytest.mark.parametrize(
@@ -153,3 +155,27 @@ def test_front_ends_use_only_the_public_api_of_running(path: str) -> None:
             assert not any(alias.name.startswith("bpe_conformance.running") for alias in node.names), path
     assert used
     assert used <= {"HARNESS_NAME", "OpenedRun", "RunConfig", "RunInterrupted", "RunPlan", "SuiteResult"}
+
+
+@pytest.mark.parametrize(
+    ("check", "impl", "listed", "void"),
+    [
+        ("tie-break", None, "BPE-TRAIN-DOCS", "BPE-PRETOK-SPLIT"),
+        ("tie-break", SPLIT_TRAINER, "BPE-PRETOK-SPLIT", None),
+        ("no-pre-tokenization", None, "BPE-TRAIN-TIE", "BPE-PRETOK-SPLIT"),
+        ("pre-tokenization-split", SPLIT_TRAINER, "BPE-MERGE-SCAN", "BPE-ENCODE-RAW"),
+    ],
+)
+def test_a_result_lists_only_clauses_a_check_can_judge_under_the_profile(
+    check: str, impl: str | None, listed: str, void: str | None
+) -> None:
+    """A check that may localise to any stage lists the split's clause only where the profile splits, and the
+    raw-encoding clause only where it does not (the "Clauses checked" line counts these)."""
+    (declared,) = suite.select((check,))
+    plan = RunPlan.build(RunConfig(impl=impl, patterns=(check,), effort="ci"))
+    with plan.open() as opened:
+        (result,) = opened.run().results
+    assert result.outcome is Outcome.PASS
+    assert result.clauses[0] == declared.clause
+    assert listed in result.clauses
+    assert void is None or (void in declared.clauses and void not in result.clauses)
