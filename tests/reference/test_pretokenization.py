@@ -25,7 +25,7 @@ from bpe_conformance.reference.pretokenization import (
     get_split_profile,
     split_text,
 )
-from bpe_conformance.reference.vocabulary import vocabulary_from_pieces
+from bpe_conformance.reference.vocabulary import Vocabulary, vocabulary_from_pieces
 from tests.support.vocabularies import trained_vocabulary
 
 VOCABULARY = trained_vocabulary()
@@ -142,3 +142,12 @@ def test_the_fast_encoder_equals_the_literal_one_on_long_runs() -> None:
     for unit in (b" ", b"a", b"1", "日".encode(), b"ab"):
         run = unit * 700
         assert encode_chunk_fast(run, VOCABULARY) == encode_chunk(run, VOCABULARY)
+
+
+@pytest.mark.parametrize("encode", [encode_chunk, encode_chunk_fast])
+def test_a_byte_without_a_rank_is_named_with_the_vocabulary(encode: Any) -> None:
+    """A vocabulary built in memory need not hold every byte: the first byte left without a rank is named."""
+    vocabulary = Vocabulary((b"a", b"b", b"ab"), source="two-letters")
+    assert encode(b"abab", vocabulary) == [2, 2]
+    with pytest.raises(ValueError, match=r"^byte b'x' has no rank in the vocabulary two-letters$"):
+        encode(b"xaby", vocabulary)

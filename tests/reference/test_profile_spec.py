@@ -107,6 +107,12 @@ def test_a_bad_spec_is_one_line_naming_the_field_value_and_choices(spec: str, me
     assert "\n" not in text
 
 
+@pytest.mark.parametrize("spec", [7, None, b"strict"])
+def test_a_profile_that_is_not_a_string_names_the_type_it_was(spec: object) -> None:
+    with pytest.raises(TypeError, match=f"not {type(spec).__name__}$"):
+        resolve_profile(spec)  # type: ignore[arg-type]
+
+
 def test_encode_only_base_or_none_tie_is_allowed_and_cannot_train() -> None:
     profile = parse_profile("strict+tie=none")
     assert profile.tie_break is None
