@@ -8,15 +8,24 @@ cl100k splits and a wrongly split text gets other ids. Each port is judged by th
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 import pytest
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
-from bpe_conformance.checks.production import PRODUCTION_CHECKS, verify_production_encode
+from bpe_conformance.checks.production import (
+    PRODUCTION_CHECKS,
+    SHORT_RUNS,
+    _probes,
+    verify_production_encode,
+    verify_production_roundtrip,
+    verify_production_unknown_id,
+)
 from bpe_conformance.dialects.production import ProductionSetup, VocabularyBoundSubject, bind_vocabulary
 from bpe_conformance.errors import HarnessError, Violation
-from bpe_conformance.reference.pretokenization import CL100K, split_text
+from bpe_conformance.reference.pretokenization import CL100K, SPLIT_PROFILES, encode_production_fast, split_text
+from bpe_conformance.reference.vocabulary import Vocabulary
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.settings import EFFORTS
@@ -204,3 +213,99 @@ def test_a_wrong_split_beside_a_special_is_not_blamed_on_the_specials() -> None:
     with pytest.raises(Violation) as raised:
         verify_production_encode(subject, "  a<|endoftext|>")
     assert raised.value.clause == "BPE-PRETOK-SPLIT"
+
+
+class _DropsLastId(broken_ports.CorrectPort):
+    def decode(self, ids: list[int]) -> str:
+        return super().decode(ids[:-1])
+
+
+def test_a_decode_that_loses_text_breaks_the_roundtrip_with_both_texts() -> None:
+    subject = VocabularyBoundSubject(InProcessSubject(_DropsLastId), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_roundtrip(subject, "ab cd")
+    assert raised.value.clause == "BPE-ROUNDTRIP"
+    assert "decode" in raised.value.message
+    assert raised.value.inputs == {"text": "ab cd"}
+    assert (raised.value.expected, raised.value.actual) == ("ab cd", subject.decode(subject.encode("ab cd")))
+    verify_production_roundtrip(VocabularyBoundSubject(InProcessSubject(broken_ports.CorrectPort), SETUP), "ab cd")
+
+
+class _RecordsDecodes(broken_ports.CorrectPort):
+    asked: ClassVar[list[list[int]]] = []
+
+    def decode(self, ids: list[int]) -> str:
+        self.asked.append(list(ids))
+        return super().decode(ids)
+
+
+def test_the_unknown_ids_tried_are_the_first_two_past_the_pieces_that_are_no_special() -> None:
+    # A special right after the pieces (at size + 1) is skipped: "which" 1 is the id after it.
+    size = SETUP.vocabulary.size
+    vocabulary = Vocabulary(SETUP.vocabulary.pieces, {"<|endoftext|>": size + 1})
+    subject = VocabularyBoundSubject(InProcessSubject(_RecordsDecodes), ProductionSetup(CL100K, vocabulary))
+    for which, unknown in ((0, size), (1, size + 2)):
+        _RecordsDecodes.asked.clear()
+        verify_production_unknown_id(subject, which)  # the correct port refuses it with a ValueError
+        assert _RecordsDecodes.asked == [[97, unknown]], which
+
+
+class _KeyErrorForUnknown(broken_ports.CorrectPort):
+    """tiktoken's way: a KeyError for an id it has no piece for."""
+
+    def decode(self, ids: list[int]) -> str:
+        return b"".join(self.pieces[token_id] for token_id in ids).decode("utf-8", errors="replace")
+
+
+@pytest.mark.parametrize("port", [_AcceptsUnknown, _KeyErrorForUnknown])
+def test_an_unknown_id_accepted_or_refused_outside_the_families_is_reported_with_the_ids(port: type) -> None:
+    size = SETUP.vocabulary.size
+    subject = VocabularyBoundSubject(InProcessSubject(port), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_unknown_id(subject, 1)
+    violation = raised.value
+    assert violation.clause == "BPE-INPUT-IDS"
+    assert str(size + 1) in violation.message
+    assert violation.inputs == {"ids": [97, size + 1]}
+    assert violation.expected == "ValueError"
+    if port is _AcceptsUnknown:  # its answer: the known id's piece, the unknown id dropped
+        assert violation.actual == (SETUP.vocabulary.piece_of(97) or b"").decode("utf-8", errors="replace")
+    else:
+        assert "KeyError" in violation.message
+        assert violation.actual.startswith("KeyError")
+        assert str(size + 1) in violation.actual
+
+
+def test_a_chunk_merged_wrong_after_chunks_merged_right_is_the_one_blamed() -> None:
+    # A text whose first chunks every port encodes right, and whose last chunk the leftmost-first port merges
+    # wrong even alone: the chunks before it must not be blamed, whatever their tokens' offsets.
+    port = broken_ports.MergesLeftmostFirst()
+    port.load_vocabulary(dict(SETUP.vocabulary.rank_of), dict(SETUP.vocabulary.special_tokens))
+    words = [piece.decode() for piece in SETUP.vocabulary.pieces if re.fullmatch(rb"[a-z]+", piece)]
+    wrong = next(
+        chunk
+        for chunk in (f" {head}{tail}" for head in words for tail in words)
+        if port.encode(chunk) != encode_production_fast(chunk, SETUP.vocabulary, CL100K)
+    )
+    text = "a b" + wrong
+    assert split_text(text, CL100K) == ["a", " b", wrong]
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.MergesLeftmostFirst), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, text)
+    assert raised.value.clause == "BPE-PRETOK-RANK"
+    assert f"chunk {wrong!r}" in raised.value.message
+    assert "'a'" not in raised.value.message.split(";")[0]
+    assert "' b'" not in raised.value.message.split(";")[0]
+
+
+def test_the_merge_probes_are_runs_of_a_then_single_chunk_texts_of_at_least_three_bytes() -> None:
+    probes = _probes(SETUP.vocabulary, 7)
+    runs = probes[: len(SHORT_RUNS)]
+    assert runs[0] == "a" * 7  # as long as the chunk in question, first
+    assert sorted(runs) == sorted("a" * count for count in SHORT_RUNS)  # each short run once
+    merged = probes[len(SHORT_RUNS) :]
+    assert merged
+    # Two bytes allow one merge only, so no merge order can part on them; three is the least that can.
+    assert min(len(probe.encode()) for probe in merged) == 3
+    for profile in SPLIT_PROFILES.values():
+        assert all(split_text(probe, profile) == [probe] for probe in merged), profile.name
