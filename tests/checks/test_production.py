@@ -309,3 +309,22 @@ def test_the_merge_probes_are_runs_of_a_then_single_chunk_texts_of_at_least_thre
     assert min(len(probe.encode()) for probe in merged) == 3
     for profile in SPLIT_PROFILES.values():
         assert all(split_text(probe, profile) == [probe] for probe in merged), profile.name
+
+
+class _LosesWhitespace(broken_ports.CorrectPort):
+    """cl100k's pattern without its whitespace alternatives: re.findall skips the spaces no alternative matches."""
+
+    pattern = CL100K.pattern.split(r"|\s++$")[0]
+
+
+@pytest.mark.parametrize(("text", "spelled"), [("ab  ", "ab"), ("ab  cd", "ab cd")])
+def test_ids_that_spell_another_text_are_blamed_on_the_split_naming_what_they_spell(text: str, spelled: str) -> None:
+    # Offsets in the ids' bytes are not offsets in the text, so no chunk's tokens can be said to look right.
+    assert r"\s" not in _LosesWhitespace.pattern.replace(r"[^\s", "")
+    subject = VocabularyBoundSubject(InProcessSubject(_LosesWhitespace), SETUP)
+    assert b"".join(SETUP.vocabulary.piece_of(token_id) or b"" for token_id in subject.encode(text)) == spelled.encode()
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, text)
+    assert raised.value.clause == "BPE-PRETOK-SPLIT"
+    why = raised.value.message.split(";")[0]
+    assert repr(spelled) in why
