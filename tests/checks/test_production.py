@@ -7,6 +7,7 @@ cl100k splits and a wrongly split text gets other ids. Each port is judged by th
 
 from __future__ import annotations
 
+import math
 import re
 from typing import ClassVar
 
@@ -18,13 +19,20 @@ from bpe_conformance.checks.production import (
     PRODUCTION_CHECKS,
     SHORT_RUNS,
     _probes,
+    verify_production_decode,
     verify_production_encode,
     verify_production_roundtrip,
     verify_production_unknown_id,
 )
 from bpe_conformance.dialects.production import ProductionSetup, VocabularyBoundSubject, bind_vocabulary
 from bpe_conformance.errors import HarnessError, Violation
-from bpe_conformance.reference.pretokenization import CL100K, SPLIT_PROFILES, encode_production_fast, split_text
+from bpe_conformance.reference.pretokenization import (
+    CL100K,
+    SPLIT_PROFILES,
+    decode_production,
+    encode_production_fast,
+    split_text,
+)
 from bpe_conformance.reference.vocabulary import Vocabulary
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check
@@ -344,3 +352,51 @@ def test_ids_that_spell_another_text_are_blamed_on_the_split_naming_what_they_sp
     assert raised.value.clause == "BPE-PRETOK-SPLIT"
     why = raised.value.message.split(";")[0]
     assert repr(spelled.decode("utf-8", errors="backslashreplace")) in why  # invalid UTF-8 shown, not an error
+
+
+class _LastRankWrong(broken_ports.CorrectPort):
+    """An off-by-one in its rank table: the highest rank decodes as rank 0."""
+
+    def decode(self, ids: list[int]) -> str:
+        last = len(self.ranks) - 1
+        return super().decode([0 if token_id == last else token_id for token_id in ids])
+
+
+def test_a_fraction_just_below_one_decodes_the_last_piece_and_a_wrong_one_is_named() -> None:
+    size = SETUP.vocabulary.size
+    subject = VocabularyBoundSubject(InProcessSubject(_LastRankWrong), SETUP)
+    verify_production_decode(subject, [0.0, 0.5])  # ids 0 and size // 2 decode right
+    with pytest.raises(Violation) as raised:
+        verify_production_decode(subject, [0.5, math.nextafter(1.0, 0.0)])
+    violation = raised.value
+    assert violation.clause == "BPE-SPECIAL-DECODE"
+    assert str(size - 1) in violation.message
+    assert violation.inputs == {"ids": [size - 1]}
+    assert violation.expected == decode_production([size - 1], SETUP.vocabulary)
+    assert violation.actual == subject.decode([size - 1])
+    assert violation.actual != violation.expected
+
+
+class _DecodesTokenByToken(broken_ports.CorrectPort):
+    """Decodes each id's piece to text on its own, so a character split across two pieces becomes two U+FFFD."""
+
+    def decode(self, ids: list[int]) -> str:
+        return "".join(super(_DecodesTokenByToken, self).decode([token_id]) for token_id in ids)
+
+
+def test_ids_decoded_right_alone_but_wrong_together_are_reported_with_all_the_ids() -> None:
+    vocabulary = SETUP.vocabulary
+    size = vocabulary.size
+    lead, trail = vocabulary.rank_of[b"\xc3"], vocabulary.rank_of[b"\xa9"]  # the two bytes of U+00E9
+    subject = VocabularyBoundSubject(InProcessSubject(_DecodesTokenByToken), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_decode(subject, [(lead + 0.5) / size, (trail + 0.5) / size])
+    violation = raised.value
+    ids = [lead, trail, *sorted(vocabulary.special_tokens.values())]
+    assert violation.clause == "BPE-SPECIAL-DECODE"
+    assert violation.message
+    assert violation.inputs == {"ids": ids}
+    assert violation.expected == decode_production(ids, vocabulary)
+    assert violation.expected.startswith("\u00e9")
+    assert violation.actual == subject.decode(ids)
+    assert violation.actual.startswith("\ufffd\ufffd")
