@@ -19,6 +19,7 @@ from bpe_conformance.checks.production import (
     PRODUCTION_CHECKS,
     SHORT_RUNS,
     _probes,
+    _without_specials,
     verify_production_decode,
     verify_production_encode,
     verify_production_roundtrip,
@@ -400,3 +401,49 @@ def test_ids_decoded_right_alone_but_wrong_together_are_reported_with_all_the_id
     assert violation.expected.startswith("\u00e9")
     assert violation.actual == subject.decode(ids)
     assert violation.actual.startswith("\ufffd\ufffd")
+
+
+def _with_specials(*specials: str) -> ProductionSetup:
+    size = SETUP.vocabulary.size
+    return ProductionSetup(
+        CL100K, Vocabulary(SETUP.vocabulary.pieces, {text: size + i for i, text in enumerate(specials)})
+    )
+
+
+@pytest.mark.parametrize("special", ["<|endoftext|>", "<|a|>", "<|z|>", "<|x|>", "<|y|>"])
+def test_a_special_in_ordinary_text_is_altered_by_one_lower_case_letter(special: str) -> None:
+    # One lower-case letter for another keeps the chunks' kinds under every released pattern (o200k's
+    # pattern tells upper from lower case), so the altered text proves what the special's text did.
+    text = f"x {special}!"
+    altered = _without_specials(text, _with_specials(special))
+    assert altered is not None
+    assert len(altered) == len(text)
+    changed = [i for i, (a, b) in enumerate(zip(text, altered, strict=True)) if a != b]
+    assert len(changed) == 1
+    assert text.index(special) <= changed[0] < text.index(special) + len(special)
+    assert text[changed[0]] in "abcdefghijklmnopqrstuvwxyz"
+    assert altered[changed[0]] in "abcdefghijklmnopqrstuvwxyz"
+    assert special not in altered
+
+
+@pytest.mark.parametrize(
+    ("specials", "text"),
+    [
+        (("[CLS]",), "x [CLS]!"),  # no lower-case letter to change
+        (("<|a|>", "|x|"), "x <|a|>!"),  # the one change would make another special
+    ],
+    ids=["no-lower-case-letter", "change-makes-a-special"],
+)
+def test_special_text_that_cannot_be_altered_into_ordinary_text_is_not(specials: tuple[str, ...], text: str) -> None:
+    assert _without_specials(text, _with_specials(*specials)) is None
+
+
+def test_pieces_that_are_not_utf8_are_shown_with_their_bytes_escaped() -> None:
+    # "ø" is two bytes no piece of the test's vocabulary joins: each token alone is invalid UTF-8.
+    assert "\u00f8".encode() not in SETUP.vocabulary.rank_of
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.WhitespaceWithoutLookahead), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, "\u00f8  a")
+    divergence = raised.value.divergence or {}
+    assert divergence["expected_tokens"][0] == ["\\xc3", "\\xb8"]
+    assert divergence["actual_tokens"][:2] == ["\\xc3", "\\xb8"]
