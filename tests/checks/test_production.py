@@ -296,13 +296,17 @@ def test_a_chunk_merged_wrong_after_chunks_merged_right_is_the_one_blamed() -> N
         for chunk in (f" {head}{tail}" for head in words for tail in words)
         if port.encode(chunk) != encode_production_fast(chunk, SETUP.vocabulary, CL100K)
     )
-    text = "a b" + wrong
-    assert split_text(text, CL100K) == ["a", " b", wrong]
+    text = "a b c" + wrong
+    assert split_text(text, CL100K) == ["a", " b", " c", wrong]
     subject = VocabularyBoundSubject(InProcessSubject(broken_ports.MergesLeftmostFirst), SETUP)
     with pytest.raises(Violation) as raised:
         verify_production_encode(subject, text)
     assert raised.value.clause == "BPE-PRETOK-RANK"
+    assert (raised.value.divergence or {})["clause"] == "BPE-PRETOK-RANK"
     assert f"chunk {wrong!r}" in raised.value.message
+    assert str(port.encode(wrong)) in raised.value.message  # what the chunk encodes to alone
+    assert raised.value.expected == encode_production_fast(text, SETUP.vocabulary, CL100K)
+    assert raised.value.actual == subject.encode(text)
     assert "'a'" not in raised.value.message.split(";")[0]
     assert "' b'" not in raised.value.message.split(";")[0]
 
@@ -447,3 +451,45 @@ def test_pieces_that_are_not_utf8_are_shown_with_their_bytes_escaped() -> None:
     divergence = raised.value.divergence or {}
     assert divergence["expected_tokens"][0] == ["\\xc3", "\\xb8"]
     assert divergence["actual_tokens"][:2] == ["\\xc3", "\\xb8"]
+
+
+def test_a_token_across_a_later_chunk_boundary_is_named() -> None:
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.WhitespaceWithoutLookahead), SETUP)
+    assert split_text("x a  b", CL100K) == ["x", " a", " ", " b"]
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, "x a  b")  # the port's "  " crosses the third boundary only
+    assert raised.value.clause == "BPE-PRETOK-SPLIT"
+    assert (raised.value.divergence or {})["tokens_across_chunks"] == ["  "]
+
+
+class _SplitsLaterChunks(broken_ports.CorrectPort):
+    """Right on a text of one chunk, but cuts the first byte off every later chunk."""
+
+    def encode(self, text: str) -> list[int]:
+        chunks = [chunk.encode() for chunk in self.compiled.findall(text)]
+        later = [token for chunk in chunks[1:] for token in self.merge(chunk[:1]) + self.merge(chunk[1:])]
+        return [*self.merge(chunks[0]), *later] if chunks else []
+
+
+def test_a_chunk_right_alone_but_wrong_inside_the_text_is_blamed_on_the_split() -> None:
+    subject = VocabularyBoundSubject(InProcessSubject(_SplitsLaterChunks), SETUP)
+    expected = encode_production_fast(" and", SETUP.vocabulary, CL100K)
+    assert len(expected) == 1  # " and" is one piece, so cutting its space off changes its ids
+    assert subject.encode(" and") == expected
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, "a and")
+    assert raised.value.clause == "BPE-PRETOK-SPLIT"
+    assert f"chunk {' and'!r}" in raised.value.message
+    assert str(expected) in raised.value.message
+
+
+def test_a_chunk_wrong_alone_with_right_merging_names_how_many_texts_were_tried() -> None:
+    # "na\u00efve" is one chunk under cl100k; the ASCII-letters port cuts it at the "\u00ef" and merges right, so
+    # the split is blamed once every probe agreed, and the message says how many there were.
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.AsciiLetters), SETUP)
+    text = "na\u00efve"
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, text)
+    assert raised.value.clause == "BPE-PRETOK-SPLIT"
+    tried = len(_probes(SETUP.vocabulary, len(text.encode())))
+    assert f" {tried} single-chunk texts" in raised.value.message
