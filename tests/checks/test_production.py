@@ -7,6 +7,7 @@ cl100k splits and a wrongly split text gets other ids. Each port is judged by th
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 from typing import ClassVar
@@ -493,3 +494,29 @@ def test_a_chunk_wrong_alone_with_right_merging_names_how_many_texts_were_tried(
     assert raised.value.clause == "BPE-PRETOK-SPLIT"
     tried = len(_probes(SETUP.vocabulary, len(text.encode())))
     assert f" {tried} single-chunk texts" in raised.value.message
+
+
+def test_a_merge_witness_is_named_with_its_text_and_both_encodings() -> None:
+    # A chunk with a capital is not one chunk under every pattern, so the merging is proven wrong on a probe.
+    port = broken_ports.MergesLeftmostFirst()
+    port.load_vocabulary(dict(SETUP.vocabulary.rank_of), dict(SETUP.vocabulary.special_tokens))
+    words = [piece.decode() for piece in SETUP.vocabulary.pieces if re.fullmatch(rb"[a-z]+", piece)]
+    chunk = next(
+        text
+        for text in (f"X{head}{tail}" for head in words for tail in words)
+        if port.encode(text) != encode_production_fast(text, SETUP.vocabulary, CL100K)
+    )
+    assert split_text(chunk, CL100K) == [chunk]
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.MergesLeftmostFirst), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, chunk)
+    assert raised.value.clause == "BPE-PRETOK-RANK"
+    named = re.search(
+        r"wrong: ('[^']*'), one chunk under every pattern, encodes to (\[[^]]*\]), not (\[[^]]*\])", str(raised.value)
+    )
+    assert named is not None
+    probe, got, expected = (ast.literal_eval(group) for group in named.groups())
+    assert split_text(probe, CL100K) == [probe]
+    assert got == port.encode(probe)
+    assert expected == encode_production_fast(probe, SETUP.vocabulary, CL100K)
+    assert got != expected
