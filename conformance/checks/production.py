@@ -6,6 +6,7 @@ them. Every expected answer is the literal reference's (:mod:`bpe_conformance.re
 A wrong encoding is reported with the chunks the pattern makes and the implementation's tokens under them,
 and is blamed on a clause only as far as the ids prove it:
 
+* ids whose pieces do not spell the text: the split (BPE-PRETOK-SPLIT), the message naming what they spell;
 * an implementation token that spans two chunks: the split (BPE-PRETOK-SPLIT), proven;
 * a special token's id for ordinary text: BPE-SPECIAL-ORDINARY, proven;
 * a chunk encoded right alone but wrong inside the text: the split, proven (merging sees only the chunk);
@@ -88,10 +89,9 @@ def chunk_report(text: str, actual: list[int], setup: ProductionSetup) -> JSONOb
     }
 
 
-def _tokens_of_chunk(actual: list[int], spans: list[tuple[int, int]], start: int, end: int) -> list[int] | None:
-    inside = [token_id for token_id, span in zip(actual, spans, strict=True) if start <= span[0] and span[1] <= end]
-    covered = sum(span[1] - span[0] for span in spans if start <= span[0] and span[1] <= end)
-    return inside if covered == end - start else None
+def _tokens_of_chunk(actual: list[int], spans: list[tuple[int, int]], start: int, end: int) -> list[int]:
+    # Called once the ids spell the text and no token crosses a chunk: the tokens inside tile the chunk.
+    return [token_id for token_id, span in zip(actual, spans, strict=True) if start <= span[0] and span[1] <= end]
 
 
 def _merge_probes(vocabulary: Vocabulary) -> list[str]:
@@ -164,12 +164,19 @@ def _blame(
             f"special-token text inside ordinary text is not encoded as ordinary text: with one letter of each "
             f"special token's text changed ({altered!r}) the ids are the reference's"
         )
+    spelled = b"".join(setup.vocabulary.piece_of(token_id) or b"" for token_id in actual)
+    if spelled != text.encode():
+        # Offsets in the ids' bytes are not offsets in the text: no token can be placed under a chunk.
+        return "BPE-PRETOK-SPLIT", (
+            f"the ids spell {spelled.decode('utf-8', errors='backslashreplace')!r}, not the text: the "
+            "implementation's chunks leave text out or add to it (or its bytes are not the text's UTF-8)"
+        )
     if report["tokens_across_chunks"]:
         return "BPE-PRETOK-SPLIT", f"token {report['tokens_across_chunks'][0]!r} spans two chunks the pattern makes"
     for chunk, (start, end) in zip(report["chunks"], report["bounds"], strict=True):
         expected = encode_chunk_fast(chunk.encode(), setup.vocabulary)
         got = _tokens_of_chunk(actual, report["spans"], start, end)
-        if got is None or got == expected:
+        if got == expected:
             continue
         alone = subject.encode(chunk)
         if alone == expected:

@@ -7,16 +7,35 @@ cl100k splits and a wrongly split text gets other ids. Each port is judged by th
 
 from __future__ import annotations
 
+import ast
+import math
 import re
+from typing import ClassVar
 
 import pytest
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import ALL_CHECKS
-from bpe_conformance.checks.production import PRODUCTION_CHECKS, verify_production_encode
+from bpe_conformance.checks.production import (
+    PRODUCTION_CHECKS,
+    SHORT_RUNS,
+    _probes,
+    _without_specials,
+    verify_production_decode,
+    verify_production_encode,
+    verify_production_roundtrip,
+    verify_production_unknown_id,
+)
 from bpe_conformance.dialects.production import ProductionSetup, VocabularyBoundSubject, bind_vocabulary
 from bpe_conformance.errors import HarnessError, Violation
-from bpe_conformance.reference.pretokenization import CL100K, split_text
+from bpe_conformance.reference.pretokenization import (
+    CL100K,
+    SPLIT_PROFILES,
+    decode_production,
+    encode_production_fast,
+    split_text,
+)
+from bpe_conformance.reference.vocabulary import Vocabulary
 from bpe_conformance.results.outcomes import CheckResult, Outcome
 from bpe_conformance.running.runner import run_check
 from bpe_conformance.settings import EFFORTS
@@ -204,3 +223,300 @@ def test_a_wrong_split_beside_a_special_is_not_blamed_on_the_specials() -> None:
     with pytest.raises(Violation) as raised:
         verify_production_encode(subject, "  a<|endoftext|>")
     assert raised.value.clause == "BPE-PRETOK-SPLIT"
+
+
+class _DropsLastId(broken_ports.CorrectPort):
+    def decode(self, ids: list[int]) -> str:
+        return super().decode(ids[:-1])
+
+
+def test_a_decode_that_loses_text_breaks_the_roundtrip_with_both_texts() -> None:
+    subject = VocabularyBoundSubject(InProcessSubject(_DropsLastId), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_roundtrip(subject, "ab cd")
+    assert raised.value.clause == "BPE-ROUNDTRIP"
+    assert "decode" in raised.value.message
+    assert raised.value.inputs == {"text": "ab cd"}
+    assert (raised.value.expected, raised.value.actual) == ("ab cd", subject.decode(subject.encode("ab cd")))
+    verify_production_roundtrip(VocabularyBoundSubject(InProcessSubject(broken_ports.CorrectPort), SETUP), "ab cd")
+
+
+class _RecordsDecodes(broken_ports.CorrectPort):
+    asked: ClassVar[list[list[int]]] = []
+
+    def decode(self, ids: list[int]) -> str:
+        self.asked.append(list(ids))
+        return super().decode(ids)
+
+
+def test_the_unknown_ids_tried_are_the_first_two_past_the_pieces_that_are_no_special() -> None:
+    # A special right after the pieces (at size + 1) is skipped: "which" 1 is the id after it.
+    size = SETUP.vocabulary.size
+    vocabulary = Vocabulary(SETUP.vocabulary.pieces, {"<|endoftext|>": size + 1})
+    subject = VocabularyBoundSubject(InProcessSubject(_RecordsDecodes), ProductionSetup(CL100K, vocabulary))
+    for which, unknown in ((0, size), (1, size + 2)):
+        _RecordsDecodes.asked.clear()
+        verify_production_unknown_id(subject, which)  # the correct port refuses it with a ValueError
+        assert _RecordsDecodes.asked == [[97, unknown]], which
+
+
+class _KeyErrorForUnknown(broken_ports.CorrectPort):
+    """tiktoken's way: a KeyError for an id it has no piece for."""
+
+    def decode(self, ids: list[int]) -> str:
+        return b"".join(self.pieces[token_id] for token_id in ids).decode("utf-8", errors="replace")
+
+
+@pytest.mark.parametrize("port", [_AcceptsUnknown, _KeyErrorForUnknown])
+def test_an_unknown_id_accepted_or_refused_outside_the_families_is_reported_with_the_ids(port: type) -> None:
+    size = SETUP.vocabulary.size
+    subject = VocabularyBoundSubject(InProcessSubject(port), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_unknown_id(subject, 1)
+    violation = raised.value
+    assert violation.clause == "BPE-INPUT-IDS"
+    assert str(size + 1) in violation.message
+    assert violation.inputs == {"ids": [97, size + 1]}
+    assert violation.expected == "ValueError"
+    if port is _AcceptsUnknown:  # its answer: the known id's piece, the unknown id dropped
+        assert violation.actual == (SETUP.vocabulary.piece_of(97) or b"").decode("utf-8", errors="replace")
+    else:
+        assert "KeyError" in violation.message
+        assert violation.actual.startswith("KeyError")
+        assert str(size + 1) in violation.actual
+
+
+def test_a_chunk_merged_wrong_after_chunks_merged_right_is_the_one_blamed() -> None:
+    # A text whose first chunks every port encodes right, and whose last chunk the leftmost-first port merges
+    # wrong even alone: the chunks before it must not be blamed, whatever their tokens' offsets.
+    port = broken_ports.MergesLeftmostFirst()
+    port.load_vocabulary(dict(SETUP.vocabulary.rank_of), dict(SETUP.vocabulary.special_tokens))
+    words = [piece.decode() for piece in SETUP.vocabulary.pieces if re.fullmatch(rb"[a-z]+", piece)]
+    wrong = next(
+        chunk
+        for chunk in (f" {head}{tail}" for head in words for tail in words)
+        if port.encode(chunk) != encode_production_fast(chunk, SETUP.vocabulary, CL100K)
+    )
+    text = "a b c" + wrong
+    assert split_text(text, CL100K) == ["a", " b", " c", wrong]
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.MergesLeftmostFirst), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, text)
+    assert raised.value.clause == "BPE-PRETOK-RANK"
+    assert (raised.value.divergence or {})["clause"] == "BPE-PRETOK-RANK"
+    assert f"chunk {wrong!r}" in raised.value.message
+    assert str(port.encode(wrong)) in raised.value.message  # what the chunk encodes to alone
+    assert raised.value.expected == encode_production_fast(text, SETUP.vocabulary, CL100K)
+    assert raised.value.actual == subject.encode(text)
+    assert "'a'" not in raised.value.message.split(";")[0]
+    assert "' b'" not in raised.value.message.split(";")[0]
+
+
+def test_the_merge_probes_are_runs_of_a_then_single_chunk_texts_of_at_least_three_bytes() -> None:
+    probes = _probes(SETUP.vocabulary, 7)
+    runs = probes[: len(SHORT_RUNS)]
+    assert runs[0] == "a" * 7  # as long as the chunk in question, first
+    assert sorted(runs) == sorted("a" * count for count in SHORT_RUNS)  # each short run once
+    merged = probes[len(SHORT_RUNS) :]
+    assert merged
+    # Two bytes allow one merge only, so no merge order can part on them; three is the least that can.
+    assert min(len(probe.encode()) for probe in merged) == 3
+    for profile in SPLIT_PROFILES.values():
+        assert all(split_text(probe, profile) == [probe] for probe in merged), profile.name
+
+
+class _LosesWhitespace(broken_ports.CorrectPort):
+    """cl100k's pattern without its whitespace alternatives: re.findall skips the spaces no alternative matches."""
+
+    pattern = CL100K.pattern.split(r"|\s++$")[0]
+
+
+class _Latin1Bytes(broken_ports.CorrectPort):
+    """Merges each chunk's Latin-1 bytes, not its UTF-8 bytes."""
+
+    def encode(self, text: str) -> list[int]:
+        return [token for chunk in self.compiled.findall(text) for token in self.merge(chunk.encode("latin-1"))]
+
+
+@pytest.mark.parametrize(
+    ("port", "text", "spelled"),
+    [
+        (_LosesWhitespace, "ab  ", b"ab"),
+        (_LosesWhitespace, "ab  cd", b"ab cd"),
+        (_Latin1Bytes, "ab caf\u00e9", b"ab caf\xe9"),
+    ],
+    ids=["trailing-spaces-lost", "inner-space-lost", "latin-1-bytes"],
+)
+def test_ids_that_spell_another_text_are_blamed_on_the_split_naming_what_they_spell(
+    port: type, text: str, spelled: bytes
+) -> None:
+    # Offsets in the ids' bytes are not offsets in the text, so no chunk's tokens can be said to look right.
+    subject = VocabularyBoundSubject(InProcessSubject(port), SETUP)
+    assert b"".join(SETUP.vocabulary.piece_of(token_id) or b"" for token_id in subject.encode(text)) == spelled
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, text)
+    assert raised.value.clause == "BPE-PRETOK-SPLIT"
+    why = raised.value.message.split(";")[0]
+    assert repr(spelled.decode("utf-8", errors="backslashreplace")) in why  # invalid UTF-8 shown, not an error
+
+
+class _LastRankWrong(broken_ports.CorrectPort):
+    """An off-by-one in its rank table: the highest rank decodes as rank 0."""
+
+    def decode(self, ids: list[int]) -> str:
+        last = len(self.ranks) - 1
+        return super().decode([0 if token_id == last else token_id for token_id in ids])
+
+
+def test_a_fraction_just_below_one_decodes_the_last_piece_and_a_wrong_one_is_named() -> None:
+    size = SETUP.vocabulary.size
+    subject = VocabularyBoundSubject(InProcessSubject(_LastRankWrong), SETUP)
+    verify_production_decode(subject, [0.0, 0.5])  # ids 0 and size // 2 decode right
+    with pytest.raises(Violation) as raised:
+        verify_production_decode(subject, [0.5, math.nextafter(1.0, 0.0)])
+    violation = raised.value
+    assert violation.clause == "BPE-SPECIAL-DECODE"
+    assert str(size - 1) in violation.message
+    assert violation.inputs == {"ids": [size - 1]}
+    assert violation.expected == decode_production([size - 1], SETUP.vocabulary)
+    assert violation.actual == subject.decode([size - 1])
+    assert violation.actual != violation.expected
+
+
+class _DecodesTokenByToken(broken_ports.CorrectPort):
+    """Decodes each id's piece to text on its own, so a character split across two pieces becomes two U+FFFD."""
+
+    def decode(self, ids: list[int]) -> str:
+        return "".join(super(_DecodesTokenByToken, self).decode([token_id]) for token_id in ids)
+
+
+def test_ids_decoded_right_alone_but_wrong_together_are_reported_with_all_the_ids() -> None:
+    vocabulary = SETUP.vocabulary
+    size = vocabulary.size
+    lead, trail = vocabulary.rank_of[b"\xc3"], vocabulary.rank_of[b"\xa9"]  # the two bytes of U+00E9
+    subject = VocabularyBoundSubject(InProcessSubject(_DecodesTokenByToken), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_decode(subject, [(lead + 0.5) / size, (trail + 0.5) / size])
+    violation = raised.value
+    ids = [lead, trail, *sorted(vocabulary.special_tokens.values())]
+    assert violation.clause == "BPE-SPECIAL-DECODE"
+    assert violation.message
+    assert violation.inputs == {"ids": ids}
+    assert violation.expected == decode_production(ids, vocabulary)
+    assert violation.expected.startswith("\u00e9")
+    assert violation.actual == subject.decode(ids)
+    assert violation.actual.startswith("\ufffd\ufffd")
+
+
+def _with_specials(*specials: str) -> ProductionSetup:
+    size = SETUP.vocabulary.size
+    return ProductionSetup(
+        CL100K, Vocabulary(SETUP.vocabulary.pieces, {text: size + i for i, text in enumerate(specials)})
+    )
+
+
+@pytest.mark.parametrize("special", ["<|endoftext|>", "<|a|>", "<|z|>", "<|x|>", "<|y|>"])
+def test_a_special_in_ordinary_text_is_altered_by_one_lower_case_letter(special: str) -> None:
+    # One lower-case letter for another keeps the chunks' kinds under every released pattern (o200k's
+    # pattern tells upper from lower case), so the altered text proves what the special's text did.
+    text = f"x {special}!"
+    altered = _without_specials(text, _with_specials(special))
+    assert altered is not None
+    assert len(altered) == len(text)
+    changed = [i for i, (a, b) in enumerate(zip(text, altered, strict=True)) if a != b]
+    assert len(changed) == 1
+    assert text.index(special) <= changed[0] < text.index(special) + len(special)
+    assert text[changed[0]] in "abcdefghijklmnopqrstuvwxyz"
+    assert altered[changed[0]] in "abcdefghijklmnopqrstuvwxyz"
+    assert special not in altered
+
+
+@pytest.mark.parametrize(
+    ("specials", "text"),
+    [
+        (("[CLS]",), "x [CLS]!"),  # no lower-case letter to change
+        (("<|a|>", "|x|"), "x <|a|>!"),  # the one change would make another special
+    ],
+    ids=["no-lower-case-letter", "change-makes-a-special"],
+)
+def test_special_text_that_cannot_be_altered_into_ordinary_text_is_not(specials: tuple[str, ...], text: str) -> None:
+    assert _without_specials(text, _with_specials(*specials)) is None
+
+
+def test_pieces_that_are_not_utf8_are_shown_with_their_bytes_escaped() -> None:
+    # "ø" is two bytes no piece of the test's vocabulary joins: each token alone is invalid UTF-8.
+    assert "\u00f8".encode() not in SETUP.vocabulary.rank_of
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.WhitespaceWithoutLookahead), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, "\u00f8  a")
+    divergence = raised.value.divergence or {}
+    assert divergence["expected_tokens"][0] == ["\\xc3", "\\xb8"]
+    assert divergence["actual_tokens"][:2] == ["\\xc3", "\\xb8"]
+
+
+def test_a_token_across_a_later_chunk_boundary_is_named() -> None:
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.WhitespaceWithoutLookahead), SETUP)
+    assert split_text("x a  b", CL100K) == ["x", " a", " ", " b"]
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, "x a  b")  # the port's "  " crosses the third boundary only
+    assert raised.value.clause == "BPE-PRETOK-SPLIT"
+    assert (raised.value.divergence or {})["tokens_across_chunks"] == ["  "]
+
+
+class _SplitsLaterChunks(broken_ports.CorrectPort):
+    """Right on a text of one chunk, but cuts the first byte off every later chunk."""
+
+    def encode(self, text: str) -> list[int]:
+        chunks = [chunk.encode() for chunk in self.compiled.findall(text)]
+        later = [token for chunk in chunks[1:] for token in self.merge(chunk[:1]) + self.merge(chunk[1:])]
+        return [*self.merge(chunks[0]), *later] if chunks else []
+
+
+def test_a_chunk_right_alone_but_wrong_inside_the_text_is_blamed_on_the_split() -> None:
+    subject = VocabularyBoundSubject(InProcessSubject(_SplitsLaterChunks), SETUP)
+    expected = encode_production_fast(" and", SETUP.vocabulary, CL100K)
+    assert len(expected) == 1  # " and" is one piece, so cutting its space off changes its ids
+    assert subject.encode(" and") == expected
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, "a and")
+    assert raised.value.clause == "BPE-PRETOK-SPLIT"
+    assert f"chunk {' and'!r}" in raised.value.message
+    assert str(expected) in raised.value.message
+
+
+def test_a_chunk_wrong_alone_with_right_merging_names_how_many_texts_were_tried() -> None:
+    # "na\u00efve" is one chunk under cl100k; the ASCII-letters port cuts it at the "\u00ef" and merges right, so
+    # the split is blamed once every probe agreed, and the message says how many there were.
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.AsciiLetters), SETUP)
+    text = "na\u00efve"
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, text)
+    assert raised.value.clause == "BPE-PRETOK-SPLIT"
+    tried = len(_probes(SETUP.vocabulary, len(text.encode())))
+    assert f" {tried} single-chunk texts" in raised.value.message
+
+
+def test_a_merge_witness_is_named_with_its_text_and_both_encodings() -> None:
+    # A chunk with a capital is not one chunk under every pattern, so the merging is proven wrong on a probe.
+    port = broken_ports.MergesLeftmostFirst()
+    port.load_vocabulary(dict(SETUP.vocabulary.rank_of), dict(SETUP.vocabulary.special_tokens))
+    words = [piece.decode() for piece in SETUP.vocabulary.pieces if re.fullmatch(rb"[a-z]+", piece)]
+    chunk = next(
+        text
+        for text in (f"X{head}{tail}" for head in words for tail in words)
+        if port.encode(text) != encode_production_fast(text, SETUP.vocabulary, CL100K)
+    )
+    assert split_text(chunk, CL100K) == [chunk]
+    subject = VocabularyBoundSubject(InProcessSubject(broken_ports.MergesLeftmostFirst), SETUP)
+    with pytest.raises(Violation) as raised:
+        verify_production_encode(subject, chunk)
+    assert raised.value.clause == "BPE-PRETOK-RANK"
+    named = re.search(
+        r"wrong: ('[^']*'), one chunk under every pattern, encodes to (\[[^]]*\]), not (\[[^]]*\])", str(raised.value)
+    )
+    assert named is not None
+    probe, got, expected = (ast.literal_eval(group) for group in named.groups())
+    assert split_text(probe, CL100K) == [probe]
+    assert got == port.encode(probe)
+    assert expected == encode_production_fast(probe, SETUP.vocabulary, CL100K)
+    assert got != expected
