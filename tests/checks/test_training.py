@@ -11,10 +11,11 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from bpe_conformance.checks.training import cross_document_inapplicable
+from bpe_conformance.checks.training import TRAINING_STAGE_CLAUSES, cross_document_inapplicable, stage_clauses_besides
 from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reference.profiles import MINBPE, STRICT
 from tests.checks.helpers import (
+    CHECKS,
     LOW,
     assert_inapplicable,
     assert_ranges,
@@ -26,6 +27,35 @@ from tests.checks.helpers import (
     violation_of,
 )
 from tests.support import broken_for_checks as broken
+
+_LOCALISED_TRAINING_CHECKS = (
+    "no-cross-document-pairs",
+    "overlapping-counts",
+    "greedy-selection",
+    "tie-break",
+    "recount-each-round",
+    "stop-rule",
+    "documents-as-given",
+)
+
+
+def test_a_training_check_may_also_report_every_other_stage_of_training() -> None:
+    """Wrong rules are localised to whichever stage of training is at fault, so a check that judges them may
+    report every training stage's clause besides its own (which it reports first)."""
+    stages = set(TRAINING_STAGE_CLAUSES)
+    assert {"BPE-TRAIN-COUNT", "BPE-TRAIN-TIE", "BPE-TRAIN-DOCS", "BPE-TRAIN-INPUT"} <= stages
+    for own in TRAINING_STAGE_CLAUSES:
+        besides = stage_clauses_besides(own)
+        assert own not in besides
+        assert set(besides) == stages - {own}
+    assert set(stage_clauses_besides("BPE-TRAIN-INPUT", "BPE-TRAIN-DOCS")) == stages - {
+        "BPE-TRAIN-INPUT",
+        "BPE-TRAIN-DOCS",
+    }
+    for name in _LOCALISED_TRAINING_CHECKS:
+        check = CHECKS[name]
+        assert set(check.clauses) == stages, name
+        assert check.clauses[0] == check.clause, name
 
 
 def test_training_counterexamples_carry_the_first_divergence() -> None:
