@@ -5,6 +5,7 @@ Each test names the clause whose verdict it protects, on small fixed examples.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -395,3 +396,23 @@ def test_rule_references_names_a_bad_part_by_what_it_can_be(
     trainer = dialect(profile, train=lambda self, documents, max_merges: list(rules))
     example = {"documents": ["abab"], "max_merges": 2}
     assert violation_of("rule-references", trainer, example).clause == clause
+
+
+@pytest.mark.parametrize(
+    ("rules", "clause", "allowed"),
+    [
+        ([(0, 97), (256, 98)], "BPE-RULE-ID", "258-258"),
+        ([(97, 98), (300, 97)], "BPE-RULE-REF", "258-258"),
+        ([(256, 97)], "BPE-ALPHA-BOUNDARY", "258-257"),
+    ],
+)
+def test_rule_references_names_the_ids_allowed_and_the_other_numbering_only_when_it_is_at_fault(
+    rules: list[tuple[int, int]], clause: str, allowed: str
+) -> None:
+    """BPE-RULE-ID, BPE-RULE-REF, BPE-ALPHA-BOUNDARY: the message names the ids the bad rule may refer to, and
+    says every rule is well formed numbered from 256 (rule r is 256 + r) only when that is the fault."""
+    example = {"documents": ["abab"], "max_merges": 2}
+    violation = violation_of("rule-references", trains_to(rules), example)
+    assert violation.clause == clause
+    assert re.search(rf"ids {allowed}(?!\w)", violation.message), violation.message
+    assert ("256 + r" in violation.message) == (clause == "BPE-RULE-ID"), violation.message
