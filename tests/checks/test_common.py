@@ -19,6 +19,7 @@ from bpe_conformance.checks.common import (
     expect_rejection,
     follow_up_texts,
     rejection_verdict,
+    subject_answer,
     subject_encoder,
     training_examples,
     verify_encodings,
@@ -31,6 +32,7 @@ from bpe_conformance.reference.profiles import MINBPE, RUSTBPE, STRICT
 from bpe_conformance.results.advisories import collecting
 from tests.checks.helpers import dialect, drawable, violation_of
 from tests.support import broken_for_checks as broken
+from tests.support import localisation_bugs as bugs
 
 
 def _raiser(kind: str, ancestors: tuple[str, ...] = ()) -> Any:
@@ -301,6 +303,63 @@ def test_a_wrong_encoding_names_the_text_the_context_and_the_profile() -> None:
     violation = violation_of("encode-loaded-rules", loading, example)
     assert (violation.clause, violation.expected, violation.actual) == ("BPE-MERGE-SCAN", [256, 97], [97, 256])
     assert violation.message.endswith(" (1 of 2 texts were wrong) (profile minbpe: rank-order)")
+
+
+def test_subject_answer_asks_a_fresh_instance_the_operation_under_the_rules() -> None:
+    """The answer to encode is encode's, to decode decode's, each on a fresh instance that loaded the rules."""
+    subject = InProcessSubject(LiteralTokenizer)
+    subject.load([(98, 97)])
+    assert subject_answer(subject, "encode", "abab")([(97, 98)], None) == [258, 258]
+    assert subject_answer(subject, "decode", [258])([(97, 98)], None) == "ab"
+
+
+class DecodesUnknownIdsAsNone(LiteralTokenizer):
+    """Answers None (no text: a malformed answer) for ids it has no piece for, instead of raising."""
+
+    def decode(self, ids: list[int]) -> Any:
+        try:
+            return super().decode(ids)
+        except ValueError:
+            return None
+
+
+@pytest.mark.parametrize("implementation", [LiteralTokenizer, DecodesUnknownIdsAsNone], ids=["raises", "malformed"])
+def test_subject_answer_goes_on_whatever_the_question_under_the_earlier_rules_answered(implementation: type) -> None:
+    """Id 258 has no piece under no rules: the decoder raises there, or answers no text, and is asked again
+    after loading (97, 98); only that last answer counts."""
+    answer = subject_answer(InProcessSubject(implementation), "decode", [258])
+    assert answer([(97, 98)], []) == "ab"
+
+
+def test_subject_answer_asks_under_the_earlier_rules_first() -> None:
+    """An encoder that memoises across loads answers "abab" with what it encoded under (97, 98), held before
+    (98, 97); a fresh instance, asked nothing before, encodes it right."""
+    answer = subject_answer(InProcessSubject(bugs.EncodingsMemoisedPerTrain), "encode", "abab")
+    assert answer([(98, 97)], [(97, 98)]) == [258, 258]
+    assert answer([(98, 97)], None) == [97, 258, 98]
+
+
+def test_a_wrong_encoding_kept_from_before_a_load_is_blamed_on_loading() -> None:
+    """BPE-SER-LOAD: a fresh instance encodes "abab" right under the loaded rules (the control), one that held
+    other rules and was asked the same text first does not: the load did not adopt the rules whole."""
+    subject = InProcessSubject(bugs.EncodingsMemoisedPerTrain)
+    subject.load([(97, 98)])
+    subject.encode("abab")
+    subject.load([(98, 97)])
+    with pytest.raises(Violation) as caught:
+        verify_encodings(subject, ["abab"], [(98, 97)], context="after load(rules)", loaded=True)
+    violation = caught.value
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-SER-LOAD", [97, 258, 98], [258, 258])
+    localisation = violation.localisation
+    assert localisation is not None
+    assert (localisation["localised"], localisation["stage"]) == (True, "load")
+    experiments = localisation["experiments"]
+    assert isinstance(experiments, list)
+    assert [(experiment["control"], experiment["agrees"]) for experiment in experiments] == [
+        (True, True),
+        (False, False),
+    ]
+    assert [experiment["inputs"]["text"] for experiment in experiments] == ["abab", "abab"]
 
 
 def _model_of(clause: str) -> EncodingModel:

@@ -426,6 +426,90 @@ def test_a_wrong_rule_id_is_decoding_at_fault_when_its_bytes_decode_wrong_too() 
     assert (violation.clause, violation.inputs["ids"]) == ("BPE-DECODE-CONCAT", [258])
 
 
+_SWAPPED = {258: 259, 259: 258}
+
+
+class DecodesRules258And259Swapped(LiteralTokenizer):
+    """Decodes rule id 258 as rule 259's piece and 259 as 258's; byte ids decode right; encodes canonically."""
+
+    def decode(self, ids: list[int]) -> str:
+        return super().decode([_SWAPPED.get(token, token) for token in ids])
+
+
+class NumbersRules258And259Swapped(DecodesRules258And259Swapped):
+    """Encodes and decodes with rules 258 and 259 swapped: encoder and decoder agree on another numbering."""
+
+    def encode(self, text: str) -> list[int]:
+        return [_SWAPPED.get(token, token) for token in super().encode(text)]
+
+
+class SwappedDecoderEncodesWithATrailingNul(DecodesRules258And259Swapped):
+    """The swapped decoder, and an encoder whose ids (the right ones and byte 0) do not decode to the text."""
+
+    def encode(self, text: str) -> list[int]:
+        return [*super().encode(text), 0]
+
+
+class SwappedDecoderCannotEncode(DecodesRules258And259Swapped):
+    """The swapped decoder, and an encoder that raises on every text."""
+
+    def encode(self, text: str) -> list[int]:
+        raise RuntimeError("no encoder here")
+
+
+class SwappedDecoderWithoutEncode(SwappedDecoderCannotEncode):
+    """The swapped decoder in an implementation that declares no encode (calling it raises)."""
+
+    capabilities = ("train", "load", "decode")
+
+
+# Rules (97, 98) and (99, 100): ids 258 ("ab") and 259 ("cd") under strict.
+_TWO_RULES = {"documents": ["abab", "cdcd"], "max_merges": 2, "texts": []}
+
+
+@pytest.mark.parametrize(
+    ("implementation", "clause"),
+    [
+        (NumbersRules258And259Swapped, "BPE-RULE-ID"),
+        (DecodesRules258And259Swapped, "BPE-RULE-PIECE"),
+        (SwappedDecoderEncodesWithATrailingNul, "BPE-DECODE-CONCAT"),
+        (SwappedDecoderCannotEncode, "BPE-DECODE-CONCAT"),
+        (SwappedDecoderWithoutEncode, "BPE-RULE-PIECE"),
+    ],
+    ids=["consistent renumbering", "canonical encoder", "encoder loses text", "encoder raises", "no encode"],
+)
+def test_a_wrong_piece_for_a_rule_id_is_blamed_on_what_the_encoder_shows(implementation: type, clause: str) -> None:
+    """BPE-RULE-ID / BPE-RULE-PIECE / BPE-DECODE-CONCAT: decode([258]) gives "cd" while the bytes 97, 98 decode
+    to "ab". An encoder of "ab" to [259], which decodes back to "ab", numbers the rules otherwise (BPE-RULE-ID);
+    to the canonical [258], the decoder's piece is wrong (BPE-RULE-PIECE); to ids that do not decode to "ab", or
+    raising, decoding stays the clause; with no encode declared, the control alone says BPE-RULE-PIECE."""
+    violation = violation_of("decode-concatenates", implementation, _TWO_RULES)
+    assert (violation.clause, violation.inputs["ids"], violation.expected) == (clause, [258], "ab")
+    assert violation.inputs["rules"] == [[97, 98], [99, 100]]
+
+
+class DecodesSupplementaryAsSurrogatePairs(LiteralTokenizer):
+    """Returns each character past U+FFFF as its two UTF-16 surrogates (CESU-8 style), a lone-surrogate string."""
+
+    def decode(self, ids: list[int]) -> str:
+        return "".join(_utf16_units(character) for character in super().decode(ids))
+
+
+def _utf16_units(character: str) -> str:
+    """``character`` as its UTF-16 code units, each a character of its own."""
+    code = ord(character) - 0x10000
+    return character if code < 0 else chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
+
+
+def test_a_decoder_answering_surrogates_is_a_violation_of_decode_concat_not_a_crash() -> None:
+    """BPE-DECODE-CONCAT: "😀" decoded as "\\ud83d\\ude00" is wrong for the rule id and for its bytes alike; the
+    control compares the answer's bytes (surrogates passed through), so the verdict is a violation, not an
+    encoding error of the harness."""
+    example = {"documents": ["😀😀"], "max_merges": 3, "texts": []}
+    violation = violation_of("decode-concatenates", DecodesSupplementaryAsSurrogatePairs, example)
+    assert (violation.clause, violation.expected, violation.actual) == ("BPE-DECODE-CONCAT", "😀", "\ud83d\ude00")
+
+
 def test_decode_concatenates_judges_rule_pieces_only_not_the_boundary_ids() -> None:
     """One bug, one failing check: boundary ids spelt as bytes break BPE-ALPHA-BOUNDARY, not BPE-DECODE-CONCAT."""
     example = {"documents": ["abab"], "max_merges": 1, "texts": ["ab"], "cut": 0}

@@ -35,6 +35,13 @@ class CountsInSixteenBits(ZooBase):
         return {pair: count % BYTE_COUNT**2 for pair, count in super().count_pairs(sequences).items()}
 
 
+class CountsModulo255(ZooBase):
+    """Pair counts kept modulo 255, one short of 8 bits: wrong from 255 windows on, right up to 254."""
+
+    def count_pairs(self, sequences: list[list[int]]) -> dict[Pair, int]:
+        return {pair: count % (BYTE_COUNT - 1) for pair, count in super().count_pairs(sequences).items()}
+
+
 class StopsAtThree(ZooBase):
     """A stop-rule bug (a pair needs three windows), which has nothing to do with a wide budget or a big count."""
 
@@ -125,6 +132,17 @@ def test_a_bug_that_shows_just_below_the_width_is_not_put_down_to_the_count() ->
     assert packs().train(corpus.documents(), 2) != Tokenizer().train(corpus.documents(), 2)
     extremes.verify_large_counts(InProcessSubject(packs), {"corpus": corpus, "max_merges": 2})
     assert _run("large-counts", packs).outcome is Outcome.PASS
+
+
+def test_a_count_wrong_one_below_the_width_too_is_not_put_down_to_the_width() -> None:
+    """The control is the big pair seen 255 times, once fewer than the width 256, not fewer still: a counter
+    wrong at 255 and 256 but right at 254 does not wrap at the width, and is another check's finding."""
+    corpus = LargeCountCorpus("copies", 256, 3)
+    for count in (254, 255, 256):
+        documents = corpus.with_count(count).documents()
+        right = CountsModulo255().train(documents, 2) == Tokenizer().train(documents, 2)
+        assert right == (count == 254), count
+    extremes.verify_large_counts(InProcessSubject(CountsModulo255), {"corpus": corpus, "max_merges": 2})
 
 
 def test_the_reference_engines_pass_large_counts() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from typing import TYPE_CHECKING
 
 import pytest
@@ -17,6 +18,7 @@ from bpe_conformance.cli.main import main
 from bpe_conformance.diagnosis import first_divergence, judge_rounds, replace_overlapping
 from bpe_conformance.dialects.context import with_profile
 from bpe_conformance.dialects.probes import ProfileModel
+from bpe_conformance.inputs.large_counts import SHAPES, LargeCountCorpus
 from bpe_conformance.reference.dialects import (
     check_profile_rules,
     decode_profile,
@@ -26,11 +28,13 @@ from bpe_conformance.reference.dialects import (
     training_sequences,
 )
 from bpe_conformance.reference.profiles import LARGEST_PAIR, MINBPE, PROFILES, Profile, get_profile
+from bpe_conformance.reference.replacement import replace_pair
 from bpe_conformance.results.outcomes import Outcome, SuiteResult
 from bpe_conformance.running.suite import RunConfig, catalogue, run_suite, select
+from tests.checks.helpers import CHECKS, violation_of
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from pathlib import Path
 
 
@@ -72,8 +76,15 @@ class MinbpeStyle(_Dialect):
     declared = "minbpe"
 
 
-def _train_overlapping(documents: list[str], max_merges: int, profile: Profile) -> list[tuple[int, int]]:
-    """The profile's training (its tie rule included), except that every overlapping occurrence is replaced."""
+def _profile_training(
+    documents: list[str],
+    max_merges: int,
+    profile: Profile,
+    replace: Callable[[list[int], tuple[int, int], int], list[int]] = replace_pair,
+    counter_width: int | None = None,
+) -> list[tuple[int, int]]:
+    """The profile's training (its tie rule included), with ``replace`` for the replacement step and, when
+    ``counter_width`` is given, each pair's count kept modulo that width (a narrow counter that wraps)."""
     sequences = training_sequences(documents, profile)
     rules: list[tuple[int, int]] = []
     pieces = profile_pieces(rules, profile)
@@ -82,14 +93,21 @@ def _train_overlapping(documents: list[str], max_merges: int, profile: Profile) 
         for sequence in sequences:
             for pair in itertools.pairwise(sequence):
                 counts[pair] = counts.get(pair, 0) + 1
+        if counter_width is not None:
+            counts = {pair: count % counter_width for pair, count in counts.items()}
         if not counts or max(counts.values()) < profile.min_count:
             break
         chosen = select_profile_pair(counts, pieces, profile)
         assert chosen is not None  # some pair is counted min_count times
         rules.append(chosen)
         pieces.append(pieces[chosen[0]] + pieces[chosen[1]])
-        sequences = [replace_overlapping(sequence, chosen, profile.first_rule_id + rank) for sequence in sequences]
+        sequences = [replace(sequence, chosen, profile.first_rule_id + rank) for sequence in sequences]
     return rules
+
+
+def _train_overlapping(documents: list[str], max_merges: int, profile: Profile) -> list[tuple[int, int]]:
+    """The profile's training (its tie rule included), except that every overlapping occurrence is replaced."""
+    return _profile_training(documents, max_merges, profile, replace_overlapping)
 
 
 def overlapping_under(name: str) -> type:
@@ -223,3 +241,34 @@ def test_cli_records_the_profile_in_the_header_and_the_report(
     document = json.loads(report.read_text(encoding="utf-8"))
     assert document["implementation"]["profile"] == "largest-pair"
     assert document["results"][0]["clause"] == "BPE-TRAIN-TIE"
+
+
+class MinbpeCountingInEightBits(MinbpeStyle):
+    """minbpe's training with pair counts kept in 8 bits: a pair seen 256 times reads as seen 0 times."""
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        return self._model.load(_profile_training(documents, max_merges, MINBPE, counter_width=256))
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("implementation", [MinbpeStyle, LargestPairTie])
+def test_a_dialect_passes_large_counts_with_a_pair_seen_256_times(implementation: type, shape: str) -> None:
+    """BPE-TRAIN-COUNT under the declared profile: the rules expected are the profile's own (minbpe numbers a
+    run's second rule 256, strict 258). One fixed corpus per shape, where the whole-check tests above (65 536
+    repeats at most) are left out of the mutation run."""
+    example = {"corpus": LargeCountCorpus(shape, 256, 3), "max_merges": 2}
+    CHECKS["large-counts"].verify(InProcessSubject(implementation), example)
+
+
+def test_a_dialect_counting_in_8_bits_is_convicted_against_its_own_profiles_rules() -> None:
+    """BPE-TRAIN-COUNT: 'a' * 257 makes (97, 97) 256 times, which an 8-bit counter reads as 0, so minbpe's
+    first rule is lost; with the pair seen 255 times it trains right. The violation gives minbpe's rules as
+    expected and names the first round that differs."""
+    example = {"corpus": LargeCountCorpus("run", 256, 3), "max_merges": 2}
+    violation = violation_of("large-counts", MinbpeCountingInEightBits, example)
+    assert (violation.clause, violation.expected) == ("BPE-TRAIN-COUNT", [[97, 97], [256, 256]])
+    assert violation.actual == [[120, 121], [256, 256]]
+    assert (violation.inputs["largest_count"], violation.inputs["right_with_count"]) == (256, 255)
+    named = re.search(r"\bround (\w+)", violation.message)
+    assert named is not None
+    assert named[1] == "0"

@@ -5,16 +5,18 @@ Each test names the clause whose verdict it protects, on small fixed examples.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from bpe_conformance.checks.training import cross_document_inapplicable
+from bpe_conformance.checks.training import TRAINING_STAGE_CLAUSES, cross_document_inapplicable, stage_clauses_besides
 from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reference.profiles import MINBPE, STRICT
 from tests.checks.helpers import (
+    CHECKS,
     LOW,
     assert_inapplicable,
     assert_ranges,
@@ -26,6 +28,35 @@ from tests.checks.helpers import (
     violation_of,
 )
 from tests.support import broken_for_checks as broken
+
+_LOCALISED_TRAINING_CHECKS = (
+    "no-cross-document-pairs",
+    "overlapping-counts",
+    "greedy-selection",
+    "tie-break",
+    "recount-each-round",
+    "stop-rule",
+    "documents-as-given",
+)
+
+
+def test_a_training_check_may_also_report_every_other_stage_of_training() -> None:
+    """Wrong rules are localised to whichever stage of training is at fault, so a check that judges them may
+    report every training stage's clause besides its own (which it reports first)."""
+    stages = set(TRAINING_STAGE_CLAUSES)
+    assert {"BPE-TRAIN-COUNT", "BPE-TRAIN-TIE", "BPE-TRAIN-DOCS", "BPE-TRAIN-INPUT"} <= stages
+    for own in TRAINING_STAGE_CLAUSES:
+        besides = stage_clauses_besides(own)
+        assert own not in besides
+        assert set(besides) == stages - {own}
+    assert set(stage_clauses_besides("BPE-TRAIN-INPUT", "BPE-TRAIN-DOCS")) == stages - {
+        "BPE-TRAIN-INPUT",
+        "BPE-TRAIN-DOCS",
+    }
+    for name in _LOCALISED_TRAINING_CHECKS:
+        check = CHECKS[name]
+        assert set(check.clauses) == stages, name
+        assert check.clauses[0] == check.clause, name
 
 
 def test_training_counterexamples_carry_the_first_divergence() -> None:
@@ -365,3 +396,23 @@ def test_rule_references_names_a_bad_part_by_what_it_can_be(
     trainer = dialect(profile, train=lambda self, documents, max_merges: list(rules))
     example = {"documents": ["abab"], "max_merges": 2}
     assert violation_of("rule-references", trainer, example).clause == clause
+
+
+@pytest.mark.parametrize(
+    ("rules", "clause", "allowed"),
+    [
+        ([(0, 97), (256, 98)], "BPE-RULE-ID", "258-258"),
+        ([(97, 98), (300, 97)], "BPE-RULE-REF", "258-258"),
+        ([(256, 97)], "BPE-ALPHA-BOUNDARY", "258-257"),
+    ],
+)
+def test_rule_references_names_the_ids_allowed_and_the_other_numbering_only_when_it_is_at_fault(
+    rules: list[tuple[int, int]], clause: str, allowed: str
+) -> None:
+    """BPE-RULE-ID, BPE-RULE-REF, BPE-ALPHA-BOUNDARY: the message names the ids the bad rule may refer to, and
+    says every rule is well formed numbered from 256 (rule r is 256 + r) only when that is the fault."""
+    example = {"documents": ["abab"], "max_merges": 2}
+    violation = violation_of("rule-references", trains_to(rules), example)
+    assert violation.clause == clause
+    assert re.search(rf"ids {allowed}(?!\w)", violation.message), violation.message
+    assert ("256 + r" in violation.message) == (clause == "BPE-RULE-ID"), violation.message

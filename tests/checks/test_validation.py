@@ -18,6 +18,7 @@ from bpe_conformance.checks.validation import (
     ALL_CASES,
     IDS_CASES,
     MAX_MERGES_CASES,
+    RULES_CASES,
     TEXT_CASES,
     profile_accepts,
     setup_merges,
@@ -141,6 +142,29 @@ def test_a_model_that_cannot_encode_after_a_rejected_call_is_a_violation() -> No
     violation = violation_of("failed-call-keeps-model", LosesTheModelOnARejectedTrain, example)
     assert (violation.clause, violation.expected) == ("BPE-TRAIN-MAXMERGES", [[258, 258]])
     assert violation.actual == "encode raised RuntimeError: the model is gone"
+
+
+class ForgetsItsRulesBeforeCheckingALoad(LiteralTokenizer):
+    """Empties the model, then loads (and checks) the new rules: a rejected load leaves no rules behind."""
+
+    def load(self, rules: list[tuple[int, int]], max_piece_bytes: int | None = None) -> list[tuple[int, int]]:
+        super().load([])
+        return super().load(rules, max_piece_bytes)
+
+
+@pytest.mark.parametrize("case", RULES_CASES[:1] + RULES_CASES[6:7], ids=lambda case: case.clause)
+def test_a_rejected_load_that_changed_the_model_breaks_the_load_order_clause(case: validation.BadCall) -> None:
+    """BPE-SER-LOAD: a load that adopted before it checked is the loading clause's fault (check everything
+    before adopting anything), whatever the bad rules break (BPE-RULE-REF, BPE-INPUT-RULES)."""
+    assert case.operation == "load"
+    assert case.clause != "BPE-SER-LOAD"
+    example = {"documents": ["abab"], "max_merges": 2, "texts": [], "call": case}
+    violation = violation_of("failed-call-keeps-model", ForgetsItsRulesBeforeCheckingALoad, example)
+    assert (violation.clause, violation.expected, violation.actual) == (
+        "BPE-SER-LOAD",
+        [[258, 258]],
+        [[97, 98, 97, 98]],
+    )
 
 
 class _ClearsWhatItIsGiven:
