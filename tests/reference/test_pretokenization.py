@@ -15,6 +15,7 @@ from bpe_conformance.reference.pretokenization import (
     GPT2,
     O200K,
     SPLIT_PROFILES,
+    TRAINING_SPLITS,
     PatternError,
     SplitProfile,
     decode_production,
@@ -23,6 +24,7 @@ from bpe_conformance.reference.pretokenization import (
     encode_production,
     encode_production_fast,
     get_split_profile,
+    get_training_split,
     split_text,
 )
 from bpe_conformance.reference.vocabulary import Vocabulary, vocabulary_from_pieces
@@ -101,6 +103,24 @@ def test_decode_joins_pieces_and_specials_and_refuses_unknown_ids() -> None:
     assert decode_production([VOCABULARY.rank_of[b"\xe6"]], VOCABULARY) == "\ufffd"
     with pytest.raises(ValueError, match=rf"unknown id {special - 1} at position 0"):
         decode_production([special - 1], VOCABULARY)
+
+
+@pytest.mark.parametrize(
+    ("ids", "position", "kind"), [([True], 0, "bool"), ([0, "1"], 1, "str"), ([0, 1.0], 1, "float")]
+)
+def test_decode_refuses_an_id_that_is_not_an_int_naming_its_position_and_type(
+    ids: list[Any], position: int, kind: str
+) -> None:
+    with pytest.raises(TypeError, match=rf"position {position} must be an int, not {kind}$"):
+        decode_production(ids, VOCABULARY)
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "GPT2", None, 3])
+def test_an_unknown_training_split_is_a_value_error_listing_the_known_ones(name: object) -> None:
+    assert get_training_split("rustbpe") is TRAINING_SPLITS["rustbpe"]
+    with pytest.raises(ValueError, match=re.escape(f"unknown split {name!r}")) as raised:
+        get_training_split(name)
+    assert str(raised.value).rpartition(": ")[2].split(", ") == list(TRAINING_SPLITS)
 
 
 @pytest.mark.parametrize("profile", list(SPLIT_PROFILES.values()), ids=list(SPLIT_PROFILES))

@@ -42,6 +42,8 @@ def test_the_three_formats_read_back_the_same_pieces_and_specials(tmp_path: Path
     encoder, merges = gpt2_files(vocabulary, tmp_path)
     from_gpt2 = read_gpt2_files(encoder, merges)
     assert from_ranks.pieces == from_hf.pieces == from_gpt2.pieces == vocabulary.pieces
+    assert vocabulary.special_tokens
+    assert dict(from_ranks.special_tokens) == dict(vocabulary.special_tokens)  # the specials it was given
     assert dict(from_hf.special_tokens) == dict(from_gpt2.special_tokens) == dict(vocabulary.special_tokens)
     assert len({from_ranks.sha256, from_hf.sha256, from_gpt2.sha256}) == 3
     assert all(len(digest) == 64 for digest in (from_ranks.sha256, from_hf.sha256, from_gpt2.sha256))
@@ -60,6 +62,44 @@ def test_read_vocabulary_picks_the_reader_by_the_path(tmp_path: Path) -> None:
     encoder, merges = gpt2_files(vocabulary, tmp_path)
     for spec in (str(tmp_path / "v.tiktoken"), str(hf), f"{encoder},{merges}"):
         assert read_vocabulary(spec).pieces == vocabulary.pieces
+
+
+def test_read_vocabulary_splits_gpt2_files_at_the_first_comma(tmp_path: Path) -> None:
+    """The encoder's path ends at the first comma; the merges file's name may hold more."""
+    vocabulary = trained_vocabulary()
+    encoder, merges = gpt2_files(vocabulary, tmp_path)
+    merges = merges.rename(tmp_path / "vocab,2,3.bpe")
+    assert read_vocabulary(f"{encoder},{merges}").pieces == vocabulary.pieces
+
+
+def test_a_rank_file_skips_blank_lines_and_keeps_a_digest_only_when_given() -> None:
+    text = _bytes_text().replace(_line(b"a", 97), "\n" + _line(b"a", 97) + "  \n")
+    vocabulary = read_tiktoken_text(text + _line(b"ab", 256), "x.tiktoken")
+    assert vocabulary.pieces[97] == b"a"
+    assert vocabulary.pieces[256:] == (b"ab",)
+    assert vocabulary.sha256 == ""  # no file was read: no digest is claimed
+    assert read_tiktoken_text(_bytes_text(), "x.tiktoken", sha256="ab12").sha256 == "ab12"
+
+
+def test_a_tiny_rank_file_need_not_hold_every_byte() -> None:
+    vocabulary = read_tiktoken_text(_line(b"a", 0) + _line(b"b", 1) + _line(b"ab", 2), "t", require_all_bytes=False)
+    assert vocabulary.pieces == (b"a", b"b", b"ab")
+
+
+@pytest.mark.parametrize("piece", ["Y!Q==", "YW*I="])
+def test_a_piece_with_a_character_outside_base64_is_refused_and_named(piece: str) -> None:
+    with pytest.raises(VocabularyError, match="is not base64") as raised:
+        read_tiktoken_text(_bytes_text() + f"{piece} 256\n", "bad.tiktoken")
+    assert repr(piece) in str(raised.value)
+    assert "256" not in str(raised.value).partition(": ")[2]  # the piece is named, not its rank
+
+
+def test_a_rank_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.tiktoken"
+    path.write_bytes(_bytes_text().encode() + b"caf\xe9 256\n")
+    with pytest.raises(VocabularyError, match="not UTF-8") as raised:
+        read_tiktoken_file(path)
+    assert str(raised.value).startswith(f"{path}: ")
 
 
 @pytest.mark.parametrize(
