@@ -95,8 +95,10 @@ def test_a_single_unwrapped_document_or_a_bad_one_is_refused() -> None:
 def test_an_encode_only_profile_cannot_train() -> None:
     from bpe_conformance.reference.profiles import TIKTOKEN
 
-    with pytest.raises(ValueError, match="encode-only"):
-        train_chunks_fast(["a"], 1, TIKTOKEN, CL100K)
+    for trainer in (train_chunks_fast, train_chunks_literal):
+        with pytest.raises(ValueError, match="encode-only") as raised:
+            trainer(["a"], 1, TIKTOKEN, CL100K)
+        assert repr(TIKTOKEN.name) in str(raised.value)
 
 
 # The profile parameter ``split``: the literal dialect reference, the fast profile engines and the chunk

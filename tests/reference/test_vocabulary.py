@@ -17,6 +17,7 @@ from bpe_conformance.reference.vocabulary import (
     read_tiktoken_text,
     read_vocabulary,
     tiktoken_text,
+    vocabulary_from_pieces,
 )
 from tests.support.vocabularies import gpt2_files, hf_tokenizer_json, trained_vocabulary
 
@@ -100,6 +101,58 @@ def test_a_rank_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(VocabularyError, match="not UTF-8") as raised:
         read_tiktoken_file(path)
     assert str(raised.value).startswith(f"{path}: ")
+
+
+def _ranked(*pieces: bytes) -> list[tuple[bytes, int, int | None]]:
+    return [(piece, rank, rank + 1) for rank, piece in enumerate(pieces)]
+
+
+@pytest.mark.parametrize(
+    ("ranked", "line", "fact"),
+    [
+        ([(b"a", 0, 1), (b"", 1, 2)], 2, "an empty piece"),
+        ([(b"a", 0, 1), (b"b", 2, 2)], 2, "rank 1 is missing"),  # a rank one past the end
+        (_ranked(b"a", b"ab", b"b"), 2, "piece b'ab' (rank 1) is no join of two lower-rank pieces"),
+    ],
+)
+def test_pieces_that_cannot_be_a_vocabulary_name_the_source_line_and_fact(
+    ranked: list[tuple[bytes, int, int | None]], line: int, fact: str
+) -> None:
+    with pytest.raises(VocabularyError) as raised:
+        vocabulary_from_pieces(ranked, "v.src", require_all_bytes=False)
+    assert str(raised.value).startswith(f"v.src line {line}: ")
+    assert fact in str(raised.value)
+
+
+def test_pieces_need_every_byte_unless_told_and_claim_no_digest_unless_given() -> None:
+    with pytest.raises(VocabularyError, match="byte 0x00 has no rank"):
+        vocabulary_from_pieces(_ranked(b"a"), "v.src")
+    assert vocabulary_from_pieces(_ranked(b"a"), "v.src", require_all_bytes=False).sha256 == ""
+
+
+@pytest.mark.parametrize("special_id", [0, 1])
+def test_a_special_token_on_the_rank_of_a_piece_names_the_source(special_id: int) -> None:
+    with pytest.raises(VocabularyError, match=f"has id {special_id}, the rank of piece") as raised:
+        vocabulary_from_pieces(
+            _ranked(b"a", b"b"), "v.src", special_tokens={"<s>": special_id}, require_all_bytes=False
+        )
+    assert str(raised.value).startswith("v.src: ")
+
+
+def test_an_unreadable_rank_file_names_the_file_and_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path as RealPath
+
+    path = tmp_path / "v.tiktoken"
+    path.write_text(_bytes_text())
+
+    def unreadable(self: Path) -> bytes:
+        raise OSError("the disk is unreadable")  # an OSError without errno, so no strerror
+
+    monkeypatch.setattr(RealPath, "read_bytes", unreadable)
+    with pytest.raises(VocabularyError, match="cannot read") as raised:
+        read_tiktoken_file(path)
+    assert str(raised.value).startswith(f"{path}: ")
+    assert "the disk is unreadable" in str(raised.value)
 
 
 @pytest.mark.parametrize(
