@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import re
 from typing import Any
@@ -103,6 +104,40 @@ def test_decode_joins_pieces_and_specials_and_refuses_unknown_ids() -> None:
     assert decode_production([VOCABULARY.rank_of[b"\xe6"]], VOCABULARY) == "\ufffd"
     with pytest.raises(ValueError, match=rf"unknown id {special - 1} at position 0"):
         decode_production([special - 1], VOCABULARY)
+
+
+@pytest.mark.parametrize(("text", "kept"), [("a\udfffb", "a\ufffdb"), ("a\ue000b", "a\ue000b")])
+def test_every_lone_surrogate_and_only_a_surrogate_is_split_as_u_fffd(text: str, kept: str) -> None:
+    assert "".join(split_text(text, GPT2)) == kept
+
+
+def test_split_text_refuses_what_is_not_a_str_naming_its_type() -> None:
+    with pytest.raises(TypeError, match=r"not bytes$"):
+        split_text(b"ab", GPT2)  # type: ignore[arg-type]
+
+
+def test_a_pattern_that_skips_a_character_names_the_profile_and_the_text() -> None:
+    letters = dataclasses.replace(GPT2, name="letters-only", pattern=r"\p{L}+")
+    with pytest.raises(ValueError, match="does not cover") as raised:
+        split_text("ab cd", letters)
+    assert "'letters-only'" in str(raised.value)
+    assert "'ab cd'" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("pieces", "chunk"),
+    [
+        ([b"a", b"b", b"c", b"ac", b"ab", b"bc", b"ba"], b"ccbababcc"),
+        ([b"a", b"b", b"c", b"aa", b"cb", b"aaaa", b"acb", b"cbaaaa"], b"aaacbcaac"),
+    ],
+)
+def test_the_fast_chunk_encoder_skips_pairs_whose_parts_changed_since_they_were_queued(
+    pieces: list[bytes], chunk: bytes
+) -> None:
+    vocabulary = vocabulary_from_pieces(
+        [(piece, rank, None) for rank, piece in enumerate(pieces)], "v", require_all_bytes=False
+    )
+    assert encode_chunk_fast(chunk, vocabulary) == encode_chunk(chunk, vocabulary)
 
 
 @pytest.mark.parametrize(
