@@ -59,6 +59,13 @@ def test_the_engine_is_unchanged_when_its_heap_is_rebuilt_every_round(
     assert fast == train_chunks_literal(documents, max_merges, profile, CL100K)
 
 
+def test_first_seen_looks_for_a_pair_only_in_the_words_that_still_hold_it() -> None:
+    """After (98, 98) is merged, "cbbb" no longer holds (98, 98) but other words do: the first place of that pair,
+    tied later, must be found in a word that still holds it, not in the first word that ever did."""
+    documents = ["cbbb a bbb ba"]
+    assert train_chunks_fast(documents, 10, MINBPE, GPT2) == train_chunks_literal(documents, 10, MINBPE, GPT2)
+
+
 def test_every_tie_rule_is_among_the_trainers() -> None:
     from bpe_conformance.reference.profiles import TIE_BREAKS
 
@@ -88,8 +95,10 @@ def test_a_single_unwrapped_document_or_a_bad_one_is_refused() -> None:
 def test_an_encode_only_profile_cannot_train() -> None:
     from bpe_conformance.reference.profiles import TIKTOKEN
 
-    with pytest.raises(ValueError, match="encode-only"):
-        train_chunks_fast(["a"], 1, TIKTOKEN, CL100K)
+    for trainer in (train_chunks_fast, train_chunks_literal):
+        with pytest.raises(ValueError, match="encode-only") as raised:
+            trainer(["a"], 1, TIKTOKEN, CL100K)
+        assert repr(TIKTOKEN.name) in str(raised.value)
 
 
 # The profile parameter ``split``: the literal dialect reference, the fast profile engines and the chunk

@@ -161,6 +161,17 @@ def test_the_pieces_key_picks_what_largest_pieces_picks(pieces: list[bytes], tie
     assert chosen == largest_pieces(tied, pieces)
 
 
+def test_the_pieces_key_breaks_a_tie_of_equal_pieces_and_first_ids_by_the_larger_second_id() -> None:
+    """Ids 1 and 3 stand for the same piece: (0, 1) and (0, 3) tie on pieces and on the first id."""
+    from bpe_conformance.reference.dialects import largest_pieces
+    from bpe_conformance.reference.fast_pair_queue import descending, pieces_key
+
+    pieces = [b"a", b"b", b"a", b"b"]
+    piece_keys = [descending(piece) for piece in pieces]
+    tied = [(0, 1), (0, 3)]
+    assert min(tied, key=lambda pair: pieces_key(piece_keys, *pair)) == largest_pieces(tied, pieces) == (0, 3)
+
+
 def test_a_nul_byte_before_a_merge_is_a_token_not_a_link() -> None:
     """Byte 0 is a token like any other: before a merged pair it is the left neighbour, not a back link.
     (BPE-TRAIN-COUNT, BPE-MERGE-SCAN)"""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import re
 from typing import Any
@@ -15,6 +16,7 @@ from bpe_conformance.reference.pretokenization import (
     GPT2,
     O200K,
     SPLIT_PROFILES,
+    TRAINING_SPLITS,
     PatternError,
     SplitProfile,
     decode_production,
@@ -23,6 +25,7 @@ from bpe_conformance.reference.pretokenization import (
     encode_production,
     encode_production_fast,
     get_split_profile,
+    get_training_split,
     split_text,
 )
 from bpe_conformance.reference.vocabulary import Vocabulary, vocabulary_from_pieces
@@ -101,6 +104,58 @@ def test_decode_joins_pieces_and_specials_and_refuses_unknown_ids() -> None:
     assert decode_production([VOCABULARY.rank_of[b"\xe6"]], VOCABULARY) == "\ufffd"
     with pytest.raises(ValueError, match=rf"unknown id {special - 1} at position 0"):
         decode_production([special - 1], VOCABULARY)
+
+
+@pytest.mark.parametrize(("text", "kept"), [("a\udfffb", "a\ufffdb"), ("a\ue000b", "a\ue000b")])
+def test_every_lone_surrogate_and_only_a_surrogate_is_split_as_u_fffd(text: str, kept: str) -> None:
+    assert "".join(split_text(text, GPT2)) == kept
+
+
+def test_split_text_refuses_what_is_not_a_str_naming_its_type() -> None:
+    with pytest.raises(TypeError, match=r"not bytes$"):
+        split_text(b"ab", GPT2)  # type: ignore[arg-type]
+
+
+def test_a_pattern_that_skips_a_character_names_the_profile_and_the_text() -> None:
+    letters = dataclasses.replace(GPT2, name="letters-only", pattern=r"\p{L}+")
+    with pytest.raises(ValueError, match="does not cover") as raised:
+        split_text("ab cd", letters)
+    assert "'letters-only'" in str(raised.value)
+    assert "'ab cd'" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("pieces", "chunk"),
+    [
+        ([b"a", b"b", b"c", b"ac", b"ab", b"bc", b"ba"], b"ccbababcc"),
+        ([b"a", b"b", b"c", b"aa", b"cb", b"aaaa", b"acb", b"cbaaaa"], b"aaacbcaac"),
+    ],
+)
+def test_the_fast_chunk_encoder_skips_pairs_whose_parts_changed_since_they_were_queued(
+    pieces: list[bytes], chunk: bytes
+) -> None:
+    vocabulary = vocabulary_from_pieces(
+        [(piece, rank, None) for rank, piece in enumerate(pieces)], "v", require_all_bytes=False
+    )
+    assert encode_chunk_fast(chunk, vocabulary) == encode_chunk(chunk, vocabulary)
+
+
+@pytest.mark.parametrize(
+    ("ids", "position", "kind"), [([True], 0, "bool"), ([0, "1"], 1, "str"), ([0, 1.0], 1, "float")]
+)
+def test_decode_refuses_an_id_that_is_not_an_int_naming_its_position_and_type(
+    ids: list[Any], position: int, kind: str
+) -> None:
+    with pytest.raises(TypeError, match=rf"position {position} must be an int, not {kind}$"):
+        decode_production(ids, VOCABULARY)
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "GPT2", None, 3])
+def test_an_unknown_training_split_is_a_value_error_listing_the_known_ones(name: object) -> None:
+    assert get_training_split("rustbpe") is TRAINING_SPLITS["rustbpe"]
+    with pytest.raises(ValueError, match=re.escape(f"unknown split {name!r}")) as raised:
+        get_training_split(name)
+    assert str(raised.value).rpartition(": ")[2].split(", ") == list(TRAINING_SPLITS)
 
 
 @pytest.mark.parametrize("profile", list(SPLIT_PROFILES.values()), ids=list(SPLIT_PROFILES))

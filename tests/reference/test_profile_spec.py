@@ -58,6 +58,29 @@ def test_numbering_follows_boundary_ids_either_way() -> None:
     assert parse_profile("rustbpe+boundary_ids=TRUE").first_rule_id == 258
 
 
+def test_a_first_rule_id_of_258_turns_boundary_ids_on() -> None:
+    profile = parse_profile("rustbpe+first_rule_id=258")
+    assert (profile.boundary_ids, profile.first_rule_id) == (True, 258)
+    assert profile.name == "rustbpe+boundary_ids=true"
+
+
+def test_the_description_names_the_base_and_every_change() -> None:
+    profile = parse_profile("strict+tie=first-seen+min_count=1+documents=concatenated")
+    base, with_, changes = profile.description.partition(" with ")
+    assert (base, with_) == ("strict", " with ")
+    assert changes.split(", ") == ["tie_break=first-seen", "min_count=1", "documents=concatenated"]
+
+
+def test_a_json_null_is_none_where_none_is_a_choice(tmp_path: Path) -> None:
+    assert resolve_profile(_write(tmp_path, "a.json", '{"base": "strict", "tie": null}')).tie_break is None
+
+
+def test_an_error_of_a_profile_made_without_a_spec_names_its_base() -> None:
+    with pytest.raises(ValueError, match="min_count 0") as raised:
+        custom_profile("minbpe", {"min_count": 0})
+    assert repr("minbpe") in str(raised.value)
+
+
 def test_texts_are_percent_encoded_in_the_name_and_plain_in_the_profile() -> None:
     profile = parse_profile("strict+documents=concatenated+document_separator=%0A%2B")
     assert profile.document_separator == "\n+"
@@ -81,6 +104,7 @@ def test_get_profile_resolves_custom_names_so_reports_round_trip() -> None:
         ("strict+min_count=0", "min_count 0 is not an integer >= 1"),
         ("strict+min_count=two", "min_count 'two' is not an integer >= 1"),
         ("strict+first_rule_id=257", "first_rule_id 257 is not one of: 256, 258"),
+        ("strict+first_rule_id=abc", "first_rule_id 'abc' is not 256 or 258"),
         ("strict+boundary_ids=maybe", "boundary_ids 'maybe' is not one of: true, false"),
         ("strict+boundary_ids=true+first_rule_id=256", "first_rule_id 256 contradicts boundary_ids=true (258)"),
         ("strict+documents=joined", "documents 'joined' is not one of: separate, concatenated"),
@@ -91,6 +115,7 @@ def test_get_profile_resolves_custom_names_so_reports_round_trip() -> None:
         ("strict+pre_tokenization=(", "pre_tokenization '(' is not a Python regular expression"),
         ("strict+pre_tokenization=(a)", "has a capturing group"),
         ("strict+pre_tokenization=a*", "matches the empty text"),
+        ("strict+split=cl100k+pre_tokenization=%5CS%2B", "split=cl100k and pre_tokenization both split the text"),
         ("strict+tie=first-seen+tie_break=largest-ids", "tie_break is given twice"),
         ("strict+min_count", "'min_count' is not field=value"),
         ("strict+name=mine", "unknown parameter 'name'"),
@@ -151,6 +176,14 @@ def test_a_json_file_takes_plain_texts(tmp_path: Path) -> None:
         ("a.json", "{", "not valid JSON"),
         ("a.json", '{"base": "strict", "min_count": true}', "min_count True is not an integer >= 1"),
         ("a.json", '{"base": "strict", "tie": 3}', "tie_break 3 is not one of"),
+        ("a.json", '{"base": "strict", "documents": null}', "documents None is not one of: separate, concatenated"),
+        (
+            "a.json",
+            '{"base": "strict", "documents": "concatenated", "document_separator": 3}',
+            "separator 3 is not a text",
+        ),
+        ("a.json", '{"base": "gpt-5"}', "unknown base profile 'gpt-5'; choose one of: strict, minbpe, tinybpe"),
+        ("a.json", '{"base": "strict", "tie": "first-seen", "tie_break": "first-seen"}', "tie_break is given twice"),
         ("a.json", '{"base": "strict", "colour": "red"}', "unknown parameter 'colour'"),
         ("a.json", '{"base": "strict", "boundary_ids": "maybe"}', "boundary_ids 'maybe' is not one of: true, false"),
         ("a.json", '{"base": "strict", "pre_tokenization": 3}', "pre_tokenization 3 is not a regular expression"),

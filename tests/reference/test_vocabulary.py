@@ -17,6 +17,7 @@ from bpe_conformance.reference.vocabulary import (
     read_tiktoken_text,
     read_vocabulary,
     tiktoken_text,
+    vocabulary_from_pieces,
 )
 from tests.support.vocabularies import gpt2_files, hf_tokenizer_json, trained_vocabulary
 
@@ -42,6 +43,8 @@ def test_the_three_formats_read_back_the_same_pieces_and_specials(tmp_path: Path
     encoder, merges = gpt2_files(vocabulary, tmp_path)
     from_gpt2 = read_gpt2_files(encoder, merges)
     assert from_ranks.pieces == from_hf.pieces == from_gpt2.pieces == vocabulary.pieces
+    assert vocabulary.special_tokens
+    assert dict(from_ranks.special_tokens) == dict(vocabulary.special_tokens)  # the specials it was given
     assert dict(from_hf.special_tokens) == dict(from_gpt2.special_tokens) == dict(vocabulary.special_tokens)
     assert len({from_ranks.sha256, from_hf.sha256, from_gpt2.sha256}) == 3
     assert all(len(digest) == 64 for digest in (from_ranks.sha256, from_hf.sha256, from_gpt2.sha256))
@@ -60,6 +63,96 @@ def test_read_vocabulary_picks_the_reader_by_the_path(tmp_path: Path) -> None:
     encoder, merges = gpt2_files(vocabulary, tmp_path)
     for spec in (str(tmp_path / "v.tiktoken"), str(hf), f"{encoder},{merges}"):
         assert read_vocabulary(spec).pieces == vocabulary.pieces
+
+
+def test_read_vocabulary_splits_gpt2_files_at_the_first_comma(tmp_path: Path) -> None:
+    """The encoder's path ends at the first comma; the merges file's name may hold more."""
+    vocabulary = trained_vocabulary()
+    encoder, merges = gpt2_files(vocabulary, tmp_path)
+    merges = merges.rename(tmp_path / "vocab,2,3.bpe")
+    assert read_vocabulary(f"{encoder},{merges}").pieces == vocabulary.pieces
+
+
+def test_a_rank_file_skips_blank_lines_and_keeps_a_digest_only_when_given() -> None:
+    text = _bytes_text().replace(_line(b"a", 97), "\n" + _line(b"a", 97) + "  \n")
+    vocabulary = read_tiktoken_text(text + _line(b"ab", 256), "x.tiktoken")
+    assert vocabulary.pieces[97] == b"a"
+    assert vocabulary.pieces[256:] == (b"ab",)
+    assert vocabulary.sha256 == ""  # no file was read: no digest is claimed
+    assert read_tiktoken_text(_bytes_text(), "x.tiktoken", sha256="ab12").sha256 == "ab12"
+
+
+def test_a_tiny_rank_file_need_not_hold_every_byte() -> None:
+    vocabulary = read_tiktoken_text(_line(b"a", 0) + _line(b"b", 1) + _line(b"ab", 2), "t", require_all_bytes=False)
+    assert vocabulary.pieces == (b"a", b"b", b"ab")
+
+
+@pytest.mark.parametrize("piece", ["Y!Q==", "YW*I="])
+def test_a_piece_with_a_character_outside_base64_is_refused_and_named(piece: str) -> None:
+    with pytest.raises(VocabularyError, match="is not base64") as raised:
+        read_tiktoken_text(_bytes_text() + f"{piece} 256\n", "bad.tiktoken")
+    assert repr(piece) in str(raised.value)
+    assert "256" not in str(raised.value).partition(": ")[2]  # the piece is named, not its rank
+
+
+def test_a_rank_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.tiktoken"
+    path.write_bytes(_bytes_text().encode() + b"caf\xe9 256\n")
+    with pytest.raises(VocabularyError, match="not UTF-8") as raised:
+        read_tiktoken_file(path)
+    assert str(raised.value).startswith(f"{path}: ")
+
+
+def _ranked(*pieces: bytes) -> list[tuple[bytes, int, int | None]]:
+    return [(piece, rank, rank + 1) for rank, piece in enumerate(pieces)]
+
+
+@pytest.mark.parametrize(
+    ("ranked", "line", "fact"),
+    [
+        ([(b"a", 0, 1), (b"", 1, 2)], 2, "an empty piece"),
+        ([(b"a", 0, 1), (b"b", 2, 2)], 2, "rank 1 is missing"),  # a rank one past the end
+        (_ranked(b"a", b"ab", b"b"), 2, "piece b'ab' (rank 1) is no join of two lower-rank pieces"),
+    ],
+)
+def test_pieces_that_cannot_be_a_vocabulary_name_the_source_line_and_fact(
+    ranked: list[tuple[bytes, int, int | None]], line: int, fact: str
+) -> None:
+    with pytest.raises(VocabularyError) as raised:
+        vocabulary_from_pieces(ranked, "v.src", require_all_bytes=False)
+    assert str(raised.value).startswith(f"v.src line {line}: ")
+    assert fact in str(raised.value)
+
+
+def test_pieces_need_every_byte_unless_told_and_claim_no_digest_unless_given() -> None:
+    with pytest.raises(VocabularyError, match="byte 0x00 has no rank"):
+        vocabulary_from_pieces(_ranked(b"a"), "v.src")
+    assert vocabulary_from_pieces(_ranked(b"a"), "v.src", require_all_bytes=False).sha256 == ""
+
+
+@pytest.mark.parametrize("special_id", [0, 1])
+def test_a_special_token_on_the_rank_of_a_piece_names_the_source(special_id: int) -> None:
+    with pytest.raises(VocabularyError, match=f"has id {special_id}, the rank of piece") as raised:
+        vocabulary_from_pieces(
+            _ranked(b"a", b"b"), "v.src", special_tokens={"<s>": special_id}, require_all_bytes=False
+        )
+    assert str(raised.value).startswith("v.src: ")
+
+
+def test_an_unreadable_rank_file_names_the_file_and_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path as RealPath
+
+    path = tmp_path / "v.tiktoken"
+    path.write_text(_bytes_text())
+
+    def unreadable(self: Path) -> bytes:
+        raise OSError("the disk is unreadable")  # an OSError without errno, so no strerror
+
+    monkeypatch.setattr(RealPath, "read_bytes", unreadable)
+    with pytest.raises(VocabularyError, match="cannot read") as raised:
+        read_tiktoken_file(path)
+    assert str(raised.value).startswith(f"{path}: ")
+    assert "the disk is unreadable" in str(raised.value)
 
 
 @pytest.mark.parametrize(
