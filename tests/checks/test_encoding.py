@@ -7,14 +7,20 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from bpe_conformance.adapters.python import InProcessSubject
-from bpe_conformance.checks.encoding import _with_variants, pre_tokenization_inapplicable
+from bpe_conformance.checks.encoding import (
+    _with_variants,
+    pre_tokenization_inapplicable,
+    split_inapplicable,
+    verify_split,
+)
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.reference import LiteralTokenizer, Tokenizer
+from bpe_conformance.reference.profile_spec import parse_profile
 from bpe_conformance.reference.profiles import STRICT
 from tests.checks.helpers import (
     CHECKS,
@@ -26,6 +32,10 @@ from tests.checks.helpers import (
     violation_of,
 )
 from tests.support import broken_for_checks as broken
+from tests.support.split_profile_trainers import CorrectSplitTrainer, EncodesAcrossChunks
+
+if TYPE_CHECKING:
+    from bpe_conformance.checks.examples import TextsExample
 
 
 def _refusing(refuse: Any, profile: str) -> type:
@@ -147,6 +157,54 @@ def test_no_pre_tokenization_is_skipped_under_a_pre_tokenizing_profile() -> None
         "the profile splits text into chunks before merging",
     )
     assert pre_tokenization_inapplicable(STRICT) is None
+
+
+def test_the_split_check_is_skipped_under_a_profile_without_a_split() -> None:
+    """BPE-PRETOK-SPLIT: the reason names the profile, its missing split and why the clause is moot."""
+    assert_inapplicable(split_inapplicable(STRICT), "strict", "split=None", "the profile names no split pattern")
+    assert split_inapplicable(parse_profile("rustbpe+split=cl100k")) is None
+
+
+def test_the_split_check_encodes_the_documents_joined_by_space_newline_and_nothing_then_the_texts() -> None:
+    """BPE-PRETOK-SPLIT: the joined documents put chunk boundaries between pairs the rules know."""
+    encoded: list[str] = []
+
+    class RecordsEncodes(CorrectSplitTrainer):
+        def encode(self, text: str) -> list[int]:
+            encoded.append(text)
+            return super().encode(text)
+
+    verify_split(InProcessSubject(RecordsEncodes), {"documents": ["ab", "cd"], "max_merges": 2, "texts": ["x"]})
+    assert encoded == ["ab", "cd", "ab cd", "ab\ncd", "abcd", "x"]
+
+
+def test_the_split_check_says_a_wrong_encoding_came_after_training() -> None:
+    """BPE-PRETOK-SPLIT: rules trained behind the split, applied across its chunks: the wrong ids are those of
+    encode after training (not after load)."""
+    example: TextsExample = {"documents": ["1212", "1212"], "max_merges": 1, "texts": []}
+    with pytest.raises(Violation) as caught:
+        verify_split(InProcessSubject(EncodesAcrossChunks), example)
+    assert (caught.value.clause, caught.value.inputs["text"]) == ("BPE-PRETOK-SPLIT", "1212")
+    assert caught.value.message.startswith("encode('1212') after training gave ids")
+
+
+class _SplitTrainerCrashingWhenPairsRunOut(CorrectSplitTrainer):
+    """Right behind the split, but raises once no pair is left before the budget (minbpe's max() of nothing)."""
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        rules = super().train(documents, max_merges)
+        if len(rules) < max_merges:
+            raise ValueError("max() arg is an empty sequence")
+        return rules
+
+
+def test_the_split_check_leaves_a_crash_when_pairs_run_out_to_the_stop_rule() -> None:
+    """BPE-PRETOK-SPLIT: training that raises once pairs run out gives no rules to judge the encodings by, so the
+    split check has no verdict (stop-rule reports the crash); it neither fails nor errors."""
+    example: TextsExample = {"documents": ["ab", "ab"], "max_merges": 8, "texts": []}
+    with pytest.raises(ImplementationRaised):
+        InProcessSubject(_SplitTrainerCrashingWhenPairsRunOut).train(["ab", "ab"], 8)
+    verify_split(InProcessSubject(_SplitTrainerCrashingWhenPairsRunOut), example)  # no Violation, no error
 
 
 @pytest.mark.parametrize(("name", "documents"), [("encode-trained", (4, 24)), ("encode-pure", (3, 20))])

@@ -6,6 +6,7 @@ leaves a bug of another clause to that clause's check rather than blaming it on 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import Phase, settings
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks import extremes
+from bpe_conformance.errors import Violation
 from bpe_conformance.inputs.corpora.training import WIDE_MAX_MERGES
 from bpe_conformance.inputs.large_counts import LargeCountCorpus
 from bpe_conformance.reference import LiteralTokenizer, Tokenizer
@@ -143,6 +145,46 @@ def test_a_count_wrong_one_below_the_width_too_is_not_put_down_to_the_width() ->
         right = CountsModulo255().train(documents, 2) == Tokenizer().train(documents, 2)
         assert right == (count == 254), count
     extremes.verify_large_counts(InProcessSubject(CountsModulo255), {"corpus": corpus, "max_merges": 2})
+
+
+class StopsWhenACountPassesEightBits(ZooBase):
+    """Reads a best count past 8 bits as no pair left: training stops at once, its rules a prefix of the right ones."""
+
+    def should_stop(self, best_count: int) -> bool:
+        return best_count < 2 or best_count >= BYTE_COUNT
+
+
+def _numbers(message: str) -> set[int]:
+    return {int(number) for number in re.findall(r"\d+", message)}
+
+
+def test_a_wrapped_count_is_reported_with_its_corpus_the_control_and_the_first_round_that_differs() -> None:
+    """BPE-TRAIN-COUNT: the finding names the big count, the count just below the width that trains right,
+    the first round that differs (0: the rival wins it), and both rule lists; its message names no other number."""
+    corpus = LargeCountCorpus("copies", 256, 3)
+    example: LargeCountExample = {"corpus": corpus, "max_merges": 2}
+    with pytest.raises(Violation) as caught:
+        extremes.verify_large_counts(InProcessSubject(CountsInEightBits), example)
+    violation = caught.value
+    assert violation.clause == "BPE-TRAIN-COUNT"
+    assert violation.inputs == {
+        "documents": repr(corpus),
+        "max_merges": 2,
+        "largest_count": 256,
+        "right_with_count": 255,
+    }
+    assert (violation.expected, violation.actual) == ([[97, 98], [120, 121]], [[120, 121]])
+    assert _numbers(violation.message) == {256, 0, 255}
+
+
+def test_rules_that_stop_short_of_the_right_ones_differ_at_the_first_rule_missing() -> None:
+    """BPE-TRAIN-COUNT: no rule differs where both lists have one; the first round that differs is then the
+    first the implementation did not make (0 here, where it made none)."""
+    example: LargeCountExample = {"corpus": LargeCountCorpus("copies", 256, 3), "max_merges": 2}
+    with pytest.raises(Violation) as caught:
+        extremes.verify_large_counts(InProcessSubject(StopsWhenACountPassesEightBits), example)
+    assert (caught.value.expected, caught.value.actual) == ([[97, 98], [120, 121]], [])
+    assert _numbers(caught.value.message) == {256, 0, 255}
 
 
 def test_the_reference_engines_pass_large_counts() -> None:
