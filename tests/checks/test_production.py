@@ -286,17 +286,23 @@ def test_an_unknown_id_accepted_or_refused_outside_the_families_is_reported_with
         assert str(size + 1) in violation.actual
 
 
-def test_a_chunk_merged_wrong_after_chunks_merged_right_is_the_one_blamed() -> None:
-    # A text whose first chunks every port encodes right, and whose last chunk the leftmost-first port merges
-    # wrong even alone: the chunks before it must not be blamed, whatever their tokens' offsets.
+def _merged_wrong_by_leftmost_first(prefix: str) -> tuple[broken_ports.MergesLeftmostFirst, str]:
+    """A loaded leftmost-first port, and the first ``prefix`` + two lower-case pieces it merges otherwise than by
+    rank."""
     port = broken_ports.MergesLeftmostFirst()
     port.load_vocabulary(dict(SETUP.vocabulary.rank_of), dict(SETUP.vocabulary.special_tokens))
     words = [piece.decode() for piece in SETUP.vocabulary.pieces if re.fullmatch(rb"[a-z]+", piece)]
-    wrong = next(
-        chunk
-        for chunk in (f" {head}{tail}" for head in words for tail in words)
-        if port.encode(chunk) != encode_production_fast(chunk, SETUP.vocabulary, CL100K)
+    return port, next(
+        text
+        for text in (f"{prefix}{head}{tail}" for head in words for tail in words)
+        if port.encode(text) != encode_production_fast(text, SETUP.vocabulary, CL100K)
     )
+
+
+def test_a_chunk_merged_wrong_after_chunks_merged_right_is_the_one_blamed() -> None:
+    # A text whose first chunks every port encodes right, and whose last chunk the leftmost-first port merges
+    # wrong even alone: the chunks before it must not be blamed, whatever their tokens' offsets.
+    port, wrong = _merged_wrong_by_leftmost_first(" ")
     text = "a b c" + wrong
     assert split_text(text, CL100K) == ["a", " b", " c", wrong]
     subject = VocabularyBoundSubject(InProcessSubject(broken_ports.MergesLeftmostFirst), SETUP)
@@ -498,14 +504,7 @@ def test_a_chunk_wrong_alone_with_right_merging_names_how_many_texts_were_tried(
 
 def test_a_merge_witness_is_named_with_its_text_and_both_encodings() -> None:
     # A chunk with a capital is not one chunk under every pattern, so the merging is proven wrong on a probe.
-    port = broken_ports.MergesLeftmostFirst()
-    port.load_vocabulary(dict(SETUP.vocabulary.rank_of), dict(SETUP.vocabulary.special_tokens))
-    words = [piece.decode() for piece in SETUP.vocabulary.pieces if re.fullmatch(rb"[a-z]+", piece)]
-    chunk = next(
-        text
-        for text in (f"X{head}{tail}" for head in words for tail in words)
-        if port.encode(text) != encode_production_fast(text, SETUP.vocabulary, CL100K)
-    )
+    port, chunk = _merged_wrong_by_leftmost_first("X")
     assert split_text(chunk, CL100K) == [chunk]
     subject = VocabularyBoundSubject(InProcessSubject(broken_ports.MergesLeftmostFirst), SETUP)
     with pytest.raises(Violation) as raised:
