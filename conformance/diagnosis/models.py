@@ -197,14 +197,14 @@ def _split_at_whitespace(documents: list[str], rounds: int, profile: Profile) ->
     return _simulate(_words(initial_sequences(documents, profile), lambda byte: chr(byte).isspace()), rounds, profile)
 
 
-# Tie dialects come first: when one of them explains the rules too, the tie is the simpler story.
-# Each model differs from the judging profile in one step; a model equal to the profile is left out.
 # The models whose documents are cut into pieces before counting: behind a profile's split, cutting them
 # otherwise breaks the split (model_clause).
 _split_by_gpt2 = _variant(pre_tokenization=lambda _: GPT2_PATTERN, split=lambda _: None)
 _CUTS_DOCUMENTS = frozenset({_split_by_kind, _split_at_whitespace, _split_by_gpt2})
 
 
+# Tie dialects come first: when one of them explains the rules too, the tie is the simpler story.
+# Each model differs from the judging profile in one step; a model equal to the profile is left out.
 MODELS: tuple[tuple[str, str, Model], ...] = (
     ("BPE-TRAIN-TIE", "ties broken towards the largest pair", _variant(tie_break=lambda _: "largest-ids")),
     ("BPE-TRAIN-TIE", "ties broken towards the pair seen first", _variant(tie_break=lambda _: "first-seen")),
