@@ -184,10 +184,9 @@ def void_clauses(subject: Subject) -> frozenset[str]:
     clause) does not apply there. Other checks do not report them either (under a profile with no split,
     BPE-PRETOK-SPLIT is not among the clauses checked)."""
     profile = known_profile(subject.info.profile)
-    applies: dict[str, bool] = {}
-    for check in catalogue():
-        applies[check.clause] = applies.get(check.clause, False) or check.inapplicable(profile) is None
-    return frozenset(clause for clause, applicable in applies.items() if not applicable)
+    checks = catalogue()
+    judged = {check.clause for check in checks if check.inapplicable(profile) is None}
+    return frozenset(check.clause for check in checks) - judged
 
 
 def without_void_clauses(result: CheckResult, void: frozenset[str]) -> CheckResult:
