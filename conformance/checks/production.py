@@ -66,7 +66,11 @@ def _token_spans(ids: list[int], vocabulary: Vocabulary) -> list[tuple[int, int]
 
 
 def chunk_report(text: str, actual: list[int], setup: ProductionSetup) -> JSONObject:
-    """The chunks the pattern makes of ``text``, and the implementation's tokens grouped under them (byte offsets)."""
+    """The chunks the pattern makes of ``text``, and the implementation's tokens grouped under them (byte offsets).
+
+    Tokens are placed under chunks only when the ids spell the text: otherwise their offsets are not the text's,
+    and ``tokens_across_chunks`` is empty (``spells_text`` false, ``spelled`` what the ids spell).
+    """
     chunks = split_text(text, setup.profile)
     vocabulary = setup.vocabulary
     bounds, offset = [], 0
@@ -74,16 +78,20 @@ def chunk_report(text: str, actual: list[int], setup: ProductionSetup) -> JSONOb
         bounds.append((offset, offset + len(chunk.encode())))
         offset += len(chunk.encode())
     spans = _token_spans(actual, vocabulary)
+    spelled = b"".join(vocabulary.piece_of(token_id) or b"" for token_id in actual)
+    spells_text = spelled == text.encode()
     crossing = [
-        (index, start, end)
+        index
         for index, (start, end) in enumerate(spans)
-        if any(start < boundary < end for _, boundary in bounds[:-1])
+        if spells_text and any(start < boundary < end for _, boundary in bounds[:-1])
     ]
     return {
         "chunks": chunks,
         "expected_tokens": [_pieces(encode_chunk_fast(chunk.encode(), vocabulary), vocabulary) for chunk in chunks],
         "actual_tokens": _pieces(actual, vocabulary),
-        "tokens_across_chunks": [_pieces([actual[index]], vocabulary)[0] for index, _, _ in crossing],
+        "tokens_across_chunks": [_pieces([actual[index]], vocabulary)[0] for index in crossing],
+        "spells_text": spells_text,
+        "spelled": spelled.decode("utf-8", errors="backslashreplace"),
         "bounds": bounds,
         "spans": spans,
     }
@@ -164,11 +172,10 @@ def _blame(
             f"special-token text inside ordinary text is not encoded as ordinary text: with one letter of each "
             f"special token's text changed ({altered!r}) the ids are the reference's"
         )
-    spelled = b"".join(setup.vocabulary.piece_of(token_id) or b"" for token_id in actual)
-    if spelled != text.encode():
+    if not report["spells_text"]:
         # Offsets in the ids' bytes are not offsets in the text: no token can be placed under a chunk.
         return "BPE-PRETOK-SPLIT", (
-            f"the ids spell {spelled.decode('utf-8', errors='backslashreplace')!r}, not the text: the "
+            f"the ids spell {report['spelled']!r}, not the text: the "
             "implementation's chunks leave text out or add to it (or its bytes are not the text's UTF-8)"
         )
     if report["tokens_across_chunks"]:

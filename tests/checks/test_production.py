@@ -350,8 +350,10 @@ class _Latin1Bytes(broken_ports.CorrectPort):
         (_LosesWhitespace, "ab  ", b"ab"),
         (_LosesWhitespace, "ab  cd", b"ab cd"),
         (_Latin1Bytes, "ab caf\u00e9", b"ab caf\xe9"),
+        # One byte short before "he", whose bytes then sit across the text's chunk bound between "1" and "he".
+        (_Latin1Bytes, "\u00e91he", b"\xe91he"),
     ],
-    ids=["trailing-spaces-lost", "inner-space-lost", "latin-1-bytes"],
+    ids=["trailing-spaces-lost", "inner-space-lost", "latin-1-bytes", "latin-1-offsets-shifted"],
 )
 def test_ids_that_spell_another_text_are_blamed_on_the_split_naming_what_they_spell(
     port: type, text: str, spelled: bytes
@@ -364,6 +366,7 @@ def test_ids_that_spell_another_text_are_blamed_on_the_split_naming_what_they_sp
     assert raised.value.clause == "BPE-PRETOK-SPLIT"
     why = raised.value.message.split(";")[0]
     assert repr(spelled.decode("utf-8", errors="backslashreplace")) in why  # invalid UTF-8 shown, not an error
+    assert (raised.value.divergence or {})["tokens_across_chunks"] == []  # none can be placed under a chunk
 
 
 class _LastRankWrong(broken_ports.CorrectPort):
