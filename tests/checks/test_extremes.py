@@ -55,6 +55,10 @@ def _dev() -> settings:
     return settings(max_examples=60, deadline=None, phases=[phase for phase in Phase if phase is not Phase.explain])
 
 
+def _numbers(message: str) -> set[int]:
+    return {int(number) for number in re.findall(r"\d+", message)}
+
+
 def _run(check_name: str, implementation: Any) -> Any:
     return run_check(CHECKS[check_name], InProcessSubject(implementation), _dev(), seed=0)
 
@@ -72,15 +76,25 @@ def test_a_wide_max_merges_trains_as_a_budget_never_reached(max_merges: int) -> 
         )
 
 
-def test_a_32_bit_narrower_is_convicted_under_max_merges_when_it_refuses_or_stops_early() -> None:
+def test_a_32_bit_narrower_is_reported_with_the_budget_it_refused_or_misread() -> None:
+    """BPE-TRAIN-MAXMERGES, on fixed inputs: a refused wide budget names it and what was refused; a budget
+    read as another number shows both rule lists and how many rules each side made."""
     refused = violation_of("max-merges-wide", NarrowsIntegersTo32Bits, {"documents": ["abab"], "max_merges": 2**31})
     assert refused.clause == "BPE-TRAIN-MAXMERGES"
+    assert refused.inputs == {"documents": ["abab"], "max_merges": 2**31}
     assert "refused max_merges=2147483648" in refused.message
-    assert refused.actual.startswith("ValueError")
+    assert refused.expected == [[97, 98]]
+    assert refused.actual.startswith("ValueError: ")
     stopped = violation_of(
         "max-merges-wide", NarrowsIntegersTo32Bits, {"documents": ["abab", "acac"], "max_merges": 2**32 + 1}
     )
+    assert stopped.clause == "BPE-TRAIN-MAXMERGES"
+    assert stopped.inputs == {"documents": ["abab", "acac"], "max_merges": 2**32 + 1}
     assert (stopped.expected, stopped.actual) == ([[97, 98], [97, 99]], [[97, 98]])
+    assert _numbers(stopped.message) == {2**32 + 1, 2, 1}
+
+
+def test_the_max_merges_check_convicts_a_32_bit_narrower_at_the_first_width_that_wraps() -> None:
     result = _run("max-merges-wide", NarrowsIntegersTo32Bits)
     assert (result.outcome, result.clause) == (Outcome.FAIL, "BPE-TRAIN-MAXMERGES")
     assert result.counterexample["inputs"]["max_merges"] == 2**31  # shrunk to the first width that wraps
@@ -152,10 +166,6 @@ class StopsWhenACountPassesEightBits(ZooBase):
 
     def should_stop(self, best_count: int) -> bool:
         return best_count < 2 or best_count >= BYTE_COUNT
-
-
-def _numbers(message: str) -> set[int]:
-    return {int(number) for number in re.findall(r"\d+", message)}
 
 
 def test_a_wrapped_count_is_reported_with_its_corpus_the_control_and_the_first_round_that_differs() -> None:
