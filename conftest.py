@@ -10,6 +10,7 @@ import pytest
 from hypothesis import settings
 
 from bpe_conformance.settings import active_effort_name, keep_storage_out_of_cwd, register_efforts
+from tests.support.mutation_order import fastest_first, mutant_under_test, recorded_durations
 
 register_efforts()
 settings.load_profile(active_effort_name())
@@ -27,6 +28,19 @@ collect_ignore_glob = [
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Order a mutant's tests fastest first under mutmut; name the tests of xdist groups as xdist does."""
+    if mutant_under_test():
+        _run_fastest_first(items)
+    _name_xdist_groups(config, items)
+
+
+def _run_fastest_first(items: list[pytest.Item]) -> None:
+    """Under mutmut, the tests of a mutant fastest first (``tests/support/mutation_order.py`` says why)."""
+    by_node = {item.nodeid: item for item in items}
+    items[:] = [by_node[node] for node in fastest_first(list(by_node), recorded_durations())]
+
+
+def _name_xdist_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
     """In a pytest-xdist worker under ``--dist loadgroup``, name each test of an ``xdist_group`` as xdist does.
 
     pytest-xdist (3.8) sends the tests of a group to one worker by appending ``@GROUP`` to their node ids, which it
