@@ -13,9 +13,10 @@ import pytest
 
 from bpe_conformance.adapters.python import InProcessSubject
 from bpe_conformance.checks.base import ALGORITHM, INTERFACE
-from bpe_conformance.checks.common import single_pass_encode
+from bpe_conformance.checks.common import single_pass_encode, subject_answer
 from bpe_conformance.checks.vectors import (
     VECTOR_CHECKS,
+    _localised,
     mismatch_clause,
     vector_cases,
     vectors_inapplicable,
@@ -32,6 +33,7 @@ from bpe_conformance.results.advisories import collecting
 from bpe_conformance.spec.clauses import load_clauses
 from bpe_conformance.vectors.files import read_vector_files
 from bpe_conformance.vectors.replay import Mismatch
+from bpe_conformance.zoo import by_name as zoo_by_name
 from tests.checks.helpers import assert_inapplicable
 from tests.support import broken_for_checks as broken
 from tests.support.fresh_modules import fresh_copy as fresh
@@ -565,3 +567,78 @@ def test_a_wrong_encoding_is_cross_examined_with_the_probes_numbered_once() -> N
     mismatch = Mismatch("load-x", (), "encode", {"text": "aab"}, [97, 256], [257, 98])
     assert mismatch_clause(vector, mismatch, encode=one_pass, profile=RUSTBPE) == "BPE-MERGE-NOREMATCH"
     assert [(97, 32), (256, 98)] in asked
+
+
+class _CachesDecodings(Tokenizer):
+    """Caches decode results by ids and never clears the cache when the rules change (a BPE-SER-LOAD bug)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._decoded: dict[tuple[int, ...], str] = {}
+
+    def decode(self, ids: list[int]) -> str:
+        key = tuple(ids)
+        if key not in self._decoded:
+            self._decoded[key] = super().decode(ids)
+        return self._decoded[key]
+
+
+def _asked(implementation: type) -> tuple[list[tuple[str, Any]], Any]:
+    """The history question of ``implementation`` in process, recording each operation and argument asked."""
+    asked: list[tuple[str, Any]] = []
+    subject = InProcessSubject(implementation)
+
+    def history(operation: str, argument: Any) -> Any:
+        asked.append((operation, argument))
+        return subject_answer(subject, operation, argument)
+
+    return asked, history
+
+
+@pytest.mark.parametrize(
+    ("implementation", "operation", "argument", "expected", "actual"),
+    [
+        (zoo_by_name("caches-encodings-across-models"), "encode", "abab", [258, 258], [97, 98, 97, 98]),
+        (_CachesDecodings, "decode", [258, 99], "abc", "`cc"),
+    ],
+    ids=["encode", "decode"],
+)
+def test_a_load_vectors_wrong_answer_that_needs_the_instances_history_is_blamed_on_load(
+    implementation: type, operation: str, argument: Any, expected: Any, actual: Any
+) -> None:
+    """BPE-SER-LOAD: asked again, a fresh instance that loaded the vector's rules answers right, and one that
+    held other rules first answers wrong: the departure is the load's, and the record shows both questions."""
+    vector = {"id": "load-x", "rules": [[97, 98]], "clauses": ["BPE-ENCODE-ORDER"]}
+    key = "text" if operation == "encode" else "ids"
+    mismatch = Mismatch("load-x", (), operation, {key: argument}, expected, actual)
+    asked, history = _asked(implementation)
+    localised = _localised(vector, mismatch, None, None, PROFILES["strict"], history)
+    assert localised is not None
+    clause, _, _, record = localised
+    assert (clause, record["localised"], record["stage"]) == ("BPE-SER-LOAD", True, "load")
+    assert asked == [(operation, argument)]
+    fresh, after_other_rules = record["experiments"]
+    assert fresh["inputs"] == {key: argument, "rules": [[97, 98]]}
+    assert (fresh["expected"], fresh["answer"], fresh["agrees"]) == (expected, expected, True)
+    assert (after_other_rules["answer"], after_other_rules["agrees"]) == (actual, False)
+
+
+def test_a_trained_vectors_wrong_answer_is_not_blamed_on_a_load_it_did_not_make() -> None:
+    """BPE-SER-LOAD only where the counterexample's rules came from ``load``: under a training vector's rules
+    the same history is not asked about other rules first, and the departure stays unlocalised."""
+    vector = {"id": "train-x", "rules": [[97, 98]], "clauses": ["BPE-ENCODE-ORDER"]}
+    mismatch = Mismatch("train-x", (), "encode", {"text": "abab"}, [258, 258], [97, 98, 97, 98])
+    _, history = _asked(zoo_by_name("caches-encodings-across-models"))
+    localised = _localised(vector, mismatch, None, None, PROFILES["strict"], history)
+    assert localised is not None
+    assert localised[3]["localised"] is False
+    assert len(localised[3]["experiments"]) == 1
+
+
+def test_an_encode_that_answered_no_ids_is_not_asked_again() -> None:
+    """An error for an answer is no ids to compare: no history question is asked about it."""
+    vector = {"id": "load-x", "rules": [[97, 98]], "clauses": ["BPE-ENCODE-ORDER"]}
+    mismatch = Mismatch("load-x", (), "encode", {"text": "abab"}, [258, 258], "ValueError: no")
+    asked, history = _asked(zoo_by_name("caches-encodings-across-models"))
+    assert _localised(vector, mismatch, None, None, PROFILES["strict"], history) is None
+    assert asked == []
