@@ -175,6 +175,11 @@ def test_a_training_mismatch_is_confirmed_by_retraining_the_implementation() -> 
         )
     assert caught.value.clause == "BPE-TRAIN-DOCS"
     assert caught.value.inputs["operation"] == "train"
+    # Localised by the training experiments on the vector's own corpus, with the first round that departs.
+    assert caught.value.localisation is not None
+    assert (caught.value.localisation["localised"], caught.value.localisation["stage"]) == (True, "documents")
+    assert caught.value.divergence is not None
+    assert (caught.value.divergence["round"], caught.value.divergence["stage"]) == (0, "documents")
 
 
 class _Gpt2ChunksWithoutLoad(Tokenizer):
