@@ -283,6 +283,26 @@ def test_under_the_fork_server_the_estimates_order_the_modules(tmp_path: Path) -
     assert [(time.module, time.estimated) for time in times] == [("pkg.b", 7.0), ("pkg.a", 3.0)]
 
 
+def test_the_fork_servers_logged_durations_are_the_seconds_measured(tmp_path: Path) -> None:
+    """With ``log_to_file`` on, mutmut's fork server logs each mutant's real duration (its .meta files say 0);
+    a mutant run again counts with its last run, and the rotated backups are read oldest first."""
+    _meta(tmp_path, "pkg/a.py.meta", {"pkg.a.x_f__mutmut_1": 0.0, "pkg.a.x_f__mutmut_2": 0.0})
+    _meta(tmp_path, "pkg/b.py.meta", {"pkg.b.x_g__mutmut_1": 0.0})
+    line = "2026-12-03 13:24:53.067 [1612] mutmut.forkserver DEBUG: Completed {}: exit={} ({}s)"
+    mutants = tmp_path / "mutants"
+    (mutants / "mutmut-debug.log.2").write_text(line.format("pkg.a.x_f__mutmut_1", 1, "9.0") + "\n", encoding="utf-8")
+    (mutants / "mutmut-debug.log.1").write_text(line.format("pkg.a.x_f__mutmut_1", 1, "1.5") + "\n", encoding="utf-8")
+    current = [
+        "2026-12-03 13:24:53.067 [1612] mutmut.forkserver DEBUG: Received mutant: pkg.a.x_f__mutmut_2 (3 tests)",
+        line.format("pkg.a.x_f__mutmut_2", 0, "20.25"),
+        line.format("pkg.b.x_g__mutmut_1", -9, "4"),
+        line.format("pkg.c.x_not_in_any_meta__mutmut_1", 1, "99.0"),
+    ]
+    (mutants / "mutmut-debug.log").write_text("\n".join(current) + "\n", encoding="utf-8")
+    times = gate.module_times(mutants)
+    assert [(time.module, time.mutants, time.seconds) for time in times] == [("pkg.a", 2, 21.75), ("pkg.b", 1, 4.0)]
+
+
 def test_times_of_a_folder_without_meta_files_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert gate.main([str(_stats(tmp_path)), "--times", str(tmp_path)]) == 2
     assert "no mutmut .meta files" in capsys.readouterr().err

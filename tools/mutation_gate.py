@@ -7,8 +7,9 @@ tests did not pass with that mutant in place (docs/mutation.md says why that is 
 of them to be listed in FILE with a reason, as a Markdown list item ``- `name`: reason``.
 
 With ``--times DIR`` (mutmut's ``mutants/`` folder) it also prints, per mutated module, how many mutants were
-run, the seconds their runs took and the seconds their tests are estimated to take (from mutmut's ``.meta``
-files), costliest first, so that the next slow module is visible.
+run, the seconds their runs took (from the fork server's ``Completed`` lines in ``DIR/mutmut-debug.log*``, which
+``log_to_file = true`` writes, else from the ``.meta`` files) and the seconds their tests are estimated to take
+(from the ``.meta`` files), costliest first, so that the next slow module is visible.
 
 Exit status: 0 when the gate passes, 1 when the score is below ``--min-score`` or a mutant is not
 explained, 2 when the statistics, the results or the explanations cannot be read.
@@ -18,6 +19,8 @@ explained, 2 when the statistics, the results or the explanations cannot be read
 95.92
 >>> parse_results("    bpe_conformance.reference.counting.x_count_pairs__mutmut_3: survived\\n")
 {'bpe_conformance.reference.counting.x_count_pairs__mutmut_3': 'survived'}
+>>> logged_durations(["... DEBUG: Completed pkg.mod.x_f__mutmut_1: exit=1 (0.412s)", "... other line"])
+{'pkg.mod.x_f__mutmut_1': 0.412}
 >>> module_time_table([ModuleTime("bpe_conformance.reference.counting", 12, 30.0, 24.0)])[-1]
 '| `bpe_conformance.reference.counting` | 12 | 30 | 24 | 2.00 |'
 >>> explained_mutants("- `a.x_f__mutmut_1`: `<` and `<=` agree because the index never equals the length")
@@ -37,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
 __all__ = [
     "COUNTED_AS_KILLED",
@@ -46,6 +49,7 @@ __all__ = [
     "ModuleTime",
     "MutationStats",
     "explained_mutants",
+    "logged_durations",
     "main",
     "module_time_table",
     "module_times",
@@ -206,16 +210,45 @@ def unexplained(survivors: dict[str, str], explanations: dict[str, str]) -> list
 class ModuleTime:
     """What one mutated module cost: its mutants that ran, the seconds their runs took, the seconds estimated.
 
-    ``seconds`` is what mutmut measured per mutant; its fork server (``process_isolation = "forkserver"``)
-    records 0 for every one, so ``estimated`` is there too: the sum over the module's mutants of the durations of
-    the tests each would run, measured in the statistics run (what a surviving mutant costs; a killed one
-    stops at its first failing test).
+    ``seconds`` is what mutmut measured per mutant. Its fork server (``process_isolation = "forkserver"``)
+    records 0 for every one in the ``.meta`` files but logs the real duration when ``log_to_file`` is on
+    (:func:`logged_durations`). ``estimated`` is the sum over the module's mutants of the durations of the
+    tests each would run, measured in the statistics run (what a surviving mutant costs; a killed one stops at
+    its first failing test).
     """
 
     module: str
     mutants: int
     seconds: float
     estimated: float = 0.0
+
+
+_COMPLETED = re.compile(r"Completed (\S+): exit=-?\d+ \((\d+(?:\.\d+)?)s\)")
+
+
+def logged_durations(lines: Iterable[str]) -> dict[str, float]:
+    """Each mutant's seconds from the fork server's ``Completed NAME: exit=N (Ts)`` log lines; a mutant run
+    again (a resumed run appends to the log) counts with its last run."""
+    durations = {}
+    for line in lines:
+        found = _COMPLETED.search(line)
+        if found:
+            durations[found.group(1)] = float(found.group(2))
+    return durations
+
+
+def _read_logged_durations(root: Path) -> dict[str, float]:
+    # The rotating handler's backups (.3 oldest) before the current file, so that the last run wins.
+    logs = sorted(root.glob("mutmut-debug.log.*"), key=lambda path: path.suffix, reverse=True)
+    durations: dict[str, float] = {}
+    for log in [*logs, root / "mutmut-debug.log"]:
+        try:
+            durations.update(logged_durations(log.read_text(encoding="utf-8", errors="replace").splitlines()))
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            raise GateError(f"{log}: cannot read it: {error.strerror or error}") from None
+    return durations
 
 
 def module_times(mutants_dir: str | Path) -> list[ModuleTime]:
@@ -226,6 +259,7 @@ def module_times(mutants_dir: str | Path) -> list[ModuleTime]:
     metas = sorted(root.rglob("*.py.meta"))
     if not metas:
         raise GateError(f"{root}: no mutmut .meta files (run `mutmut run` first)")
+    logged = _read_logged_durations(root)
     times = []
     for meta in metas:
         try:
@@ -236,7 +270,8 @@ def module_times(mutants_dir: str | Path) -> list[ModuleTime]:
             raise GateError(f"{meta}: not a mutmut .meta file: {error}") from None
         module = ".".join(meta.relative_to(root).with_suffix("").with_suffix("").parts)
         estimated = sum(float(estimates.get(name, 0.0)) for name in durations)
-        times.append(ModuleTime(module, len(durations), float(sum(durations.values())), estimated))
+        seconds = sum(logged.get(name, float(recorded)) for name, recorded in durations.items())
+        times.append(ModuleTime(module, len(durations), seconds, estimated))
     ran = (time for time in times if time.mutants)
     return sorted(ran, key=lambda time: (-max(time.seconds, time.estimated), time.module))
 
@@ -271,7 +306,9 @@ def _parser() -> argparse.ArgumentParser:
         help="command printing `name: status` lines (default: %(default)s)",
     )
     parser.add_argument(
-        "--times", metavar="DIR", help="print the seconds of test runs per mutated module, from mutmut's DIR/**/*.meta"
+        "--times",
+        metavar="DIR",
+        help="print the seconds of test runs per mutated module, from mutmut's DIR/**/*.meta and DIR/mutmut-debug.log*",
     )
     return parser
 
