@@ -22,7 +22,7 @@ from bpe_conformance.checks.vectors import (
     vectors_inapplicable,
     verify_vector,
 )
-from bpe_conformance.diagnosis import GPT2_PATTERN
+from bpe_conformance.diagnosis import GPT2_PATTERN, describe
 from bpe_conformance.dialects.context import pairs_run_out, with_profile
 from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.errors import HarnessError, Violation
@@ -149,6 +149,7 @@ def test_an_encode_mismatch_is_cross_examined_to_its_clause() -> None:
     assert caught.value.clause == "BPE-ENCODE-ORDER"
     assert caught.value.localisation["stage"] == "rule-order"
     assert caught.value.inputs["operation"] == "encode"
+    assert caught.value.message.endswith("encode gave a different answer")  # localised: no "unlocalised" label
 
 
 class _SinglePassWithoutLoad(_SinglePass):
@@ -178,8 +179,11 @@ def test_a_training_mismatch_is_confirmed_by_retraining_the_implementation() -> 
     # Localised by the training experiments on the vector's own corpus, with the first round that departs.
     assert caught.value.localisation is not None
     assert (caught.value.localisation["localised"], caught.value.localisation["stage"]) == (True, "documents")
-    assert caught.value.divergence is not None
-    assert (caught.value.divergence["round"], caught.value.divergence["stage"]) == (0, "documents")
+    divergence = caught.value.divergence
+    assert divergence is not None
+    assert (divergence["round"], divergence["stage"], divergence["clause"]) == (0, "documents", "BPE-TRAIN-DOCS")
+    assert divergence["localised"] is True
+    assert caught.value.message.endswith(f"train gave a different answer: {describe(divergence)}")
 
 
 class _Gpt2ChunksWithoutLoad(Tokenizer):
@@ -619,8 +623,8 @@ def test_a_load_vectors_wrong_answer_that_needs_the_instances_history_is_blamed_
     asked, history = _asked(implementation)
     localised = _localised(vector, mismatch, None, None, PROFILES["strict"], history)
     assert localised is not None
-    clause, _, _, record = localised
-    assert (clause, record["localised"], record["stage"]) == ("BPE-SER-LOAD", True, "load")
+    clause, tail, _, record = localised
+    assert (clause, tail, record["localised"], record["stage"]) == ("BPE-SER-LOAD", "", True, "load")
     assert asked == [(operation, argument)]
     fresh, after_other_rules = record["experiments"]
     assert fresh["inputs"] == {key: argument, "rules": [[97, 98]]}
@@ -637,7 +641,18 @@ def test_a_trained_vectors_wrong_answer_is_not_blamed_on_a_load_it_did_not_make(
     localised = _localised(vector, mismatch, None, None, PROFILES["strict"], history)
     assert localised is not None
     assert localised[3]["localised"] is False
+    assert localised[1] == f" ({localised[3]['label']})"
+    assert "unlocalised: first seen as" in localised[1]
     assert len(localised[3]["experiments"]) == 1
+
+
+def test_an_invalid_input_vectors_mismatch_is_not_localised() -> None:
+    """An invalid-input vector asks for an error, not for ids: its mismatch is judged as it is, nothing is asked."""
+    vector = {"id": "invalid-x", "rules": [[97, 98]], "clauses": ["BPE-INPUT-TEXT"]}
+    mismatch = Mismatch("invalid-x", (), "encode", {"text": "abab"}, [258, 258], [97, 98, 97, 98])
+    asked, history = _asked(zoo_by_name("caches-encodings-across-models"))
+    assert _localised(vector, mismatch, None, None, PROFILES["strict"], history) is None
+    assert asked == []
 
 
 def test_an_encode_that_answered_no_ids_is_not_asked_again() -> None:
