@@ -159,6 +159,16 @@ def test_no_pre_tokenization_is_skipped_under_a_pre_tokenizing_profile() -> None
     assert pre_tokenization_inapplicable(STRICT) is None
 
 
+def test_no_pre_tokenization_is_skipped_under_a_split_profile_naming_the_check_that_replaces_it() -> None:
+    """BPE-ENCODE-RAW is replaced by BPE-PRETOK-SPLIT under a profile that names a split pattern."""
+    assert_inapplicable(
+        pre_tokenization_inapplicable(parse_profile("rustbpe+split=cl100k")),
+        "rustbpe+split=cl100k",
+        "split=cl100k",
+        "the profile's split pattern replaces it: see pre-tokenization-split",
+    )
+
+
 def test_the_split_check_is_skipped_under_a_profile_without_a_split() -> None:
     """BPE-PRETOK-SPLIT: the reason names the profile, its missing split and why the clause is moot."""
     assert_inapplicable(split_inapplicable(STRICT), "strict", "split=None", "the profile names no split pattern")
