@@ -24,6 +24,7 @@ from bpe_conformance.zoo import by_name
 from bpe_conformance.zoo.base import BYTE_COUNT, Pair, ZooBase
 from bpe_conformance.zoo.extremes import CountsInEightBits, HashSeededTies, NarrowsIntegersTo32Bits
 from tests.checks.helpers import CHECKS, violation_of
+from tests.support.held_dialects import LargestPairStyle
 
 if TYPE_CHECKING:
     from bpe_conformance.checks.examples import TextsExample, TrainingExample
@@ -197,6 +198,12 @@ def test_rules_that_stop_short_of_the_right_ones_differ_at_the_first_rule_missin
     assert _numbers(caught.value.message) == {256, 0, 255}
 
 
+def test_a_dialect_trainer_is_judged_on_large_counts_by_its_own_profiles_rules() -> None:
+    """Under a profile other than strict the expected rules are the profile's (ties to the largest pair here)."""
+    example: LargeCountExample = {"corpus": LargeCountCorpus("copies", 256, 3), "max_merges": 2}
+    extremes.verify_large_counts(InProcessSubject(LargestPairStyle), example)
+
+
 def test_the_reference_engines_pass_large_counts() -> None:
     for implementation in (Tokenizer, LiteralTokenizer):
         assert _run("large-counts", implementation).outcome is Outcome.PASS
@@ -252,3 +259,120 @@ def test_a_wide_budget_is_only_asked_for_after_the_small_control_trains_right() 
     extremes.verify_wide_max_merges(InProcessSubject(_NeverStopsOnItsOwn), example)
     assert _NeverStopsOnItsOwn.budgets
     assert max(_NeverStopsOnItsOwn.budgets) < 2**31
+
+
+# ---- determinism-across-processes, on fixed inputs: the two processes stood in for in this one ------------------
+
+
+class _SeededTrainer(LiteralTokenizer):
+    """Right under the first hash seed; under the other it stops after one rule (a hash-order bug)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.seed = seed
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        rules = super().train(documents, max_merges)
+        return rules if self.seed == extremes.HASH_SEEDS[0] else rules[:1]
+
+
+class _SeededTrainerWithoutEncode(_SeededTrainer):
+    capabilities = ("train", "decode")
+
+
+class _SeededEncoder(LiteralTokenizer):
+    """Trains the same rules under every seed; under the second its encode answers the byte ids."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.seed = seed
+
+    def encode(self, text: str) -> list[int]:
+        return super().encode(text) if self.seed == extremes.HASH_SEEDS[0] else list(text.encode())
+
+
+class _SameEverywhere(LiteralTokenizer):
+    """The literal reference, started with a hash seed it pays no attention to."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.seed = seed
+
+
+class _RefusesTrainingEncodesBySeed(_SeededEncoder):
+    """Refuses every training (when the pairs run out, the stop rule's finding); its encode differs by seed."""
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        raise ValueError("no training here")
+
+    def encode(self, text: str) -> list[int]:
+        ids = super().encode(text)
+        return ids if self.seed == extremes.HASH_SEEDS[0] else ids[::-1]
+
+
+class _StandInProcess(InProcessSubject):
+    """A 'fresh process' run in this one: the stand-in records how it was started and whether it was closed."""
+
+    started: ClassVar[list[tuple[int, bool]]] = []
+    closed: ClassVar[list[int]] = []
+
+    def __init__(self, implementation: type[Any], seed: int) -> None:
+        super().__init__(lambda: implementation(seed), label=f"{implementation.__name__}@{seed}")
+        self.seed = seed
+
+    def close(self) -> None:
+        type(self).closed.append(self.seed)
+
+
+def _across_processes(monkeypatch: pytest.MonkeyPatch, implementation: type[Any], example: TextsExample) -> None:
+    def fresh_process(subject: Any, *, hash_seed: int, reverse_environment: bool = False) -> _StandInProcess:
+        _StandInProcess.started.append((hash_seed, reverse_environment))
+        return _StandInProcess(implementation, hash_seed)
+
+    monkeypatch.setattr(extremes, "fresh_process", fresh_process)
+    _StandInProcess.started, _StandInProcess.closed = [], []
+    subject = InProcessSubject(Tokenizer)
+    try:
+        extremes.verify_across_processes(subject, example)
+    finally:
+        extremes._close(subject)
+        assert sorted(_StandInProcess.closed) == sorted(extremes.HASH_SEEDS)  # both stand-ins closed, once each
+
+
+def test_rules_that_differ_between_two_processes_are_reported_with_both_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BPE-PROP-DETERMINISM: the second process (other hash seed, environment reversed) trains other rules."""
+    example: TextsExample = {"documents": ["abab", "cdcd"], "max_merges": 2, "texts": []}
+    for implementation in (_SeededTrainer, _SeededTrainerWithoutEncode):
+        with pytest.raises(Violation) as caught:
+            _across_processes(monkeypatch, implementation, example)
+        assert _StandInProcess.started == [(extremes.HASH_SEEDS[0], False), (extremes.HASH_SEEDS[1], True)]
+        violation = caught.value
+        assert violation.clause == "BPE-PROP-DETERMINISM"
+        assert violation.inputs == {"documents": ["abab", "cdcd"], "max_merges": 2}
+        assert (violation.expected, violation.actual) == ([[97, 98], [99, 100]], [[97, 98]])
+        assert {f"PYTHONHASHSEED={seed}" for seed in extremes.HASH_SEEDS} <= set(
+            re.findall(r"PYTHONHASHSEED=\d+", violation.message)
+        )
+
+
+def test_ids_that_differ_between_two_processes_name_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BPE-PROP-DETERMINISM: the same rules, but the second process encodes the first text otherwise."""
+    example: TextsExample = {"documents": ["abab"], "max_merges": 1, "texts": ["ab"]}
+    with pytest.raises(Violation) as caught:
+        _across_processes(monkeypatch, _SeededEncoder, example)
+    violation = caught.value
+    assert violation.clause == "BPE-PROP-DETERMINISM"
+    assert violation.inputs == {"documents": ["abab"], "max_merges": 1, "text": "abab"}
+    assert (violation.expected, violation.actual) == ([258, 258], [97, 98, 97, 98])
+
+
+def test_processes_that_agree_or_train_nothing_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No rules to compare (training refused in both once the pairs ran out: the stop-rule check's finding)
+    leaves nothing to judge, whatever the encoders answer."""
+    _across_processes(monkeypatch, _SameEverywhere, {"documents": ["abab"], "max_merges": 1, "texts": ["ab"]})
+    past_the_pairs: TextsExample = {"documents": ["abab", "abab"], "max_merges": 5, "texts": ["ab"]}
+    _across_processes(monkeypatch, _RefusesTrainingEncodesBySeed, past_the_pairs)
+
+
+def test_closing_a_check_run_that_started_no_process_does_nothing() -> None:
+    extremes._close(InProcessSubject(Tokenizer))
