@@ -30,6 +30,7 @@ from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reference.profiles import MINBPE, RUSTBPE, STRICT
 from bpe_conformance.results.advisories import collecting
+from bpe_conformance.zoo import by_name as zoo_by_name
 from tests.checks.helpers import dialect, drawable, violation_of
 from tests.support import broken_for_checks as broken
 from tests.support import localisation_bugs as bugs
@@ -235,6 +236,18 @@ def test_subject_encoder_loads_other_rules_once() -> None:
     assert subject.loads == [[(98, 97)]]
     encode("ab", [(97, 98)])
     assert subject.loads == [[(98, 97)], [(97, 98)]]
+
+
+def test_a_fresh_subject_encoder_resets_and_loads_even_the_rules_the_subject_holds() -> None:
+    """Localisation's questions go to a fresh instance: even under the rules the subject holds now, the encoder
+    resets it and loads them, so what it kept from earlier calls (a stale cache here) answers no question."""
+    subject = InProcessSubject(zoo_by_name("caches-encodings-across-models"))
+    subject.load([(97, 97)])
+    subject.encode("abab")  # cached under (a, a)
+    subject.load([(97, 98)])
+    assert subject.encode("abab") == [97, 98, 97, 98]  # the stale answer
+    encode = subject_encoder(subject, [(97, 98)], fresh=True)
+    assert encode("abab", [(97, 98)]) == [258, 258]
 
 
 @pytest.mark.parametrize(

@@ -16,12 +16,14 @@ from bpe_conformance.checks.encoding import (
     _with_variants,
     pre_tokenization_inapplicable,
     split_inapplicable,
+    verify_encode_loaded_rules,
     verify_split,
 )
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.reference import LiteralTokenizer, Tokenizer
 from bpe_conformance.reference.profile_spec import parse_profile
 from bpe_conformance.reference.profiles import STRICT
+from bpe_conformance.zoo import by_name as zoo_by_name
 from tests.checks.helpers import (
     CHECKS,
     assert_inapplicable,
@@ -249,3 +251,16 @@ def test_loaded_rule_examples_have_up_to_ten_rules_for_a_text_of_up_to_24_charac
     assert_ranges(check.strategy(), ranges)
     example = drawable(check.strategy(), lambda example: True)
     assert example["texts"] == _with_variants((example["texts"][0], example["rules"]))["texts"]
+
+
+def test_a_stale_encoding_after_a_second_load_is_blamed_on_load() -> None:
+    """BPE-SER-LOAD: the same text encoded after a load of other rules gives what the first rules gave. Asked
+    again, a fresh instance that loaded the same rules is right and one that held the first rules is not, so
+    the loaded rules' departure is the load's (the encoder's answer alone would be rule order's symptom)."""
+    subject = InProcessSubject(zoo_by_name("caches-encodings-across-models"))
+    verify_encode_loaded_rules(subject, {"rules": [(97, 97)], "texts": ["abab"]})
+    with pytest.raises(Violation) as caught:
+        verify_encode_loaded_rules(subject, {"rules": [(97, 98)], "texts": ["abab"]})
+    assert caught.value.clause == "BPE-SER-LOAD"
+    assert caught.value.localisation is not None
+    assert caught.value.localisation["stage"] == "load"

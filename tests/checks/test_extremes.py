@@ -363,6 +363,7 @@ def test_ids_that_differ_between_two_processes_name_the_text(monkeypatch: pytest
     violation = caught.value
     assert violation.clause == "BPE-PROP-DETERMINISM"
     assert violation.inputs == {"documents": ["abab"], "max_merges": 1, "text": "abab"}
+    assert repr("abab") in violation.message
     assert (violation.expected, violation.actual) == ([258, 258], [97, 98, 97, 98])
 
 

@@ -662,3 +662,46 @@ def test_an_encode_that_answered_no_ids_is_not_asked_again() -> None:
     asked, history = _asked(zoo_by_name("caches-encodings-across-models"))
     assert _localised(vector, mismatch, None, None, PROFILES["strict"], history) is None
     assert asked == []
+
+
+def test_a_vector_mismatch_the_questions_cannot_localise_says_so() -> None:
+    """An implementation that answers none of the questions leaves the clause at the symptom's, and the message
+    says so (``unlocalised: first seen as ...``) rather than presenting the symptom as the stage that departs."""
+    cannot_answer: dict[str, tuple[dict[str, Any], Mismatch]] = {
+        "encode": (
+            {"id": "load-x", "rules": [[97, 98]], "clauses": ["BPE-ENCODE-ORDER"]},
+            Mismatch("load-x", (), "encode", {"text": "abab"}, [258, 258], [97, 98, 97, 98]),
+        ),
+        "train": (
+            {"id": "train-x", "documents": ["abab", "cdcd"], "max_merges": 2, "clauses": ["BPE-TRAIN-TIE"]},
+            Mismatch("train-x", (), "train", {}, [[97, 98], [99, 100]], [[99, 100], [97, 98]]),
+        ),
+    }
+    for operation, (vector, mismatch) in cannot_answer.items():
+        localised = _localised(
+            vector,
+            mismatch,
+            lambda documents, max_merges: None,
+            lambda rules: lambda text, rules: None,
+            PROFILES["strict"],
+        )
+        assert localised is not None, operation
+        clause, tail, _, record = localised
+        assert record["localised"] is False, operation
+        assert f"(unlocalised: first seen as {record['symptom']} [{clause}])" in tail, operation
+
+
+def test_an_encoding_without_rules_or_with_boundary_ids_is_not_cross_examined() -> None:
+    """No rules leaves no merge stage to ask about, and a boundary id in the answer is that clause's own finding
+    (BPE-ENCODE-BOUNDARY, named from the ids): neither is sent to the encoding questions."""
+    asked: list[list[tuple[int, int]]] = []
+
+    def fresh(rules: list[tuple[int, int]]) -> Any:
+        asked.append(list(rules))
+        return lambda text, rules: None
+
+    no_rules = Mismatch("load-x", (), "encode", {"text": "ab"}, [97, 98], [98, 97])
+    boundary = Mismatch("load-x", (), "encode", {"text": "ab"}, [258], [256, 258, 257])
+    assert _localised({"id": "load-x", "rules": []}, no_rules, None, fresh, PROFILES["strict"]) is None
+    assert _localised({"id": "load-x", "rules": [[97, 98]]}, boundary, None, fresh, PROFILES["strict"]) is None
+    assert asked == []
