@@ -12,7 +12,12 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from bpe_conformance.checks.training import TRAINING_STAGE_CLAUSES, cross_document_inapplicable, stage_clauses_besides
+from bpe_conformance.checks.training import (
+    TRAINING_STAGE_CLAUSES,
+    _documents_as_given_corpora,
+    cross_document_inapplicable,
+    stage_clauses_besides,
+)
 from bpe_conformance.reference import LiteralTokenizer
 from bpe_conformance.reference.profiles import MINBPE, STRICT
 from tests.checks.helpers import (
@@ -359,6 +364,14 @@ def test_documents_as_given_draws_every_padding_and_character(monkeypatch: pytes
     for character in CORE + RAW_CORE:
         # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
         drawable(strategy, lambda example, character=character: character in "".join(example["documents"]))  # type: ignore[misc]
+
+
+def test_documents_as_given_draws_one_character_documents_of_each_alphabet() -> None:
+    """BPE-TRAIN-INPUT: either alphabet's core may be a single character ("e" is only in the accents' alphabet,
+    "A" only in the raw one), the smallest document a clean-up can change (here with no padding either side)."""
+    for character in ("e", "A"):
+        # mypy cannot infer a lambda with default arguments (bound to fix the loop's values)
+        drawable(_documents_as_given_corpora(), lambda documents, character=character: character in documents)  # type: ignore[misc]
 
 
 def test_documents_as_given_repeats_documents_three_times_and_no_more_than_eight(
