@@ -277,6 +277,10 @@ def _localised(
     if kept is not None:
         return kept.clause, "" if kept.localised else f" ({kept.label})", None, kept.as_dict()
     if mismatch.operation == "train" and _is_rules(mismatch.actual) and retrain is not None:
+        if _wide_budget_misread(vector, mismatch, retrain):
+            # A budget past 31 bits read as another number: the stage questions train with small budgets,
+            # which it reads right, and would blame the stop rule; mismatch_clause names the budget.
+            return None
         documents, max_merges = list(vector["documents"]), vector["max_merges"]
         actual = [(rule[0], rule[1]) for rule in mismatch.actual]
         judgement = next(judge_rounds(documents, max_merges, actual, profile), None)

@@ -34,6 +34,7 @@ from bpe_conformance.spec.clauses import load_clauses
 from bpe_conformance.vectors.files import read_vector_files
 from bpe_conformance.vectors.replay import Mismatch
 from bpe_conformance.zoo import by_name as zoo_by_name
+from bpe_conformance.zoo.extremes import NarrowsIntegersTo32Bits
 from tests.checks.helpers import assert_inapplicable
 from tests.support import broken_for_checks as broken
 from tests.support.fresh_modules import fresh_copy as fresh
@@ -705,3 +706,21 @@ def test_an_encoding_without_rules_or_with_boundary_ids_is_not_cross_examined() 
     assert _localised({"id": "load-x", "rules": []}, no_rules, None, fresh, PROFILES["strict"]) is None
     assert _localised({"id": "load-x", "rules": [[97, 98]]}, boundary, None, fresh, PROFILES["strict"]) is None
     assert asked == []
+
+
+@pytest.mark.parametrize(
+    ("vector_id", "actual"),
+    [("train-5a1aab6cbdef183c", "raised ValueError"), ("train-f08ec0f2fd5a9da0", [[103, 99]])],
+    ids=["2**31-refused", "2**32+1-read-as-1"],
+)
+def test_a_wide_budget_read_as_another_number_is_blamed_on_the_budget(vector_id: str, actual: Any) -> None:
+    """BPE-TRAIN-MAXMERGES: a 32-bit narrower refuses 2**31 (negative to it) and trains one rule for 2**32 + 1;
+    a small budget, never reached either, trains right, so the budget is at fault, not the stop rule the
+    rules alone suggest (the training questions use small budgets, which it reads right)."""
+    with pytest.raises(Violation) as caught:
+        verify_vector(InProcessSubject(NarrowsIntegersTo32Bits), _vector("training.json", vector_id))
+    assert caught.value.clause == "BPE-TRAIN-MAXMERGES"
+    if isinstance(actual, str):
+        assert str(caught.value.actual).startswith(actual)
+    else:
+        assert caught.value.actual == actual
