@@ -724,3 +724,16 @@ def test_a_wide_budget_read_as_another_number_is_blamed_on_the_budget(vector_id:
         assert str(caught.value.actual).startswith(actual)
     else:
         assert caught.value.actual == actual
+
+
+def test_a_decoder_that_keeps_the_pieces_of_an_earlier_load_is_blamed_on_load() -> None:
+    """BPE-SER-LOAD through the replay: the vectors are replayed on one instance, so a decoder that keeps the
+    piece table of the previous vector's rules decodes the next vector's ids wrong. Asked again, a fresh
+    instance that loaded the same rules decodes them right: the departure is the load's."""
+    subject = InProcessSubject(zoo_by_name("stale-pieces-after-load"))
+    verify_vector(subject, _vector("load.json", "load-cfbd2071443e6a4e"))
+    with pytest.raises(Violation) as caught:
+        verify_vector(subject, _vector("load.json", "load-7b4cff2076002117"))
+    assert (caught.value.clause, caught.value.inputs["operation"]) == ("BPE-SER-LOAD", "decode")
+    assert caught.value.localisation is not None
+    assert (caught.value.localisation["localised"], caught.value.localisation["stage"]) == (True, "load")
