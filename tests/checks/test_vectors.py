@@ -43,8 +43,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-def _vector(file_name: str, vector_id: str) -> dict[str, Any]:
-    return next(vector for vector in vector_cases(file_name) if vector["id"] == vector_id)
+def _vector(file_name: str, vector_id: str, profile: str = "strict") -> dict[str, Any]:
+    return next(vector for vector in vector_cases(file_name, profile) if vector["id"] == vector_id)
 
 
 def _first_invalid(operation: str, error: str) -> dict[str, Any]:
@@ -720,6 +720,8 @@ def test_a_wide_budget_read_as_another_number_is_blamed_on_the_budget(vector_id:
     with pytest.raises(Violation) as caught:
         verify_vector(InProcessSubject(NarrowsIntegersTo32Bits), _vector("training.json", vector_id))
     assert caught.value.clause == "BPE-TRAIN-MAXMERGES"
+    assert caught.value.message.endswith("train gave a different answer")  # no localisation to add
+    assert caught.value.localisation is None
     if isinstance(actual, str):
         assert str(caught.value.actual).startswith(actual)
     else:
@@ -737,3 +739,18 @@ def test_a_decoder_that_keeps_the_pieces_of_an_earlier_load_is_blamed_on_load() 
     assert (caught.value.clause, caught.value.inputs["operation"]) == ("BPE-SER-LOAD", "decode")
     assert caught.value.localisation is not None
     assert (caught.value.localisation["localised"], caught.value.localisation["stage"]) == (True, "load")
+
+
+def test_a_mismatch_left_to_the_ids_alone_is_named_under_the_subjects_profile() -> None:
+    """BPE-ALPHA-BYTES under minbpe: with no rules loaded, an encoder that answers 256 (minbpe's first rule id,
+    no boundary id there) has the bytes wrong. Under strict numbering the same id would be a boundary id."""
+
+    class RuleIdWithoutRules(_ProfileWithLoad):
+        profile_object = MINBPE
+
+        def encode(self, text: str) -> list[int]:
+            return [256, *super().encode(text)] if text else []
+
+    with pytest.raises(Violation) as caught:
+        verify_vector(InProcessSubject(RuleIdWithoutRules), _vector("load.json", "load-a9bc1061177b3575", "minbpe"))
+    assert (caught.value.clause, caught.value.inputs["operation"]) == ("BPE-ALPHA-BYTES", "encode")
