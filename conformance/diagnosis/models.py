@@ -247,13 +247,11 @@ def _times(count: int) -> str:
 
 
 def model_clause(index: int, profile: Profile) -> str:
-    """The clause model ``index`` breaks under ``profile``: behind a split, cutting the documents or the text
-    otherwise breaks the split (BPE-PRETOK-SPLIT), not BPE-TRAIN-INPUT or BPE-ENCODE-RAW, which the split
-    replaces."""
-    clause = MODELS[index][0]
-    if profile.split is not None and (MODELS[index][2] in _CUTS_DOCUMENTS or clause == "BPE-ENCODE-RAW"):
+    """The clause model ``index`` breaks under ``profile``: behind a split, cutting the documents otherwise
+    breaks the split (BPE-PRETOK-SPLIT), not BPE-TRAIN-INPUT, which the split replaces."""
+    if profile.split is not None and MODELS[index][2] in _CUTS_DOCUMENTS:
         return "BPE-PRETOK-SPLIT"
-    return clause
+    return MODELS[index][0]
 
 
 def model_cause(index: int, profile: Profile) -> str:
