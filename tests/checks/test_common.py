@@ -22,12 +22,15 @@ from bpe_conformance.checks.common import (
     subject_answer,
     subject_encoder,
     training_examples,
+    training_violation,
     verify_encodings,
 )
 from bpe_conformance.checks.encoding_models import _ENCODING_MODELS, EncodingModel
+from bpe_conformance.diagnosis import judge_rounds
 from bpe_conformance.dialects.context import profile_encode
 from bpe_conformance.errors import ImplementationRaised, Violation
 from bpe_conformance.reference import LiteralTokenizer
+from bpe_conformance.reference.profile_spec import parse_profile
 from bpe_conformance.reference.profiles import MINBPE, RUSTBPE, STRICT
 from bpe_conformance.results.advisories import collecting
 from bpe_conformance.zoo import by_name as zoo_by_name
@@ -421,3 +424,41 @@ def test_training_examples_ask_for_0_to_24_merges_unless_told_otherwise() -> Non
         assert drawable(examples, lambda example, end=end: example["max_merges"] == end)["max_merges"] == end  # type: ignore[misc]
     with pytest.raises(NoSuchExample):
         drawable(examples, lambda example: example["max_merges"] > 24)
+
+
+def test_a_training_violation_carries_the_localised_stage_in_its_divergence() -> None:
+    """BPE-TRAIN-DOCS: asked of the trainer, the divergence names the stage, its clause and that it is
+    localised; not asked (no trainer given), the clause is the symptom's and nothing claims a stage."""
+    documents = ["xay", "xby", "xcy"]
+    actual = broken.TrainsOnJoinedDocuments().train(documents, 1)
+    judgement = next(judge_rounds(documents, 1, actual, STRICT))
+    asked = training_violation(judgement, documents, 1, actual, STRICT, broken.TrainsOnJoinedDocuments().train)
+    assert asked.clause == "BPE-TRAIN-DOCS"
+    assert asked.divergence is not None
+    divergence = asked.divergence
+    assert (divergence["clause"], divergence["localised"], divergence["stage"]) == ("BPE-TRAIN-DOCS", True, "documents")
+    assert asked.localisation is not None
+    assert asked.localisation["stage"] == "documents"
+    unasked = training_violation(judgement, documents, 1, actual)
+    assert unasked.clause == judgement.kind.clause
+    assert unasked.localisation is None
+    assert unasked.divergence is not None
+    assert "stage" not in unasked.divergence
+
+
+@pytest.mark.parametrize(
+    ("profile", "chunks"),
+    [("rustbpe+split=cl100k", [["ab", " cd"], ["ef"]]), ("minbpe+split=cl100k", [["ab", " cdef"]])],
+    ids=["documents-apart", "documents-joined"],
+)
+def test_a_training_violation_behind_a_split_shows_the_chunks_the_pattern_makes(
+    profile: str, chunks: list[list[str]]
+) -> None:
+    """Behind a split the counterexample shows each document's chunks, or the joined text's where the profile
+    joins its documents (the chunks are then those of the one text)."""
+    documents, actual = ["ab cd", "ef"], [(101, 102)]
+    judged = parse_profile(profile)
+    judgement = next(judge_rounds(documents, 1, actual, judged))
+    violation = training_violation(judgement, documents, 1, actual, judged)
+    assert violation.inputs["chunks"] == chunks
+    assert f"chunks under split=cl100k: {chunks!r}" in violation.message
