@@ -461,4 +461,5 @@ def test_a_training_violation_behind_a_split_shows_the_chunks_the_pattern_makes(
     judgement = next(judge_rounds(documents, 1, actual, judged))
     violation = training_violation(judgement, documents, 1, actual, judged)
     assert violation.inputs["chunks"] == chunks
+    assert violation.message.startswith("train(documents, 1) ")  # the chunks follow the finding, not replace it
     assert f"chunks under split=cl100k: {chunks!r}" in violation.message
