@@ -463,3 +463,65 @@ def test_a_training_violation_behind_a_split_shows_the_chunks_the_pattern_makes(
     assert violation.inputs["chunks"] == chunks
     assert violation.message.startswith("train(documents, 1) ")  # the chunks follow the finding, not replace it
     assert f"chunks under split=cl100k: {chunks!r}" in violation.message
+
+
+class _BoundaryIdFirst(LiteralTokenizer):
+    """Starts every encoding with the boundary id 256 (BPE-ENCODE-BOUNDARY)."""
+
+    def encode(self, text: str) -> list[int]:
+        return [256, *super().encode(text)]
+
+
+class _BytesReversed(LiteralTokenizer):
+    """Encodes a text's bytes in reverse order (with no rules loaded: BPE-ALPHA-BYTES)."""
+
+    def encode(self, text: str) -> list[int]:
+        return super().encode(text)[::-1]
+
+
+@pytest.mark.parametrize(
+    ("implementation", "rules", "clause"),
+    [(_BoundaryIdFirst, [(97, 98)], "BPE-ENCODE-BOUNDARY"), (_BytesReversed, [], "BPE-ALPHA-BYTES")],
+    ids=["boundary-id", "no-rules"],
+)
+def test_encodings_the_ids_alone_convict_are_named_without_questions(
+    implementation: type, rules: list[tuple[int, int]], clause: str
+) -> None:
+    """A boundary id in the ids, or wrong ids with no rules loaded, names its clause from the ids alone: no
+    stage is asked about, so nothing is localised and the message carries no label."""
+    subject = InProcessSubject(implementation)
+    subject.load(rules)
+    with pytest.raises(Violation) as caught:
+        verify_encodings(subject, ["ab"], rules, context="after load(rules)", loaded=True)
+    assert caught.value.clause == clause
+    assert caught.value.localisation is None
+    assert caught.value.message.startswith("encode('ab') after load(rules) gave ids")
+
+
+def test_an_encoding_the_questions_cannot_localise_is_labelled_unlocalised() -> None:
+    """A stale cache after rules that did not come from ``load``: a fresh instance encodes the text right, and
+    without a load to blame no stage is found; the message begins by saying so."""
+    subject = InProcessSubject(zoo_by_name("caches-encodings-across-models"))
+    subject.load([(97, 97)])
+    subject.encode("abab")  # cached under (a, a)
+    subject.load([(97, 98)])
+    with pytest.raises(Violation) as caught:
+        verify_encodings(subject, ["abab"], [(97, 98)], context="after training")
+    assert caught.value.localisation is not None
+    assert caught.value.localisation["localised"] is False
+    assert caught.value.message.startswith(f"{caught.value.localisation['label']}: encode('abab') after training")
+
+
+class _ReversedWithoutLoad(_BytesReversed):
+    capabilities = ("train", "encode", "decode")
+
+
+def test_an_encoding_of_an_implementation_without_load_is_still_judged() -> None:
+    """Without ``load`` no question under other rules can be asked; the wrong ids are still a violation with a
+    clause (the harness does not break on the rules it cannot hand over)."""
+    subject = InProcessSubject(_ReversedWithoutLoad)
+    rules = subject.train(["abab", "abab"], 1)
+    with pytest.raises(Violation) as caught:
+        verify_encodings(subject, ["abc"], rules, context="after training")
+    assert caught.value.clause.startswith("BPE-")
+    assert (caught.value.expected, caught.value.actual) == ([258, 99], [99, 258])

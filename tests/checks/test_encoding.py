@@ -198,6 +198,11 @@ def test_the_split_check_says_a_wrong_encoding_came_after_training() -> None:
         verify_split(InProcessSubject(EncodesAcrossChunks), example)
     assert (caught.value.clause, caught.value.inputs["text"]) == ("BPE-PRETOK-SPLIT", "1212")
     assert caught.value.message.startswith("encode('1212') after training gave ids")
+    # The counterexample shows the chunks both sides made: the pattern's, and the ids' tokens across them.
+    assert caught.value.inputs["chunks"] == ["121", "2"]
+    assert caught.value.message.endswith(
+        "its chunks under split=cl100k: ['121', '2'], the ids' tokens: ['12', '12'] (token '12' spans two chunks)"
+    )
 
 
 class _SplitTrainerCrashingWhenPairsRunOut(CorrectSplitTrainer):
