@@ -264,12 +264,16 @@ def test_a_wide_budget_is_only_asked_for_after_the_small_control_trains_right() 
 # ---- determinism-across-processes, on fixed inputs: the two processes stood in for in this one ------------------
 
 
-class _SeededTrainer(LiteralTokenizer):
-    """Right under the first hash seed; under the other it stops after one rule (a hash-order bug)."""
+class _SameEverywhere(LiteralTokenizer):
+    """The literal reference, started with a hash seed it pays no attention to."""
 
     def __init__(self, seed: int) -> None:
         super().__init__()
         self.seed = seed
+
+
+class _SeededTrainer(_SameEverywhere):
+    """Right under the first hash seed; under the other it stops after one rule (a hash-order bug)."""
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         rules = super().train(documents, max_merges)
@@ -280,27 +284,16 @@ class _SeededTrainerWithoutEncode(_SeededTrainer):
     capabilities = ("train", "decode")
 
 
-class _SeededEncoder(LiteralTokenizer):
+class _SeededEncoder(_SameEverywhere):
     """Trains the same rules under every seed; under the second its encode answers the byte ids."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__()
-        self.seed = seed
 
     def encode(self, text: str) -> list[int]:
         return super().encode(text) if self.seed == extremes.HASH_SEEDS[0] else list(text.encode())
 
 
-class _SameEverywhere(LiteralTokenizer):
-    """The literal reference, started with a hash seed it pays no attention to."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__()
-        self.seed = seed
-
-
-class _RefusesTrainingEncodesBySeed(_SeededEncoder):
-    """Refuses every training (when the pairs run out, the stop rule's finding); its encode differs by seed."""
+class _RefusesTrainingEncodesBySeed(_SameEverywhere):
+    """Refuses every training (when the pairs run out, the stop rule's finding); under the second seed its
+    encode answers the ids reversed."""
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         raise ValueError("no training here")
