@@ -241,13 +241,19 @@ def test_subject_encoder_loads_other_rules_once() -> None:
     assert subject.loads == [[(98, 97)], [(97, 98)]]
 
 
+def _stale_cache_under_a_b() -> InProcessSubject:
+    """The zoo's encode cache holding rule (a, b), with "abab" cached from when it held (a, a)."""
+    subject = InProcessSubject(zoo_by_name("caches-encodings-across-models"))
+    subject.load([(97, 97)])
+    subject.encode("abab")
+    subject.load([(97, 98)])
+    return subject
+
+
 def test_a_fresh_subject_encoder_resets_and_loads_even_the_rules_the_subject_holds() -> None:
     """Localisation's questions go to a fresh instance: even under the rules the subject holds now, the encoder
     resets it and loads them, so what it kept from earlier calls (a stale cache here) answers no question."""
-    subject = InProcessSubject(zoo_by_name("caches-encodings-across-models"))
-    subject.load([(97, 97)])
-    subject.encode("abab")  # cached under (a, a)
-    subject.load([(97, 98)])
+    subject = _stale_cache_under_a_b()
     assert subject.encode("abab") == [97, 98, 97, 98]  # the stale answer
     encode = subject_encoder(subject, [(97, 98)], fresh=True)
     assert encode("abab", [(97, 98)]) == [258, 258]
@@ -501,10 +507,7 @@ def test_encodings_the_ids_alone_convict_are_named_without_questions(
 def test_an_encoding_the_questions_cannot_localise_is_labelled_unlocalised() -> None:
     """A stale cache after rules that did not come from ``load``: a fresh instance encodes the text right, and
     without a load to blame no stage is found; the message begins by saying so."""
-    subject = InProcessSubject(zoo_by_name("caches-encodings-across-models"))
-    subject.load([(97, 97)])
-    subject.encode("abab")  # cached under (a, a)
-    subject.load([(97, 98)])
+    subject = _stale_cache_under_a_b()
     with pytest.raises(Violation) as caught:
         verify_encodings(subject, ["abab"], [(97, 98)], context="after training")
     assert caught.value.localisation is not None
