@@ -21,6 +21,7 @@ from bpe_conformance.checks.production import (
     SHORT_RUNS,
     _probes,
     _without_specials,
+    chunk_report,
     verify_production_decode,
     verify_production_encode,
     verify_production_roundtrip,
@@ -367,6 +368,17 @@ def test_ids_that_spell_another_text_are_blamed_on_the_split_naming_what_they_sp
     why = raised.value.message.split(";")[0]
     assert repr(spelled.decode("utf-8", errors="backslashreplace")) in why  # invalid UTF-8 shown, not an error
     assert (raised.value.divergence or {})["tokens_across_chunks"] == []  # none can be placed under a chunk
+
+
+def test_an_id_that_names_no_piece_spells_nothing_in_the_chunk_report() -> None:
+    # A hostile encoder may answer an id past the vocabulary: the report shows what the known ids spell.
+    vocabulary = SETUP.vocabulary
+    unknown = vocabulary.size + len(vocabulary.special_tokens) + 7
+    assert vocabulary.piece_of(unknown) is None
+    report = chunk_report("ab", [vocabulary.rank_of[b"a"], unknown], SETUP)
+    assert report["spelled"] == "a"
+    assert report["spells_text"] is False
+    assert report["tokens_across_chunks"] == []
 
 
 class _LastRankWrong(broken_ports.CorrectPort):

@@ -28,7 +28,9 @@ from bpe_conformance.dialects.probes import ProfileModel
 from bpe_conformance.errors import HarnessError, Violation
 from bpe_conformance.reference import Tokenizer
 from bpe_conformance.reference.dialects import train_profile
+from bpe_conformance.reference.profile_spec import parse_profile
 from bpe_conformance.reference.profiles import LARGEST_PAIR, MINBPE, PROFILES, RUSTBPE, TIKTOKEN, Profile
+from bpe_conformance.reference.training import train
 from bpe_conformance.results.advisories import collecting
 from bpe_conformance.spec.clauses import load_clauses
 from bpe_conformance.vectors.files import read_vector_files
@@ -706,6 +708,41 @@ def test_an_encoding_without_rules_or_with_boundary_ids_is_not_cross_examined() 
     assert _localised({"id": "load-x", "rules": []}, no_rules, None, fresh, PROFILES["strict"]) is None
     assert _localised({"id": "load-x", "rules": [[97, 98]]}, boundary, None, fresh, PROFILES["strict"]) is None
     assert asked == []
+
+
+def test_a_train_mismatch_whose_rules_the_profile_makes_is_not_localised() -> None:
+    """Rules every round of the profile agrees with leave no round to localise (a hand-made vector's expected
+    rules that the reference does not make): no clause is guessed and the implementation is not asked."""
+    documents = ["abab", "cdcd"]
+    made = [list(rule) for rule in train(documents, 2)]
+    vector = {"id": "train-x", "documents": documents, "max_merges": 2, "clauses": ["BPE-TRAIN-TIE"]}
+    mismatch = Mismatch("train-x", (), "train", {}, made[::-1], made)
+    asked: list[object] = []
+    assert _localised(vector, mismatch, lambda docs, budget: asked.append(docs), None, PROFILES["strict"]) is None
+    assert asked == []
+
+
+def test_the_questions_about_a_vector_use_its_own_rules_and_budget() -> None:
+    """A wrong encoding is asked again of an instance loaded with the vector's rules; behind a split, the
+    counterexample is asked again with the vector's own budget (the split questions retrain it as given)."""
+    loaded: list[list[tuple[int, int]]] = []
+
+    def fresh(rules: list[tuple[int, int]]) -> Any:
+        loaded.append(list(rules))
+        return lambda text, rules: None
+
+    wrong = Mismatch("load-x", (), "encode", {"text": "abab"}, [258, 258], [97, 98, 97, 98])
+    _localised({"id": "load-x", "rules": [[97, 98]]}, wrong, None, fresh, PROFILES["strict"])
+    assert loaded == [[(97, 98)]]
+
+    asked: list[tuple[list[str], int]] = []
+    documents = ["ab12ab", "abab"]  # its chunks (ab, 12, ab, abab) train the same rules: an equivalent question
+    vector = {"id": "train-x", "documents": documents, "max_merges": 3, "clauses": ["BPE-TRAIN-STOP"]}
+    split = parse_profile("strict+split=gpt2")
+    expected = [list(rule) for rule in train_profile(documents, 3, split)]
+    mismatch = Mismatch("train-x", (), "train", {}, expected, [])
+    _localised(vector, mismatch, lambda docs, budget: asked.append((list(docs), budget)), None, split)
+    assert asked[0] == (documents, 3)
 
 
 @pytest.mark.parametrize(

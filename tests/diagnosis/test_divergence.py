@@ -126,6 +126,13 @@ def test_the_counts_are_those_of_the_specification_in_that_round() -> None:
     assert "first round's counts" in divergence["cause"]
 
 
+def test_the_record_names_the_kind_by_its_stable_slug_and_its_sentence() -> None:
+    """The report's ``kind`` is the slug files keep across rewordings; ``diagnosis`` is the sentence shown."""
+    divergence = first_divergence(["aaab", "aab"], 32, [(97, 97), (258, 98)])
+    assert divergence is not None
+    assert (divergence["kind"], divergence["diagnosis"]) == ("seen-once", SEEN_ONCE)
+
+
 def test_a_stop_at_count_two_names_the_other_explanation_too() -> None:
     documents = ["a\n", "a\n"]
     divergence = first_divergence(documents, 1, [])

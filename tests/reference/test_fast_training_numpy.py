@@ -346,3 +346,18 @@ def test_windows_touching_separators_are_taken_off_once_each(weighted: bool) -> 
     codes = corpus.codes[: corpus.pairs_made].tolist()
     counted = dict(zip(codes, corpus.counts[: corpus.pairs_made].tolist(), strict=True))
     assert {code: count for code, count in counted.items() if count} == dict(literal)
+
+
+def test_copies_are_written_out_while_they_add_at_most_a_64th_of_the_positions() -> None:
+    """``unfold_copies`` (performance only: the counts stay the same) writes a weighted sequence out as that many
+    copies of weight 1 while the copies add at most ``UNFOLD_MAX_SHARE`` of the positions (each sequence's bytes
+    plus its separator); past that every weight is kept. A sequence under two bytes has no window, so its weight is
+    dropped first and costs nothing."""
+    from bpe_conformance.reference.fast_training_numpy import UNFOLD_MAX_SHARE, unfold_copies
+
+    assert UNFOLD_MAX_SHARE == 1 / 64
+    # One extra "ab" adds 3 positions: within a 64th of 3 + 189 = 192 positions, past a 64th of 3 + 188 = 191.
+    assert unfold_copies([b"ab", b"y" * 188], [2, 1]) == ([b"ab", b"ab", b"y" * 188], [1, 1, 1])
+    assert unfold_copies([b"ab", b"y" * 187], [2, 1]) == ([b"ab", b"y" * 187], [2, 1])
+    # Five copies of one byte would add 8 positions to 5; dropped, they add none.
+    assert unfold_copies([b"c", b"ab"], [5, 1]) == ([b"c", b"ab"], [1, 1])
