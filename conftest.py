@@ -10,7 +10,7 @@ import pytest
 from hypothesis import settings
 
 from bpe_conformance.settings import active_effort_name, keep_storage_out_of_cwd, register_efforts
-from tests.support.mutation_order import fastest_first, mutant_under_test, recorded_durations
+from tests.support.mutation_order import fastest_first, mutant_under_test, recorded_durations, time_limit
 
 register_efforts()
 settings.load_profile(active_effort_name())
@@ -35,9 +35,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _run_fastest_first(items: list[pytest.Item]) -> None:
-    """Under mutmut, the tests of a mutant fastest first (``tests/support/mutation_order.py`` says why)."""
+    """Under mutmut, the tests of a mutant fastest first, each stopped far past its measured time
+    (``tests/support/mutation_order.py`` says why)."""
+    durations = recorded_durations()
     by_node = {item.nodeid: item for item in items}
-    items[:] = [by_node[node] for node in fastest_first(list(by_node), recorded_durations())]
+    items[:] = [by_node[node] for node in fastest_first(list(by_node), durations)]
+    for item in items:
+        limit = time_limit(item.nodeid, durations)
+        if limit is not None:
+            item.add_marker(pytest.mark.timeout(limit))
 
 
 def _name_xdist_groups(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from tests.support.mutation_order import fastest_first, mutant_under_test, recorded_durations
+from tests.support.mutation_order import fastest_first, mutant_under_test, recorded_durations, time_limit
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -43,3 +43,38 @@ def test_only_a_mutants_run_is_reordered(monkeypatch: pytest.MonkeyPatch) -> Non
     assert not mutant_under_test()
     monkeypatch.setenv("MUTANT_UNDER_TEST", "bpe_conformance.reference.training.x_train__mutmut_3")
     assert mutant_under_test()
+
+
+def test_a_test_may_take_15_s_plus_five_times_its_recorded_time() -> None:
+    durations = {"t::quick": 0.0, "t::slow": 4.0}
+    assert time_limit("t::quick", durations) == 15.0
+    assert time_limit("t::slow", durations) == 35.0
+    assert time_limit("t::added-since", durations) is None
+
+
+class _Item:
+    """What conftest.py reads and writes of a collected test: its node id and the markers added to it."""
+
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+        self.limits: list[float] = []
+
+    def add_marker(self, marker: pytest.MarkDecorator) -> None:
+        assert marker.name == "timeout"
+        self.limits.append(marker.args[0])
+
+
+def test_a_mutants_tests_run_fastest_first_each_with_its_own_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """conftest.py, as mutmut runs it in mutants/ next to its statistics: ordered and limited test by test; a
+    test the statistics never timed keeps the run's ``--timeout``."""
+    import conftest
+
+    (tmp_path / "mutmut-stats.json").write_text(
+        json.dumps({"duration_by_test": {"t::slow": 2.0, "t::fast": 0.1}}), encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    items = [_Item("t::new"), _Item("t::slow"), _Item("t::fast")]
+    conftest._run_fastest_first(cast("list[pytest.Item]", items))
+    assert [(item.nodeid, item.limits) for item in items] == [("t::fast", [15.5]), ("t::slow", [25.0]), ("t::new", [])]

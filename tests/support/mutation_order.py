@@ -1,4 +1,5 @@
-"""Under mutmut, run a mutant's tests fastest first, so that a killed mutant is usually killed by a fast test.
+"""Under mutmut, run a mutant's tests fastest first, so that a killed mutant is usually killed by a fast test,
+and stop a test that runs far past its measured time, so that a mutant that loops is caught in seconds.
 
 mutmut runs the tests that reach the mutated function with ``-x``, in the order it lists them, which follows
 no measure; a mutant that a 0.05 s test kills could first wait for a 20 s whole-check test. Sorting by the
@@ -8,6 +9,15 @@ only the order: a surviving mutant still runs every test, so no verdict depends 
 >>> durations = {"t::slow": 20.0, "t::fast": 0.05}
 >>> fastest_first(["t::slow", "t::new", "t::fast"], durations)
 ['t::fast', 't::slow', 't::new']
+>>> time_limit("t::slow", durations), time_limit("t::new", durations)
+(115.0, None)
+
+A mutant that makes a loop endless (a heap entry packed wrong, a window never merged) otherwise runs until
+mutmut's own limit, three times the estimated time of *all* its tests plus 5 s, doubled as CPU seconds: 108 s
+for a fast trainer's mutant whose tests take 13 s in all. The per-test limit is generous, because the
+durations come from the statistics run, which traces every call and is slower than a mutant's run: 15 s plus
+five times the test's own time. A test stopped there fails, as under pytest-timeout's ``--timeout`` of the
+whole run, so the mutant counts as killed (docs/mutation.md, "Which tests mutmut runs").
 """
 
 from __future__ import annotations
@@ -19,9 +29,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-__all__ = ["fastest_first", "mutant_under_test", "recorded_durations"]
+__all__ = ["fastest_first", "mutant_under_test", "recorded_durations", "time_limit"]
 
 STATS_FILE = "mutmut-stats.json"
+LIMIT_FLOOR_SECONDS = 15.0
+LIMIT_FACTOR = 5.0
 
 
 def mutant_under_test() -> bool:
@@ -42,3 +54,10 @@ def recorded_durations(path: str = STATS_FILE) -> dict[str, float]:
 def fastest_first(node_ids: Sequence[str], durations: Mapping[str, float]) -> list[str]:
     """``node_ids`` by recorded duration, fastest first; a test with none keeps its place after all the timed ones."""
     return sorted(node_ids, key=lambda node: durations.get(node, float("inf")))
+
+
+def time_limit(node_id: str, durations: Mapping[str, float]) -> float | None:
+    """Seconds a mutant's run of ``node_id`` may take: 15 s plus five times its recorded time; None when it has
+    none (a test added since the statistics run keeps the run's own ``--timeout``)."""
+    recorded = durations.get(node_id)
+    return None if recorded is None else LIMIT_FLOOR_SECONDS + LIMIT_FACTOR * recorded
