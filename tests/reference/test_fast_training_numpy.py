@@ -119,6 +119,15 @@ def test_the_threshold_comes_down_when_the_heap_runs_dry() -> None:
     assert expected[:2] == [(120, 121), (258, 258)]
 
 
+def test_a_pair_that_fell_below_the_threshold_with_nothing_waiting_is_still_merged() -> None:
+    """ "ab" (6) and "bc" (3) start in the heap at threshold 3; merging "ab" takes one "bc" and makes only a pair
+    seen once, so nothing waits and the best pair left, "bc" at 2, sits in the heap below the threshold. The
+    threshold must come down to it, not training stop. (BPE-TRAIN-GREEDY, BPE-TRAIN-STOP)"""
+    documents = ["ab"] * 5 + ["abc"] + ["bc"] * 2
+    assert train(documents, 8) == [(97, 98), (98, 99)]
+    assert _trained(documents, 8) == [(97, 98), (98, 99)]
+
+
 def test_counts_beyond_sixteen_bits() -> None:
     """A pair seen 70 000 times, and 65 536 times across copies of a document. (BPE-TRAIN-COUNT)"""
     documents = ["a" * 70_001, "bc" * 16_384, "bc" * 16_384, "bc" * 16_384, "bc" * 16_384, "é" * 3]
