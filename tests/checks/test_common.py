@@ -21,9 +21,11 @@ from bpe_conformance.checks.common import (
     rejection_verdict,
     subject_answer,
     subject_encoder,
+    subject_retrainer,
     training_examples,
     training_violation,
     verify_encodings,
+    verify_training_rounds,
 )
 from bpe_conformance.checks.encoding_models import _ENCODING_MODELS, EncodingModel
 from bpe_conformance.diagnosis import judge_rounds
@@ -528,3 +530,74 @@ def test_an_encoding_of_an_implementation_without_load_is_still_judged() -> None
         verify_encodings(subject, ["abc"], rules, context="after training")
     assert caught.value.clause.startswith("BPE-")
     assert (caught.value.expected, caught.value.actual) == ([258, 99], [99, 258])
+
+
+class _CountsTraining(LiteralTokenizer):
+    """Counts its instances (one per reset) and its trainings."""
+
+    instances = 0
+    trainings = 0
+
+    def __init__(self) -> None:
+        super().__init__()
+        type(self).instances += 1
+
+    def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
+        type(self).trainings += 1
+        return super().train(documents, max_merges)
+
+
+def _counted_subject() -> InProcessSubject:
+    _CountsTraining.instances = _CountsTraining.trainings = 0
+    subject = InProcessSubject(_CountsTraining)
+    _CountsTraining.instances = 0
+    return subject
+
+
+def test_a_subject_answers_a_small_question_once_across_retrainers_up_to_4096_characters() -> None:
+    """Answers to questions of at most 4096 characters are kept for the subject's life: a later retrainer reuses
+    them without training (and records nothing it trained); a larger question is trained again."""
+    subject = _counted_subject()
+    for documents in (["ab" * 1024, "ab" * 1024], ["ab" * 1024, "ab" * 1024 + "a"]):
+        first, _ = subject_retrainer(subject)
+        second, trained = subject_retrainer(subject)
+        assert first(documents, 2) == second(documents, 2) == [(97, 98), (258, 258)]
+        assert trained == ({} if sum(map(len, documents)) <= 4096 else {(tuple(documents), 2): [(97, 98), (258, 258)]})
+    assert _CountsTraining.trainings == 3  # 4096 characters once, 4097 twice
+    assert _CountsTraining.instances == 0  # the diagnosis's retrainer never resets the subject
+
+
+def test_fresh_questions_reset_the_subject_and_never_reuse_answers_given_without_a_reset() -> None:
+    """Localisation's questions (``fresh``) are answered by a reset subject: an answer the diagnosis's retrainer got
+    from the subject as it was is not taken for one, but fresh answers are kept for later fresh questions."""
+    subject = _counted_subject()
+    plain, _ = subject_retrainer(subject)
+    plain(["abab"], 2)
+    fresh, trained = subject_retrainer(subject, fresh=True)
+    assert fresh(["abab"], 2) == [(97, 98)]
+    assert trained == {(("abab",), 2): [(97, 98)]}
+    assert (_CountsTraining.trainings, _CountsTraining.instances) == (2, 1)
+    again, _ = subject_retrainer(subject, fresh=True)
+    again(["abab"], 2)
+    assert (_CountsTraining.trainings, _CountsTraining.instances) == (2, 1)
+
+
+class _ReplacesOverlappingCountingResets(broken.ReplacesOverlapping):
+    instances = 0
+
+    def __init__(self) -> None:
+        super().__init__()
+        type(self).instances += 1
+
+
+def test_a_training_violation_names_the_confirmed_cause_and_localises_on_a_reset_subject() -> None:
+    """The rounds are judged with the implementation in the loop (a cause is confirmed by retraining it), and the
+    stage questions are asked of a reset subject each time."""
+    subject = InProcessSubject(_ReplacesOverlappingCountingResets)
+    _ReplacesOverlappingCountingResets.instances = 0
+    with pytest.raises(Violation) as raised:
+        verify_training_rounds(subject, {"documents": ["aaaa", "bcbc"], "max_merges": 8})
+    divergence = raised.value.divergence or {}
+    assert divergence["confirmed"] is True
+    assert "overlapping occurrences all replaced" in divergence["cause"]
+    assert _ReplacesOverlappingCountingResets.instances > 0

@@ -125,6 +125,8 @@ def test_get_profile_rejects_a_non_string() -> None:
         ({"min_count": True}, "min_count must be an int >= 1, got True"),
         ({"first_rule_id": 256}, "first_rule_id must be 258 when boundary_ids is True, got 256"),
         ({"boundary_ids": False}, "first_rule_id must be 256 when boundary_ids is False, got 258"),
+        ({"split": "gpt4"}, r"split must be one of \['gpt2', 'cl100k', 'o200k', 'rustbpe'\] or None, got 'gpt4'"),
+        ({"split": "gpt2", "pre_tokenization": "words"}, "give split or pre_tokenization, not both"),
     ],
 )
 def test_bad_profile_parameters_are_named(changes: dict[str, Any], message: str) -> None:
