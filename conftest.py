@@ -43,7 +43,8 @@ def _run_fastest_first(items: list[pytest.Item]) -> None:
     for item in items:
         limit = time_limit(item.nodeid, durations)
         if limit is not None:
-            item.add_marker(pytest.mark.timeout(limit))
+            # func_only: the statistics measured the call alone, so fixtures' set-up is not held to it.
+            item.add_marker(pytest.mark.timeout(limit, func_only=True))
 
 
 def _name_xdist_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
