@@ -17,7 +17,8 @@ mutmut's own limit, three times the estimated time of *all* its tests plus 5 s, 
 for a fast trainer's mutant whose tests take 13 s in all. The per-test limit is generous, because the
 durations come from the statistics run, which traces every call and is slower than a mutant's run: 15 s plus
 five times the test's own time, for its call alone (the statistics time no fixture's set-up). A test stopped
-there fails, as under pytest-timeout's ``--timeout`` of the whole run, so the mutant counts as killed (docs/mutation.md, "Which tests mutmut runs").
+there fails, as under pytest-timeout's ``--timeout`` of the whole run, so the mutant counts as killed
+(docs/mutation.md, "Which tests mutmut runs").
 """
 
 from __future__ import annotations
