@@ -532,15 +532,20 @@ def test_an_encoding_of_an_implementation_without_load_is_still_judged() -> None
     assert (caught.value.expected, caught.value.actual) == ([258, 99], [99, 258])
 
 
-class _CountsTraining(LiteralTokenizer):
-    """Counts its instances (one per reset) and its trainings."""
+class _CountsInstances:
+    """Counts the instances of the class it is mixed into: one when a subject starts, one more per reset."""
 
     instances = 0
-    trainings = 0
 
     def __init__(self) -> None:
         super().__init__()
         type(self).instances += 1
+
+
+class _CountsTraining(_CountsInstances, LiteralTokenizer):
+    """The literal reference, counting its instances and its trainings."""
+
+    trainings = 0
 
     def train(self, documents: list[str], max_merges: int) -> list[tuple[int, int]]:
         type(self).trainings += 1
@@ -548,9 +553,9 @@ class _CountsTraining(LiteralTokenizer):
 
 
 def _counted_subject() -> InProcessSubject:
-    _CountsTraining.instances = _CountsTraining.trainings = 0
+    """A subject whose counts start at 0 once it has made its first instance."""
     subject = InProcessSubject(_CountsTraining)
-    _CountsTraining.instances = 0
+    _CountsTraining.instances = _CountsTraining.trainings = 0
     return subject
 
 
@@ -582,12 +587,8 @@ def test_fresh_questions_reset_the_subject_and_never_reuse_answers_given_without
     assert (_CountsTraining.trainings, _CountsTraining.instances) == (2, 1)
 
 
-class _ReplacesOverlappingCountingResets(broken.ReplacesOverlapping):
-    instances = 0
-
-    def __init__(self) -> None:
-        super().__init__()
-        type(self).instances += 1
+class _ReplacesOverlappingCountingResets(_CountsInstances, broken.ReplacesOverlapping):
+    """Replaces overlapping windows in training, counting its instances."""
 
 
 def test_a_training_violation_names_the_confirmed_cause_and_localises_on_a_reset_subject() -> None:
