@@ -15,7 +15,9 @@ True
 The harness writes nothing into the working directory unless asked: :func:`keep_storage_out_of_cwd` moves
 hypothesis's own files (its cache of constants read from local source files) to a temporary directory,
 and the example database is off unless one is asked for (``run --database``,
-:mod:`bpe_conformance.running.database`).
+:mod:`bpe_conformance.running.database`). Only hypothesis's Unicode tables, which take seconds to compute and
+depend on nothing but the versions, are kept for the next process, in the user's cache
+(:func:`cache_directory`).
 """
 
 from __future__ import annotations
@@ -25,18 +27,25 @@ import functools
 import os
 import shutil
 import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import hypothesis
 from hypothesis import HealthCheck, settings
 from hypothesis.configuration import set_hypothesis_home_dir
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = [
     "EFFORTS",
     "EFFORT_ENV_VAR",
     "HYPOTHESIS_VERSION",
     "active_effort_name",
+    "cache_directory",
     "keep_storage_out_of_cwd",
     "register_efforts",
+    "share_unicode_tables",
 ]
 
 # The same seed draws the same examples only under the same hypothesis version (pyproject.toml bounds it);
@@ -97,5 +106,40 @@ def keep_storage_out_of_cwd() -> str | None:
         return None
     directory = tempfile.mkdtemp(prefix="bpe-conformance-hypothesis-")
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    share_unicode_tables(Path(directory))
     set_hypothesis_home_dir(directory)
     return directory
+
+
+def cache_directory(environ: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_CACHE_HOME/bpe-conformance``, else ``~/.cache/bpe-conformance`` (a relative XDG value is ignored).
+
+    >>> cache_directory({"XDG_CACHE_HOME": "/c"}).as_posix()
+    '/c/bpe-conformance'
+    """
+    environ = os.environ if environ is None else environ
+    base = environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return root / "bpe-conformance"
+
+
+def share_unicode_tables(storage: Path, environ: Mapping[str, str] | None = None) -> bool:
+    """Link ``storage/unicode_data`` to the user's copy of hypothesis's Unicode tables; whether it was linked.
+
+    Hypothesis computes the characters text may hold (1.8 s of CPU for UTF-8, the default alphabet of
+    ``text()``) into its storage directory and loads them from there afterwards. In a fresh temporary
+    directory every process would compute them again: each command, each test worker, each implementation
+    check run by a test. The tables depend only on the versions, which hypothesis puts in their path, and
+    hypothesis replaces each file whole (a temporary file renamed), so one copy serves every process of the
+    user. The fuzz workers' storage is the same cache directory, so they share it too.
+
+    Best effort: where the cache cannot be made (a read-only home), nothing is linked and hypothesis computes
+    the tables in ``storage`` as it would without this.
+    """
+    shared = cache_directory(environ) / "hypothesis" / "unicode_data"
+    try:
+        shared.mkdir(parents=True, exist_ok=True)
+        (storage / "unicode_data").symlink_to(shared, target_is_directory=True)
+    except OSError:
+        return False
+    return True

@@ -44,6 +44,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from bpe_conformance.errors import DatabaseUnavailable, HarnessError
 from bpe_conformance.files import LAUNCH_DIRECTORY, TEMPORARY_PREFIX, write_atomically
+from bpe_conformance.settings import cache_directory
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -340,14 +341,6 @@ def open_database(text: str | None, option: str = "--database") -> ExampleDataba
     except _Unusable as problem:
         raise HarnessError(f"{option} {text}: {problem}") from None
     return GuardedDatabase(database, text)
-
-
-def cache_directory(environ: Mapping[str, str] | None = None) -> Path:
-    """``$XDG_CACHE_HOME/bpe-conformance``, else ``~/.cache/bpe-conformance`` (a relative XDG value is ignored)."""
-    environ = os.environ if environ is None else environ
-    base = environ.get("XDG_CACHE_HOME", "")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "bpe-conformance"
 
 
 def default_directory(impl: str | None, environ: Mapping[str, str] | None = None) -> Path:

@@ -1,0 +1,76 @@
+"""Hypothesis's storage: a temporary directory per process, and one copy of its Unicode tables per user.
+
+Computing the characters UTF-8 text may hold takes hypothesis 1.8 s of CPU; every command and every test worker
+drew text in a fresh temporary storage, so each paid it again.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bpe_conformance.settings import cache_directory, share_unicode_tables
+
+# A process as the command line starts one: its own storage, then a text drawn with the default alphabet.
+DRAW_TEXT = """
+from hypothesis import find, settings, strategies as st
+from bpe_conformance.settings import keep_storage_out_of_cwd
+print(keep_storage_out_of_cwd())
+print(find(st.text(min_size=1), lambda text: True, settings=settings(database=None)))
+"""
+
+
+def _draw_text_in_a_new_process(cache: Path, cwd: Path) -> tuple[Path, str]:
+    """The process's own storage directory and the simplest text it drew."""
+    environment = {key: value for key, value in os.environ.items() if key != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    environment["XDG_CACHE_HOME"] = str(cache)
+    completed = subprocess.run(
+        [sys.executable, "-c", DRAW_TEXT], cwd=cwd, env=environment, capture_output=True, text=True, check=True
+    )
+    storage, text = completed.stdout.splitlines()
+    return Path(storage), text
+
+
+def test_the_storage_links_the_users_tables(tmp_path: Path) -> None:
+    storage = tmp_path / "storage"
+    storage.mkdir()
+    assert share_unicode_tables(storage, {"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    shared = cache_directory({"XDG_CACHE_HOME": str(tmp_path / "cache")}) / "hypothesis" / "unicode_data"
+    assert (storage / "unicode_data").resolve() == shared.resolve()
+    assert shared.is_dir()
+
+
+def test_the_second_process_loads_the_tables_the_first_computed(tmp_path: Path) -> None:
+    cache, cwd = tmp_path / "cache", tmp_path / "cwd"
+    cwd.mkdir()
+    first_storage, first_text = _draw_text_in_a_new_process(cache, cwd)
+    assert first_text == "0"
+    assert not first_storage.exists(), "the process's own storage outlived it"
+    assert list(cwd.iterdir()) == []
+    (table,) = (cache / "bpe-conformance" / "hypothesis" / "unicode_data").rglob("codec-*-utf-8.json.gz")
+    # Were the second process to compute its own table, it would draw "0" again; from this one it can draw only
+    # "a" and "b" (the table lists the characters UTF-8 can encode, and those that do not decode back).
+    with gzip.open(table, "wt", encoding="ascii") as rewritten:
+        json.dump([[[97, 98]], []], rewritten)
+    assert _draw_text_in_a_new_process(cache, cwd)[1] == "a"
+
+
+def test_an_unusable_cache_links_nothing_and_hypothesis_keeps_its_tables_in_the_storage(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    storage = tmp_path / "storage"
+    storage.mkdir()
+    assert not share_unicode_tables(storage, {"XDG_CACHE_HOME": str(blocker)})
+    assert list(storage.iterdir()) == []
+
+
+def test_a_storage_that_has_its_own_tables_keeps_them(tmp_path: Path) -> None:
+    storage = tmp_path / "storage"
+    (storage / "unicode_data").mkdir(parents=True)
+    assert not share_unicode_tables(storage, {"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert (storage / "unicode_data").is_dir()
+    assert not (storage / "unicode_data").is_symlink()
