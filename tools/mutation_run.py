@@ -1,0 +1,139 @@
+"""``mutmut`` with each mutant's tests taken from one collection kept open in the fork server.
+
+Usage: ``python tools/mutation_run.py run --max-children 2`` (any ``mutmut`` command line; tox's ``mutation``
+environment runs this).
+
+mutmut 3.8 runs a mutant's tests with ``pytest.main`` in a process forked from its fork server. That parses the
+configuration, loads the plugins and collects every test file the mutant's tests live in, again for each
+mutant: 0.2 to 0.3 s before the first test runs, which is most of the time of a mutant its fastest test kills
+(docs/mutation.md, "Where the time goes"). Here the fork server configures pytest and collects the whole
+selection once, in a session it keeps open (``ForkServerWarmup.COLLECT`` already imported everything, then let
+the session go). A mutant's process picks its tests from that session by node id and hands them to pytest's own
+run loop: the same options (``-x``, the per-test timeouts and the order ``conftest.py`` gives them), the same
+fixtures, the same exit statuses (1 when a test failed or errored, 0 when every test passed, pytest's internal
+error 3 when the loop itself broke). A node id the session does not hold fails the mutant's command as
+``pytest.main``'s usage error does.
+
+Anything else (the statistics run, the clean and forced-fail runs, a mutmut other than 3.8) runs mutmut's own
+code unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import mutmut
+import pytest
+from _pytest.config import _prepareconfig
+from _pytest.main import Session
+from mutmut.__main__ import cli
+from mutmut.runners.harness import BadTestExecutionCommandsException, PytestRunner
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["install", "main"]
+
+SUPPORTED_MUTMUT = "3.8."
+RUN_OPTIONS = ["-x", "-q", "-p", "no:randomly", "-p", "no:random-order"]  # what mutmut passes for a mutant
+
+
+@dataclass
+class _Collected:
+    """The fork server's open session and its items by node id (relative to ``mutants/``, as mutmut names tests)."""
+
+    session: Session
+    items: dict[str, pytest.Item]
+
+
+_collected: _Collected | None = None
+_stock_warm_up = PytestRunner.warm_up
+_stock_run_tests = PytestRunner.run_tests
+
+
+def _warm_up(runner: PytestRunner) -> None:
+    """In the fork server: configure pytest and collect the selection once, leaving the session open."""
+    global _collected  # one session per fork server, read by the processes it forks
+    arguments = ["--rootdir=.", "--tb=native", *RUN_OPTIONS]
+    arguments += runner._pytest_add_cli_args_test_selection + runner._pytest_add_cli_args
+    previous = os.getcwd()
+    os.chdir("mutants")
+    try:
+        config = _prepareconfig(arguments)
+        config._do_configure()
+        session = Session.from_config(config)
+        config.hook.pytest_sessionstart(session=session)
+        config.hook.pytest_collection(session=session)
+    finally:
+        os.chdir(previous)
+    if session.testsfailed:  # a collection error: let mutmut's own runs report it
+        _collected = None
+        return
+    _collected = _Collected(session, {item.nodeid: item for item in session.items})
+
+
+def _run_tests(runner: PytestRunner, *, mutant_name: str | None, tests: Iterable[str]) -> int:
+    """In a mutant's process: run ``tests`` from the open session, as ``pytest.main`` would run them."""
+    wanted = list(dict.fromkeys(tests))
+    if _collected is None or not wanted or mutant_name is None:
+        return int(_stock_run_tests(runner, mutant_name=mutant_name, tests=wanted))
+    missing = [node for node in wanted if node not in _collected.items]
+    if missing:
+        raise BadTestExecutionCommandsException(missing)
+    os.chdir("mutants")  # this process only runs the one mutant, and exits after
+    session = _collected.session
+    config = session.config
+    _restart_output_capture(config)
+    session.items = [_collected.items[node] for node in wanted]
+    session.testscollected = len(session.items)
+    # The statuses of pytest.main's wrap_session: -x stops the loop by raising Failed once a test has failed.
+    status = pytest.ExitCode.OK
+    try:
+        config.hook.pytest_collection_modifyitems(session=session, config=config, items=session.items)
+        config.hook.pytest_runtestloop(session=session)
+        status = pytest.ExitCode.TESTS_FAILED if session.testsfailed else pytest.ExitCode.OK
+    except session.Failed:
+        status = pytest.ExitCode.TESTS_FAILED
+    except (KeyboardInterrupt, pytest.exit.Exception) as stop:
+        returncode = getattr(stop, "returncode", None)
+        status = pytest.ExitCode(returncode) if returncode is not None else pytest.ExitCode.INTERRUPTED
+    except BaseException:  # noqa: BLE001 - as in pytest.main, any other error of the run loop is an internal error
+        status = pytest.ExitCode.INTERNAL_ERROR
+    finally:
+        # Tears down the session's fixtures (processes, servers, directories) as pytest.main's end does.
+        config.hook.pytest_sessionfinish(session=session, exitstatus=status)
+        config._ensure_unconfigure()
+    return int(status)
+
+
+def _restart_output_capture(config: pytest.Config) -> None:
+    """Give this process capture files of its own; the fork server's are shared by every process it forks."""
+    capture = config.pluginmanager.getplugin("capturemanager")
+    if capture is None or not capture.is_globally_capturing():
+        return
+    capture.stop_global_capturing()
+    capture.start_global_capturing()
+    capture.suspend_global_capture()
+
+
+def install() -> bool:
+    """Replace mutmut's fork-server warm-up and per-mutant run; False (nothing replaced) for another mutmut."""
+    version = getattr(mutmut, "__version__", "")
+    if not version.startswith(SUPPORTED_MUTMUT):
+        print(f"mutation_run: mutmut {version or '(unknown)'} is not {SUPPORTED_MUTMUT}x; running it unchanged")
+        return False
+    PytestRunner.warm_up = _warm_up  # type: ignore[method-assign]
+    PytestRunner.run_tests = _run_tests  # type: ignore[method-assign]
+    return True
+
+
+def main(arguments: list[str] | None = None) -> Any:
+    install()
+    return cli.main(args=arguments if arguments is not None else sys.argv[1:], prog_name="mutmut")
+
+
+if __name__ == "__main__":
+    main()
