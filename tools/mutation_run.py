@@ -25,72 +25,68 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import mutmut
 import pytest
 from _pytest.config import _prepareconfig
 from _pytest.main import Session
-from mutmut.__main__ import cli
-from mutmut.runners.harness import BadTestExecutionCommandsException, PytestRunner
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
-__all__ = ["install", "main"]
+__all__ = ["Collected", "collect_once", "install", "main", "run_collected"]
 
 SUPPORTED_MUTMUT = "3.8."
 RUN_OPTIONS = ["-x", "-q", "-p", "no:randomly", "-p", "no:random-order"]  # what mutmut passes for a mutant
 
 
+class UnknownTests(Exception):
+    """Node ids the open session does not hold (``pytest.main`` would stop with its usage error)."""
+
+
 @dataclass
-class _Collected:
-    """The fork server's open session and its items by node id (relative to ``mutants/``, as mutmut names tests)."""
+class Collected:
+    """An open session and its items by node id (relative to the directory it was collected in)."""
 
     session: Session
     items: dict[str, pytest.Item]
+    directory: str
 
 
-_collected: _Collected | None = None
-_stock_warm_up = PytestRunner.warm_up
-_stock_run_tests = PytestRunner.run_tests
-
-
-def _warm_up(runner: PytestRunner) -> None:
-    """In the fork server: configure pytest and collect the selection once, leaving the session open."""
-    global _collected  # one session per fork server, read by the processes it forks
-    arguments = ["--rootdir=.", "--tb=native", *RUN_OPTIONS]
-    arguments += runner._pytest_add_cli_args_test_selection + runner._pytest_add_cli_args
+def collect_once(arguments: Sequence[str], directory: str) -> Collected | None:
+    """Configure pytest with ``arguments`` in ``directory`` and collect, leaving the session open; None when the
+    collection had errors (the caller then runs ``pytest.main`` as before, which reports them)."""
     previous = os.getcwd()
-    os.chdir("mutants")
+    os.chdir(directory)
     try:
-        config = _prepareconfig(arguments)
+        config = _prepareconfig(list(arguments))
         config._do_configure()
         session = Session.from_config(config)
         config.hook.pytest_sessionstart(session=session)
         config.hook.pytest_collection(session=session)
     finally:
         os.chdir(previous)
-    if session.testsfailed:  # a collection error: let mutmut's own runs report it
-        _collected = None
-        return
-    _collected = _Collected(session, {item.nodeid: item for item in session.items})
+    if session.testsfailed:
+        return None
+    return Collected(session, {item.nodeid: item for item in session.items}, os.path.abspath(directory))
 
 
-def _run_tests(runner: PytestRunner, *, mutant_name: str | None, tests: Iterable[str]) -> int:
-    """In a mutant's process: run ``tests`` from the open session, as ``pytest.main`` would run them."""
+def run_collected(collected: Collected, tests: Iterable[str]) -> int:
+    """Run ``tests`` (node ids) from the open session as ``pytest.main`` would run them; its exit status.
+
+    Meant for a process forked after :func:`collect_once`, which runs one selection and exits: the session ends
+    here (its fixtures torn down, pytest unconfigured), and the process is left in the collection's directory.
+    """
     wanted = list(dict.fromkeys(tests))
-    if _collected is None or not wanted or mutant_name is None:
-        return int(_stock_run_tests(runner, mutant_name=mutant_name, tests=wanted))
-    missing = [node for node in wanted if node not in _collected.items]
+    missing = [node for node in wanted if node not in collected.items]
     if missing:
-        raise BadTestExecutionCommandsException(missing)
-    os.chdir("mutants")  # this process only runs the one mutant, and exits after
-    session = _collected.session
+        raise UnknownTests(missing)
+    os.chdir(collected.directory)
+    session = collected.session
     config = session.config
     _restart_output_capture(config)
-    session.items = [_collected.items[node] for node in wanted]
+    session.items = [collected.items[node] for node in wanted]
     session.testscollected = len(session.items)
     # The statuses of pytest.main's wrap_session: -x stops the loop by raising Failed once a test has failed.
-    status = pytest.ExitCode.OK
+    status: int = pytest.ExitCode.OK
     try:
         config.hook.pytest_collection_modifyitems(session=session, config=config, items=session.items)
         config.hook.pytest_runtestloop(session=session)
@@ -99,7 +95,7 @@ def _run_tests(runner: PytestRunner, *, mutant_name: str | None, tests: Iterable
         status = pytest.ExitCode.TESTS_FAILED
     except (KeyboardInterrupt, pytest.exit.Exception) as stop:
         returncode = getattr(stop, "returncode", None)
-        status = pytest.ExitCode(returncode) if returncode is not None else pytest.ExitCode.INTERRUPTED
+        status = returncode if returncode is not None else pytest.ExitCode.INTERRUPTED
     except BaseException:  # noqa: BLE001 - as in pytest.main, any other error of the run loop is an internal error
         status = pytest.ExitCode.INTERNAL_ERROR
     finally:
@@ -121,17 +117,39 @@ def _restart_output_capture(config: pytest.Config) -> None:
 
 def install() -> bool:
     """Replace mutmut's fork-server warm-up and per-mutant run; False (nothing replaced) for another mutmut."""
+    import mutmut
+    from mutmut.runners.harness import BadTestExecutionCommandsException, PytestRunner
+
     version = getattr(mutmut, "__version__", "")
     if not version.startswith(SUPPORTED_MUTMUT):
         print(f"mutation_run: mutmut {version or '(unknown)'} is not {SUPPORTED_MUTMUT}x; running it unchanged")
         return False
-    PytestRunner.warm_up = _warm_up  # type: ignore[method-assign]
-    PytestRunner.run_tests = _run_tests  # type: ignore[method-assign]
+    stock_run_tests = PytestRunner.run_tests
+    collected: list[Collected] = []  # the fork server's, inherited by each process it forks
+
+    def warm_up(runner: PytestRunner) -> None:
+        selection = runner._pytest_add_cli_args_test_selection + runner._pytest_add_cli_args
+        found = collect_once(["--rootdir=.", "--tb=native", *RUN_OPTIONS, *selection], "mutants")
+        collected[:] = [found] if found is not None else []
+
+    def run_tests(runner: PytestRunner, *, mutant_name: str | None, tests: Iterable[str]) -> int:
+        wanted = list(tests)
+        if not collected or not wanted or mutant_name is None:
+            return int(stock_run_tests(runner, mutant_name=mutant_name, tests=wanted))
+        try:
+            return run_collected(collected[0], wanted)
+        except UnknownTests as unknown:
+            raise BadTestExecutionCommandsException(unknown.args[0]) from None
+
+    PytestRunner.warm_up = warm_up  # type: ignore[method-assign]
+    PytestRunner.run_tests = run_tests  # type: ignore[method-assign]
     return True
 
 
 def main(arguments: list[str] | None = None) -> Any:
     install()
+    from mutmut.__main__ import cli
+
     return cli.main(args=arguments if arguments is not None else sys.argv[1:], prog_name="mutmut")
 
 
