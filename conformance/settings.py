@@ -13,11 +13,10 @@ example database, so a mutant is killed or not the same way every time.
 True
 
 The harness writes nothing into the working directory unless asked: :func:`keep_storage_out_of_cwd` moves
-hypothesis's own files (its cache of constants read from local source files) to a temporary directory,
-and the example database is off unless one is asked for (``run --database``,
-:mod:`bpe_conformance.running.database`). Only hypothesis's Unicode tables, which take seconds to compute and
-depend on nothing but the versions, are kept for the next process, in the user's cache
-(:func:`cache_directory`).
+hypothesis's own files to a temporary directory, and the example database is off unless one is asked for
+(``run --database``, :mod:`bpe_conformance.running.database`). Only hypothesis's tables (the characters of
+Unicode, the constants of local modules), which take seconds to compute and depend on nothing but the versions
+and the source, are kept for the next process, in the user's cache (:func:`share_hypothesis_tables`).
 """
 
 from __future__ import annotations
@@ -45,7 +44,7 @@ __all__ = [
     "cache_directory",
     "keep_storage_out_of_cwd",
     "register_efforts",
-    "share_unicode_tables",
+    "share_hypothesis_tables",
 ]
 
 # The same seed draws the same examples only under the same hypothesis version (pyproject.toml bounds it);
@@ -106,7 +105,7 @@ def keep_storage_out_of_cwd() -> str | None:
         return None
     directory = tempfile.mkdtemp(prefix="bpe-conformance-hypothesis-")
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
-    share_unicode_tables(Path(directory))
+    share_hypothesis_tables(Path(directory))
     set_hypothesis_home_dir(directory)
     return directory
 
@@ -123,23 +122,28 @@ def cache_directory(environ: Mapping[str, str] | None = None) -> Path:
     return root / "bpe-conformance"
 
 
-def share_unicode_tables(storage: Path, environ: Mapping[str, str] | None = None) -> bool:
-    """Link ``storage/unicode_data`` to the user's copy of hypothesis's Unicode tables; whether it was linked.
+def share_hypothesis_tables(storage: Path, environ: Mapping[str, str] | None = None) -> bool:
+    """Link hypothesis's tables in ``storage`` to the user's copies; whether both were linked.
 
-    Hypothesis computes the characters text may hold (1.8 s of CPU for UTF-8, the default alphabet of
-    ``text()``) into its storage directory and loads them from there afterwards. In a fresh temporary
-    directory every process would compute them again: each command, each test worker, each implementation
-    check run by a test. The tables depend only on the versions, which hypothesis puts in their path, and
-    hypothesis replaces each file whole (a temporary file renamed), so one copy serves every process of the
-    user. The fuzz workers' storage is the same cache directory, so they share it too.
+    Hypothesis computes two kinds of tables into its storage directory and loads them from there afterwards:
+    the characters text may hold (``unicode_data``: 1.8 s of CPU for UTF-8, the default alphabet of ``text()``)
+    and the constants of each local module it draws examples near (``constants``: about a second for this
+    package's modules). In a fresh temporary directory every process would compute them again: each command,
+    each test worker, each implementation check run by a test. Neither depends on the process: the Unicode
+    tables' path holds the versions they were computed for, and a module's constants are filed under a hash of
+    its source. Hypothesis replaces each file whole (a temporary file renamed), so one copy serves every process
+    of the user. The fuzz workers' storage is the same cache directory, so they share them too.
 
     Best effort: where the cache cannot be made (a read-only home), nothing is linked and hypothesis computes
     the tables in ``storage`` as it would without this.
     """
-    shared = cache_directory(environ) / "hypothesis" / "unicode_data"
-    try:
-        shared.mkdir(parents=True, exist_ok=True)
-        (storage / "unicode_data").symlink_to(shared, target_is_directory=True)
-    except OSError:
-        return False
-    return True
+    linked = 0
+    for tables in ("unicode_data", "constants"):
+        shared = cache_directory(environ) / "hypothesis" / tables
+        try:
+            shared.mkdir(parents=True, exist_ok=True)
+            (storage / tables).symlink_to(shared, target_is_directory=True)
+        except OSError:
+            continue
+        linked += 1
+    return linked == 2

@@ -1,7 +1,8 @@
-"""Hypothesis's storage: a temporary directory per process, and one copy of its Unicode tables per user.
+"""Hypothesis's storage: a temporary directory per process, and one copy of its tables per user.
 
-Computing the characters UTF-8 text may hold takes hypothesis 1.8 s of CPU; every command and every test worker
-drew text in a fresh temporary storage, so each paid it again.
+Computing the characters UTF-8 text may hold takes hypothesis 1.8 s of CPU, and reading the constants of this
+package's modules about a second; every command and every test worker drew text in a fresh temporary storage,
+so each paid both again.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bpe_conformance.settings import cache_directory, share_unicode_tables
+from bpe_conformance.settings import cache_directory, share_hypothesis_tables
 
 # A process as the command line starts one: its own storage, then a text drawn with the default alphabet.
 DRAW_TEXT = """
@@ -38,10 +39,11 @@ def _draw_text_in_a_new_process(cache: Path, cwd: Path) -> tuple[Path, str]:
 def test_the_storage_links_the_users_tables(tmp_path: Path) -> None:
     storage = tmp_path / "storage"
     storage.mkdir()
-    assert share_unicode_tables(storage, {"XDG_CACHE_HOME": str(tmp_path / "cache")})
-    shared = cache_directory({"XDG_CACHE_HOME": str(tmp_path / "cache")}) / "hypothesis" / "unicode_data"
-    assert (storage / "unicode_data").resolve() == shared.resolve()
-    assert shared.is_dir()
+    assert share_hypothesis_tables(storage, {"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    for tables in ("unicode_data", "constants"):
+        shared = cache_directory({"XDG_CACHE_HOME": str(tmp_path / "cache")}) / "hypothesis" / tables
+        assert (storage / tables).resolve() == shared.resolve()
+        assert shared.is_dir()
 
 
 def test_the_second_process_loads_the_tables_the_first_computed(tmp_path: Path) -> None:
@@ -51,7 +53,9 @@ def test_the_second_process_loads_the_tables_the_first_computed(tmp_path: Path) 
     assert first_text == "0"
     assert not first_storage.exists(), "the process's own storage outlived it"
     assert list(cwd.iterdir()) == []
-    (table,) = (cache / "bpe-conformance" / "hypothesis" / "unicode_data").rglob("codec-*-utf-8.json.gz")
+    shared = cache / "bpe-conformance" / "hypothesis"
+    assert any((shared / "constants").iterdir()), "no module's constants were kept"
+    (table,) = (shared / "unicode_data").rglob("codec-*-utf-8.json.gz")
     # Were the second process to compute its own table, it would draw "0" again; from this one it can draw only
     # "a" and "b" (the table lists the characters UTF-8 can encode, and those that do not decode back).
     with gzip.open(table, "wt", encoding="ascii") as rewritten:
@@ -64,13 +68,14 @@ def test_an_unusable_cache_links_nothing_and_hypothesis_keeps_its_tables_in_the_
     blocker.write_text("not a directory")
     storage = tmp_path / "storage"
     storage.mkdir()
-    assert not share_unicode_tables(storage, {"XDG_CACHE_HOME": str(blocker)})
+    assert not share_hypothesis_tables(storage, {"XDG_CACHE_HOME": str(blocker)})
     assert list(storage.iterdir()) == []
 
 
 def test_a_storage_that_has_its_own_tables_keeps_them(tmp_path: Path) -> None:
     storage = tmp_path / "storage"
     (storage / "unicode_data").mkdir(parents=True)
-    assert not share_unicode_tables(storage, {"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert not share_hypothesis_tables(storage, {"XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert (storage / "unicode_data").is_dir()
     assert not (storage / "unicode_data").is_symlink()
+    assert (storage / "constants").is_symlink(), "the other tables are shared all the same"
