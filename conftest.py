@@ -31,6 +31,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Order a mutant's tests fastest first under mutmut; name the tests of xdist groups as xdist does."""
     if mutant_under_test():
         _run_fastest_first(items)
+    else:
+        # Where mutmut's fork server collects (in mutants/, next to the statistics): read them once, for every
+        # mutant's process it forks. Anywhere else there is no statistics file, and this costs one stat().
+        recorded_durations()
     _name_xdist_groups(config, items)
 
 

@@ -25,6 +25,17 @@ def test_durations_are_read_from_mutmuts_statistics(tmp_path: Path) -> None:
     assert recorded_durations(str(stats)) == {"t::x": 1.5}
 
 
+def test_the_statistics_are_read_once_per_version_of_the_file(tmp_path: Path) -> None:
+    stats = tmp_path / "mutmut-stats.json"
+    stats.write_text(json.dumps({"duration_by_test": {"t::x": 1.5}}), encoding="utf-8")
+    first = recorded_durations(str(stats))
+    assert recorded_durations(str(stats)) is first, "each mutant's process would read megabytes again"
+    replacement = tmp_path / "new.json"
+    replacement.write_text(json.dumps({"duration_by_test": {"t::x": 2.0, "t::y": 0.5}}), encoding="utf-8")
+    replacement.replace(stats)
+    assert recorded_durations(str(stats)) == {"t::x": 2.0, "t::y": 0.5}
+
+
 def test_unreadable_statistics_leave_the_order_alone(tmp_path: Path) -> None:
     malformed = tmp_path / "malformed.json"
     malformed.write_text("{", encoding="utf-8")
