@@ -1,9 +1,9 @@
 """tools/mutation_run.py runs a selection from one open collection with the verdicts of ``pytest.main``.
 
-A small project of passing, failing and erroring tests is collected once; each selection then runs in a
-process forked from the collecting one, as mutmut's fork server forks a process per mutant, and in a fresh
-``python -m pytest`` with the same options. The exit statuses and what ran must be the same: a mutant's verdict
-is that status (1 killed, 0 survived).
+A small project of passing, failing, erroring, exiting and deselected tests is collected once; each selection
+then runs in a process forked from the collecting one, as mutmut's fork server forks a process per mutant, and,
+for comparison, with ``pytest.main`` and the same options in a forked process, as mutmut runs it by itself. The
+exit statuses and what ran must be the same: a mutant's verdict is that status (1 killed, 0 survived).
 """
 
 from __future__ import annotations
@@ -32,6 +32,13 @@ PROJECT = {
         def session_resource():
             yield
             pathlib.Path("torn-down").write_text("yes")
+
+        def pytest_collection_modifyitems(config, items):
+            # A hook that deselects at run time what it kept at collection (a file says when).
+            if pathlib.Path("deselect").exists():
+                dropped = [item for item in items if "deselectable" in item.name]
+                config.hook.pytest_deselected(items=dropped)
+                items[:] = [item for item in items if item not in dropped]
     """,
     "test_sample.py": """
         import pathlib
@@ -58,25 +65,35 @@ PROJECT = {
 
         def test_exits():
             pytest.exit("stop", returncode=7)
+
+        def test_deselectable():
+            pass
     """,
 }
 
-# Collects once, then runs each selection in a forked process; writes one JSON line per selection to "results"
-# (pytest writes its own report to stdout).
+# Runs each selection in a process of its own, forked as mutmut's fork server forks one per mutant: either from one
+# collection kept open ("collected") or with a fresh pytest.main ("main", what mutmut runs by itself). Writes one
+# JSON line per selection to "results" (pytest writes its own report to stdout).
 DRIVER = """
 import json, os, pathlib, sys
+import pytest
 sys.path.insert(0, sys.argv[1])
 import mutation_run
-selections = json.loads(sys.argv[2])
-collected = mutation_run.collect_once(json.loads(sys.argv[3]), ".")
+mode, selections, options = sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
+collected = mutation_run.collect_once(options, ".") if mode == "collected" else None
 for selection in selections:
-    for leftover in ("ran", "torn-down", "status"):
+    for leftover in ("ran", "torn-down", "status", "deselect"):
         pathlib.Path(leftover).unlink(missing_ok=True)
+    if any("deselectable" in node for node in selection):
+        pathlib.Path("deselect").write_text("yes")
     pid = os.fork()
     if pid == 0:
         sys.stdout = open(os.devnull, "w")
         try:
-            status = mutation_run.run_collected(collected, selection)
+            if collected is None:
+                status = int(pytest.main(options + selection))
+            else:
+                status = mutation_run.run_collected(collected, selection)
         except mutation_run.UnknownTests:
             status = "unknown"
         pathlib.Path("status").write_text(json.dumps(status))
@@ -95,6 +112,7 @@ SELECTIONS = [
     ["test_records_that_it_ran", "test_uses_the_session_resource"],
     ["test_uses_the_session_resource", "test_fails"],
     ["test_exits"],
+    ["test_deselectable"],  # deselected by a hook when run: no test ran
     ["test_passes"],
 ]
 
@@ -105,29 +123,12 @@ def _project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _node_ids(selection: list[str]) -> list[str]:
-    return [f"test_sample.py::{name}" for name in selection]
-
-
-def _with_pytest_main(project: Path, selection: list[str]) -> tuple[int, list[str]]:
-    for leftover in ("ran", "torn-down"):
-        (project / leftover).unlink(missing_ok=True)
-    status = subprocess.run(
-        [sys.executable, "-m", "pytest", *OPTIONS, *_node_ids(selection)], cwd=project, capture_output=True, check=False
-    ).returncode
-    return status, sorted(name for name in ("ran", "torn-down") if (project / name).exists())
-
-
-def _from_one_collection(project: Path, selections: list[list[str]]) -> list[tuple[int | str, list[str]]]:
+def _run(project: Path, mode: str, selections: list[list[str]]) -> list[tuple[int | str, list[str]]]:
+    """Each selection's exit status (or "unknown") and the files its tests left, run the ``mode`` way."""
+    (project / "results").unlink(missing_ok=True)
+    node_ids = [[f"test_sample.py::{name}" for name in selection] for selection in selections]
     completed = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            DRIVER,
-            str(ROOT / "tools"),
-            json.dumps([_node_ids(selection) for selection in selections]),
-            json.dumps(OPTIONS),
-        ],
+        [sys.executable, "-c", DRIVER, str(ROOT / "tools"), mode, json.dumps(node_ids), json.dumps(OPTIONS)],
         cwd=project,
         capture_output=True,
         text=True,
@@ -141,18 +142,16 @@ def _from_one_collection(project: Path, selections: list[list[str]]) -> list[tup
 @pytest.mark.skipif(sys.platform == "win32", reason="mutmut's fork server forks")
 def test_every_selection_ends_as_under_pytest_main(tmp_path: Path) -> None:
     project = _project(tmp_path)
-    forked = _from_one_collection(project, SELECTIONS)
-    for selection, (status, effects) in zip(SELECTIONS, forked, strict=True):
-        assert (status, effects) == _with_pytest_main(project, selection), selection
+    forked = _run(project, "collected", SELECTIONS)
+    assert forked == _run(project, "main", SELECTIONS)
     # The facts the comparison rests on, so that it cannot pass by both sides doing nothing.
-    assert [status for status, _ in forked] == [0, 1, 1, 0, 1, 7, 0]
+    assert [status for status, _ in forked] == [0, 1, 1, 0, 1, 7, 5, 0]
     assert forked[1][1] == [], "-x went on past the failure"
     assert forked[3][1] == ["ran", "torn-down"], "the session fixture was not torn down"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="mutmut's fork server forks")
 def test_a_node_id_the_collection_does_not_hold_is_refused(tmp_path: Path) -> None:
-    project = _project(tmp_path)
-    ((status, effects),) = _from_one_collection(project, [["test_no_such_test"]])
+    ((status, effects),) = _run(_project(tmp_path), "collected", [["test_no_such_test"]])
     assert status == "unknown"
     assert effects == []

@@ -84,13 +84,16 @@ def run_collected(collected: Collected, tests: Iterable[str]) -> int:
     config = session.config
     _restart_output_capture(config)
     session.items = [collected.items[node] for node in wanted]
-    session.testscollected = len(session.items)
     # The statuses of pytest.main's wrap_session: -x stops the loop by raising Failed once a test has failed.
     status: int = pytest.ExitCode.OK
     try:
         config.hook.pytest_collection_modifyitems(session=session, config=config, items=session.items)
+        session.testscollected = len(session.items)  # after the hooks, which may deselect, as in pytest
         config.hook.pytest_runtestloop(session=session)
-        status = pytest.ExitCode.TESTS_FAILED if session.testsfailed else pytest.ExitCode.OK
+        if session.testsfailed:
+            status = pytest.ExitCode.TESTS_FAILED
+        elif not session.testscollected:
+            status = pytest.ExitCode.NO_TESTS_COLLECTED
     except session.Failed:
         status = pytest.ExitCode.TESTS_FAILED
     except (KeyboardInterrupt, pytest.exit.Exception) as stop:
