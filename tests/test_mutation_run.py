@@ -72,15 +72,19 @@ PROJECT = {
 }
 
 # Runs each selection in a process of its own, forked as mutmut's fork server forks one per mutant: either from one
-# collection kept open ("collected") or with a fresh pytest.main ("main", what mutmut runs by itself). Writes one
+# collection kept open ("collected") or with a fresh pytest.main after a collection let go ("main", what mutmut
+# runs by itself). Writes one
 # JSON line per selection to "results" (pytest writes its own report to stdout).
 DRIVER = """
 import json, os, pathlib, sys
+import hypothesis  # imported by the project's conftest.py in the fork server; a fork would import it at the end
 import pytest
 sys.path.insert(0, sys.argv[1])
 import mutation_run
 mode, selections, options = sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
 collected = mutation_run.collect_once(options, ".") if mode == "collected" else None
+if collected is None:  # mutmut's own warm-up: collect once and let the session go, so the forks import nothing
+    pytest.main(["--collect-only", "-qqq", *options])
 for selection in selections:
     for leftover in ("ran", "torn-down", "status", "deselect"):
         pathlib.Path(leftover).unlink(missing_ok=True)

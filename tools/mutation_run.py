@@ -10,9 +10,10 @@ mutant: 0.2 to 0.3 s before the first test runs, which is most of the time of a 
 selection once, in a session it keeps open (``ForkServerWarmup.COLLECT`` already imported everything, then let
 the session go). A mutant's process picks its tests from that session by node id and hands them to pytest's own
 run loop: the same options (``-x``, the per-test timeouts and the order ``conftest.py`` gives them), the same
-fixtures, the same exit statuses (1 when a test failed or errored, 0 when every test passed, pytest's internal
-error 3 when the loop itself broke). A node id the session does not hold fails the mutant's command as
-``pytest.main``'s usage error does.
+fixtures, the same exit statuses (1 when a test failed or errored, 0 when every test passed, 5 when the hooks
+left no test to run, pytest's internal error 3 when the loop itself broke). A node id the session does not hold
+fails the mutant's command as ``pytest.main``'s usage error does. ``tests/test_mutation_run.py`` compares the
+two ways of running a selection.
 
 Anything else (the statistics run, the clean and forced-fail runs, a mutmut other than 3.8) runs mutmut's own
 code unchanged.
@@ -32,7 +33,7 @@ from _pytest.main import Session
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-__all__ = ["Collected", "collect_once", "install", "main", "run_collected"]
+__all__ = ["Collected", "UnknownTests", "collect_once", "install", "main", "run_collected"]
 
 SUPPORTED_MUTMUT = "3.8."
 RUN_OPTIONS = ["-x", "-q", "-p", "no:randomly", "-p", "no:random-order"]  # what mutmut passes for a mutant
