@@ -42,6 +42,7 @@ __all__ = [
     "HYPOTHESIS_VERSION",
     "active_effort_name",
     "cache_directory",
+    "hypothesis_cache_directory",
     "keep_storage_out_of_cwd",
     "register_efforts",
     "share_hypothesis_tables",
@@ -122,6 +123,15 @@ def cache_directory(environ: Mapping[str, str] | None = None) -> Path:
     return root / "bpe-conformance"
 
 
+def hypothesis_cache_directory(environ: Mapping[str, str] | None = None) -> Path:
+    """Hypothesis's storage kept for the user: the fuzz workers' whole storage, and every process's tables.
+
+    >>> hypothesis_cache_directory({"XDG_CACHE_HOME": "/c"}).as_posix()
+    '/c/bpe-conformance/hypothesis'
+    """
+    return cache_directory(environ) / "hypothesis"
+
+
 def share_hypothesis_tables(storage: Path, environ: Mapping[str, str] | None = None) -> bool:
     """Link hypothesis's tables in ``storage`` to the user's copies; whether both were linked.
 
@@ -132,14 +142,14 @@ def share_hypothesis_tables(storage: Path, environ: Mapping[str, str] | None = N
     each test worker, each implementation check run by a test. Neither depends on the process: the Unicode
     tables' path holds the versions they were computed for, and a module's constants are filed under a hash of
     its source. Hypothesis replaces each file whole (a temporary file renamed), so one copy serves every process
-    of the user. The fuzz workers' storage is the same cache directory, so they share them too.
+    of the user. The fuzz workers' storage is that directory itself, so they share them too.
 
     Best effort: where the cache cannot be made (a read-only home), nothing is linked and hypothesis computes
     the tables in ``storage`` as it would without this.
     """
     linked = 0
     for tables in ("unicode_data", "constants"):
-        shared = cache_directory(environ) / "hypothesis" / tables
+        shared = hypothesis_cache_directory(environ) / tables
         try:
             shared.mkdir(parents=True, exist_ok=True)
             (storage / tables).symlink_to(shared, target_is_directory=True)

@@ -47,8 +47,7 @@ from bpe_conformance.fuzzing.findings import Finding, FindingBook
 from bpe_conformance.fuzzing.messages import EventKind, decode_event, result_from_record
 from bpe_conformance.fuzzing.records import CampaignConfig, CampaignInterrupted, CampaignResult, CheckTally, StopReason
 from bpe_conformance.fuzzing.worker import WorkerConfig
-from bpe_conformance.running.database import cache_directory
-from bpe_conformance.settings import keep_storage_out_of_cwd
+from bpe_conformance.settings import hypothesis_cache_directory, keep_storage_out_of_cwd
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -86,7 +85,7 @@ def hypothesis_storage() -> Path:
     computed once per machine, not once per worker process as in a fresh temporary directory.
     """
     chosen = os.environ.get(STORAGE_VARIABLE)
-    return Path(chosen) if chosen else cache_directory() / "hypothesis"
+    return Path(chosen) if chosen else hypothesis_cache_directory()
 
 
 def warm_hypothesis_storage(directory: Path) -> None:
