@@ -159,3 +159,28 @@ def test_a_node_id_the_collection_does_not_hold_is_refused(tmp_path: Path) -> No
     ((status, effects),) = _run(_project(tmp_path), "collected", [["test_no_such_test"]])
     assert status == "unknown"
     assert effects == []
+
+
+def test_a_collection_with_errors_is_not_kept_and_pytest_main_reports_it(tmp_path: Path) -> None:
+    (tmp_path / "test_broken.py").write_text("import no_such_module_here\n")
+    (tmp_path / "conftest.py").write_text(
+        "import pathlib\ndef pytest_unconfigure(config):\n    pathlib.Path('unconfigured').touch()\n"
+    )
+    script = (
+        "import os, sys, pytest\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "import mutation_run\n"
+        f"options = {OPTIONS!r}\n"
+        "kept = mutation_run.collect_once(options, '.')\n"
+        "print(kept is None, os.path.exists('unconfigured'), int(pytest.main(['-qqq', *options])))\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script, str(ROOT / "tools")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    # None kept, and that session ended before pytest.main ran, which stops at the error (interrupted).
+    assert completed.stdout.splitlines()[-1] == "True True 2"

@@ -66,6 +66,9 @@ def collect_once(arguments: Sequence[str], directory: str) -> Collected | None:
     finally:
         os.chdir(previous)
     if session.testsfailed:
+        # Not kept: unconfigure it (its output capture stopped among the rest), so that the fork server holds no
+        # configured pytest beside the pytest.main runs. No test ran, so no fixture is left to tear down.
+        config._ensure_unconfigure()
         return None
     return Collected(session, {item.nodeid: item for item in session.items}, os.path.abspath(directory))
 
