@@ -8,6 +8,10 @@ exit statuses and what ran must be the same: a mutant's verdict is that status (
 
 from __future__ import annotations
 
+import doctest
+import fnmatch
+import functools
+import importlib.util
 import json
 import subprocess
 import sys
@@ -20,6 +24,7 @@ from tests import ROOT
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from types import ModuleType
 
 OPTIONS = ["-x", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "-n", "0", "-o", "addopts="]
 
@@ -184,3 +189,93 @@ def test_a_collection_with_errors_is_not_kept_and_pytest_main_reports_it(tmp_pat
     assert completed.returncode == 0, completed.stderr
     # None kept, and that session ended before pytest.main ran, which stops at the error (interrupted).
     assert completed.stdout.splitlines()[-1] == "True True 2"
+
+
+@functools.cache
+def _tool() -> ModuleType:
+    """tools/mutation_run.py, imported from its file (it imports mutmut only when installed into mutmut)."""
+    spec = importlib.util.spec_from_file_location("mutation_run_under_test", ROOT / "tools" / "mutation_run.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses resolve their annotations there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_scope_functions_hold_to_their_examples() -> None:
+    tool = _tool()
+    failures, tried = doctest.testmod(tool, verbose=False)
+    assert tried >= 4
+    assert failures == 0
+
+
+def test_a_scoped_test_leaves_only_the_functions_outside_its_scope() -> None:
+    tool = _tool()
+    reached = {
+        "bpe_conformance.checks.vectors.x_verify_vector": {"near", "vectors"},
+        "bpe_conformance.diagnosis.models.x_piece_of": {"near"},
+        "bpe_conformance.reference.fast_corpus.xǁCorpusǁadd_rule": {"near", "engines"},
+        "bpe_conformance.reference.training.x_train": {"near"},
+    }
+    scopes = {"near": ["bpe_conformance.checks", "bpe_conformance.diagnosis"]}
+    narrowed = tool.narrowed(reached, scopes)
+    assert narrowed["bpe_conformance.checks.vectors.x_verify_vector"] == {"near", "vectors"}
+    assert narrowed["bpe_conformance.diagnosis.models.x_piece_of"] == {"near"}
+    assert narrowed["bpe_conformance.reference.fast_corpus.xǁCorpusǁadd_rule"] == {"engines"}
+    # A function only the scoped test reached is left with none: mutmut reports its mutants as untested.
+    assert narrowed["bpe_conformance.reference.training.x_train"] == set()
+    assert reached["bpe_conformance.reference.training.x_train"] == {"near"}, "the input was changed"
+    assert tool.unknown_scopes(reached, scopes) == {}
+    assert tool.unknown_scopes(reached, {"near": ["bpe_conformance.check"]}) == {"near": ["bpe_conformance.check"]}
+
+
+def test_the_statistics_run_records_each_tests_scope_by_node_id(tmp_path: Path) -> None:
+    tool = _tool()
+    (tmp_path / "test_marked.py").write_text(
+        textwrap.dedent(
+            """
+            import pytest
+
+            @pytest.mark.mutation_scope("pkg.checks", "pkg.diagnosis")
+            @pytest.mark.parametrize("case", [1, 2])
+            def test_scoped(case):
+                pass
+
+            def test_unscoped():
+                pass
+            """
+        )
+    )
+    recorder = tool._ScopeRecorder()
+    options = [
+        *OPTIONS,
+        "--rootdir",
+        str(tmp_path),
+        str(tmp_path),
+        "-W",
+        "ignore::pytest.PytestUnknownMarkWarning",
+    ]
+    assert pytest.main(options, plugins=[recorder]) == pytest.ExitCode.OK
+    assert recorder.scopes == {
+        "test_marked.py::test_scoped[1]": ["pkg.checks", "pkg.diagnosis"],
+        "test_marked.py::test_scoped[2]": ["pkg.checks", "pkg.diagnosis"],
+    }
+
+
+def test_every_scope_a_test_declares_names_code_the_mutation_run_mutates() -> None:
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
+    tool = _tool()
+    marked = sorted(str(path) for path in (ROOT / "tests").rglob("test_*.py") if tool.SCOPE_MARKER in path.read_text())
+    assert marked, "no test declares a mutation scope"
+    recorder = tool._ScopeRecorder()
+    options = ["--collect-only", "-qq", "-p", "no:cacheprovider", "-n", "0", "-o", "addopts=", "--rootdir", str(ROOT)]
+    assert pytest.main([*options, *marked], plugins=[recorder]) == pytest.ExitCode.OK
+    assert recorder.scopes
+    mutated = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]["only_mutate"]
+    modules = [
+        str(path.relative_to(ROOT).with_suffix("")).replace("/", ".")
+        for path in (ROOT / "bpe_conformance").rglob("*.py")
+        if any(fnmatch.fnmatch(str(path.relative_to(ROOT)), pattern) for pattern in mutated)
+    ]
+    assert tool.unknown_scopes([module + ".x_function" for module in modules], recorder.scopes) == {}

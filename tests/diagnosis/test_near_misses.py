@@ -64,6 +64,10 @@ def test_the_fresh_corpora_tell_each_near_miss_from_its_model() -> None:
             ), (implementation.name, diagnosis.MODELS[index][1])
 
 
+# Its subject is what the checks and the diagnosis make of a near miss. Under mutmut it runs for their mutants
+# only: it runs every algorithm check, so it also reaches the training engines, which their own differential
+# tests judge (a surviving engine mutant paid 15 s for it; tools/mutation_run.py).
+@pytest.mark.mutation_scope("bpe_conformance.checks", "bpe_conformance.diagnosis")
 @pytest.mark.parametrize("implementation", NEAR_MISSES, ids=lambda implementation: implementation.name)
 def test_no_cause_is_confirmed_that_is_false_of_a_near_miss(implementation: type[LiteralTokenizer]) -> None:
     results = run_checks(TRAINING_CHECKS, InProcessSubject(implementation), EFFORTS[active_effort_name()])
