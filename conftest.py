@@ -10,10 +10,19 @@ import pytest
 from hypothesis import settings
 
 from bpe_conformance.settings import active_effort_name, keep_storage_out_of_cwd, register_efforts
-from tests.support.mutation_order import fastest_first, mutant_under_test, recorded_durations, time_limit
+from tests.support.mutation_order import (
+    fastest_first,
+    mutant_under_test,
+    recorded_durations,
+    time_limit,
+    without_shrinking,
+)
 
 register_efforts()
 settings.load_profile(active_effort_name())
+# A mutant's run needs a failing example, not a minimal one (tests/support/mutation_order.py).
+MUTANT_PROFILE = "mutant"
+settings.register_profile(MUTANT_PROFILE, without_shrinking(settings.get_profile(active_effort_name())))
 keep_storage_out_of_cwd()
 
 # Hostile fixtures are programs that talk on stdin/stdout; importing them to look for doctests would run them.
@@ -28,8 +37,10 @@ collect_ignore_glob = [
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Order a mutant's tests fastest first under mutmut; name the tests of xdist groups as xdist does."""
+    """Under mutmut, a mutant's tests fastest first and without shrinking; name the tests of xdist groups as
+    xdist does."""
     if mutant_under_test():
+        settings.load_profile(MUTANT_PROFILE)
         _run_fastest_first(items)
     else:
         # Where mutmut's fork server collects (in mutants/, next to the statistics): read them once, for every

@@ -1,5 +1,6 @@
 """Under mutmut, run a mutant's tests fastest first, so that a killed mutant is usually killed by a fast test,
-and stop a test that runs far past its measured time, so that a mutant that loops is caught in seconds.
+stop a test that runs far past its measured time, so that a mutant that loops is caught in seconds, and do not
+shrink what a property test found, since a mutant needs one failure and no minimal one.
 
 mutmut runs the tests that reach the mutated function with ``-x``, in the order it lists them, which follows
 no measure; a mutant that a 0.05 s test kills could first wait for a 20 s whole-check test. Sorting by the
@@ -19,6 +20,18 @@ durations come from the statistics run, which traces every call and is slower th
 five times the test's own time, for its call alone (the statistics time no fixture's set-up). A test stopped
 there fails, as under pytest-timeout's ``--timeout`` of the whole run, so the mutant counts as killed
 (docs/mutation.md, "Which tests mutmut runs").
+
+A property test that fails under a mutant fails on the first failing example hypothesis generates; shrinking it
+then (seconds, for a mutant of a trainer) changes the example reported, never whether the test fails. So a
+mutant's tests run under :func:`without_shrinking` of the profile in force, the same examples in the same order.
+Only the tests' own ``@given`` take it from the profile: the checks keep shrinking their counterexamples, since
+some tests assert what a minimal one is (their settings come from the effort, not from the loaded profile).
+
+>>> from hypothesis import Phase, settings
+>>> Phase.shrink in without_shrinking(settings(max_examples=20)).phases
+False
+>>> without_shrinking(settings(max_examples=20)).max_examples
+20
 """
 
 from __future__ import annotations
@@ -29,10 +42,12 @@ import os
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from hypothesis import Phase, settings
+
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-__all__ = ["fastest_first", "mutant_under_test", "recorded_durations", "time_limit"]
+__all__ = ["fastest_first", "mutant_under_test", "recorded_durations", "time_limit", "without_shrinking"]
 
 STATS_FILE = "mutmut-stats.json"
 LIMIT_FLOOR_SECONDS = 15.0
@@ -82,3 +97,8 @@ def time_limit(node_id: str, durations: Mapping[str, float]) -> float | None:
     none (a test added since the statistics run keeps the run's own ``--timeout``)."""
     recorded = durations.get(node_id)
     return None if recorded is None else LIMIT_FLOOR_SECONDS + LIMIT_FACTOR * recorded
+
+
+def without_shrinking(profile: settings) -> settings:
+    """``profile`` with neither the shrink phase nor the explain phase that follows it."""
+    return settings(profile, phases=[phase for phase in profile.phases if phase not in (Phase.shrink, Phase.explain)])
