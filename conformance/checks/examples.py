@@ -13,7 +13,7 @@ TypeError: TextsExample has the fields documents, max_merges, texts; the strateg
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from hypothesis import strategies as st
 
@@ -77,6 +77,8 @@ def drawn(shape: Callable[..., Example], /, **fields: st.SearchStrategy[Any]) ->
     """
     declared: frozenset[str] = getattr(shape, "__required_keys__")  # noqa: B009 - TypedDicts declare it at run time
     if declared != set(fields):
-        name = getattr(shape, "__name__", repr(shape))
+        name: str = getattr(shape, "__name__")  # noqa: B009 - a class; the Callable type does not say it has a name
         raise TypeError(f"{name} has the fields {', '.join(sorted(declared))}; the strategy draws {', '.join(fields)}")
-    return cast("st.SearchStrategy[Example]", st.fixed_dictionaries(fields))
+    # A TypedDict is a plain dict at run time: the dictionaries drawn are the examples.
+    examples: st.SearchStrategy[Any] = st.fixed_dictionaries(fields)
+    return examples
