@@ -6,6 +6,8 @@ unless $HYPOTHESIS_STORAGE_DIRECTORY names one; pytest's cache is off (pyproject
 leaves neither .hypothesis/ nor .pytest_cache/ behind.
 """
 
+import os
+
 import pytest
 from hypothesis import settings
 
@@ -54,7 +56,8 @@ def _run_fastest_first(items: list[pytest.Item]) -> None:
     (``tests/support/mutation_order.py`` says why)."""
     durations = recorded_durations()
     by_node = {item.nodeid: item for item in items}
-    items[:] = [by_node[node] for node in fastest_first(list(by_node), durations)]
+    mutant = os.environ.get("MUTANT_UNDER_TEST", "")
+    items[:] = [by_node[node] for node in fastest_first(list(by_node), durations, mutant)]
     for item in items:
         limit = time_limit(item.nodeid, durations)
         if limit is not None:

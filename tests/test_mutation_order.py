@@ -90,3 +90,27 @@ def test_a_mutants_tests_run_fastest_first_each_with_its_own_limit(
     items = [_Item("t::new"), _Item("t::slow"), _Item("t::fast")]
     conftest._run_fastest_first(cast("list[pytest.Item]", items))
     assert [(item.nodeid, item.limits) for item in items] == [("t::fast", [6.5]), ("t::slow", [16.0]), ("t::new", [])]
+
+
+def test_the_mutated_modules_own_tests_count_a_tenth_of_their_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mutant's name, as mutmut sets it, puts its module's test file ahead of quicker tests of other code."""
+    import conftest
+
+    durations = {"tests/test_other.py::quick": 0.05, "tests/reference/test_engine.py::sort": 0.3, "t::slow": 2.0}
+    (tmp_path / "mutmut-stats.json").write_text(json.dumps({"duration_by_test": durations}), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MUTANT_UNDER_TEST", "bpe_conformance.reference.engine.xǁQueueǁpush__mutmut_4")
+    items = [_Item(node) for node in ("t::slow", "tests/reference/test_engine.py::sort", "tests/test_other.py::quick")]
+    conftest._run_fastest_first(cast("list[pytest.Item]", items))
+    assert [item.nodeid for item in items] == [
+        "tests/reference/test_engine.py::sort",
+        "tests/test_other.py::quick",
+        "t::slow",
+    ]
+    # Another module's mutant: fastest first, as before; the limits stay those of the test's own time.
+    monkeypatch.setenv("MUTANT_UNDER_TEST", "bpe_conformance.checks.vectors.x_verify__mutmut_1")
+    conftest._run_fastest_first(cast("list[pytest.Item]", items))
+    assert [item.nodeid for item in items][:2] == ["tests/test_other.py::quick", "tests/reference/test_engine.py::sort"]
+    assert items[1].limits[-1] == 6.0 + 5.0 * 0.3

@@ -51,11 +51,19 @@ from hypothesis import Phase, settings
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-__all__ = ["fastest_first", "mutant_under_test", "recorded_durations", "time_limit", "without_shrinking"]
+__all__ = [
+    "fastest_first",
+    "mutant_under_test",
+    "mutated_module",
+    "recorded_durations",
+    "time_limit",
+    "without_shrinking",
+]
 
 STATS_FILE = "mutmut-stats.json"
 LIMIT_FLOOR_SECONDS = 6.0
 LIMIT_FACTOR = 5.0
+OWN_TESTS_WEIGHT = 0.1
 
 
 def mutant_under_test() -> bool:
@@ -91,9 +99,39 @@ def _durations_in(path: str, version: tuple[int, int, int]) -> Mapping[str, floa
     return MappingProxyType({str(node): float(seconds) for node, seconds in durations.items()})
 
 
-def fastest_first(node_ids: Sequence[str], durations: Mapping[str, float]) -> list[str]:
-    """``node_ids`` by recorded duration, fastest first; a test with none keeps its place after all the timed ones."""
-    return sorted(node_ids, key=lambda node: durations.get(node, float("inf")))
+def fastest_first(node_ids: Sequence[str], durations: Mapping[str, float], mutant: str = "") -> list[str]:
+    """``node_ids`` by recorded duration, fastest first; a test with none keeps its place after all the timed ones.
+
+    The tests of the mutated module's own test file (``test_<module>.py``) count a tenth of their time: they were
+    written for that code and are the likeliest to fail first. Before, a mutant of the numpy trainer's window
+    sort ran some twenty quicker tests of every engine, all passing, before the test of the sort killed it (2.3 s
+    each, for 57 mutants in the run of ``43c3bfb``). A tenth, not nothing: a slow test of the module still
+    waits behind the quick tests of others.
+
+    >>> durations = {"tests/test_other.py::quick": 0.05, "tests/test_engine.py::sort": 0.3, "tests/x.py::slow": 2.0}
+    >>> fastest_first(list(durations), durations, "pkg.engine.x_sort__mutmut_3")
+    ['tests/test_engine.py::sort', 'tests/test_other.py::quick', 'tests/x.py::slow']
+    """
+    own_file = f"test_{mutated_module(mutant)}.py" if mutant else None
+
+    def weighted(node: str) -> float:
+        seconds = durations.get(node, float("inf"))
+        return seconds * OWN_TESTS_WEIGHT if node.split("::")[0].rsplit("/", 1)[-1] == own_file else seconds
+
+    return sorted(node_ids, key=weighted)
+
+
+def mutated_module(mutant: str) -> str:
+    """The last name of the module a mutmut mutant (or mangled function) name lies in.
+
+    >>> mutated_module("bpe_conformance.reference.fast_corpus.xǁCorpusǁadd_rule__mutmut_7")
+    'fast_corpus'
+    >>> mutated_module("bpe_conformance.checks.vectors.x__localised__mutmut_12")
+    'vectors'
+    """
+    names = mutant.split(".")
+    module = [name for name in names if not (name.startswith("x_") or name.startswith("xǁ"))]
+    return module[-1] if len(module) < len(names) else ""
 
 
 def time_limit(node_id: str, durations: Mapping[str, float]) -> float | None:
