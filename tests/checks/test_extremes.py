@@ -368,5 +368,27 @@ def test_processes_that_agree_or_train_nothing_pass(monkeypatch: pytest.MonkeyPa
     _across_processes(monkeypatch, _RefusesTrainingEncodesBySeed, past_the_pairs)
 
 
+def test_the_two_processes_are_started_once_per_check_run_not_once_per_example(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every example of a run goes to the same two processes, which closing the run closes; starting two per
+    example would leave all but the last pair running (the run closes the ones it holds)."""
+
+    def fresh_process(subject: Any, *, hash_seed: int, reverse_environment: bool = False) -> _StandInProcess:
+        _StandInProcess.started.append((hash_seed, reverse_environment))
+        return _StandInProcess(_SameEverywhere, hash_seed)
+
+    monkeypatch.setattr(extremes, "fresh_process", fresh_process)
+    _StandInProcess.started, _StandInProcess.closed = [], []
+    subject = InProcessSubject(Tokenizer)
+    try:
+        for documents in (["abab"], ["cdcd", "cd"], ["efef"]):
+            extremes.verify_across_processes(subject, {"documents": documents, "max_merges": 1, "texts": ["ab"]})
+    finally:
+        extremes._close(subject)
+    assert _StandInProcess.started == [(extremes.HASH_SEEDS[0], False), (extremes.HASH_SEEDS[1], True)]
+    assert sorted(_StandInProcess.closed) == sorted(extremes.HASH_SEEDS)
+
+
 def test_closing_a_check_run_that_started_no_process_does_nothing() -> None:
     extremes._close(InProcessSubject(Tokenizer))
