@@ -13,6 +13,7 @@ import fnmatch
 import functools
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -279,3 +280,30 @@ def test_every_scope_a_test_declares_names_code_the_mutation_run_mutates() -> No
         if any(fnmatch.fnmatch(str(path.relative_to(ROOT)), pattern) for pattern in mutated)
     ]
     assert tool.unknown_scopes([module + ".x_function" for module in modules], recorder.scopes) == {}
+
+
+def _raises() -> int:
+    raise ValueError("a job that fails")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="forks")
+def test_forked_jobs_give_their_results_in_order_and_a_failure_by_name() -> None:
+    tool = _tool()
+    jobs = [functools.partial(pow, 2, exponent) for exponent in range(5)]
+    assert tool.run_forked(jobs, 2) == [1, 2, 4, 8, 16]
+    with pytest.raises(ChildProcessError, match="job 1: ValueError: a job that fails"):
+        tool.run_forked([jobs[0], _raises, jobs[2]], 2)
+    with pytest.raises(ChildProcessError, match="job 0: its process ended with status 3"):
+        tool.run_forked([functools.partial(os._exit, 3)], 1)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="forks")
+def test_forked_jobs_wait_for_their_own_processes_only() -> None:
+    """Another child of the process (a test's subprocess) is neither reaped nor waited for."""
+    tool = _tool()
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
+    try:
+        assert tool.run_forked([functools.partial(pow, 3, 2)], 1) == [9]
+        assert other.poll() is None
+    finally:
+        assert other.wait(timeout=30) == 0

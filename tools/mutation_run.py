@@ -22,6 +22,9 @@ that no mutant changes: 0.12 s of the 0.17 s of a mutant its first test kills.
 
 Two more changes of what mutmut does, each for a reason it cannot know:
 
+- mutmut's statistics run (every test of the selection traced, to learn which tests reach which function) runs
+  in one process. Here the selection is dealt into parts, each run in a process of its own, as many at a time as
+  mutants are (``--max-children``), and their statistics are merged as mutmut merges its one child's.
 - mutmut runs every test once more, unmutated, after its statistics run ("clean tests"), to make sure they pass.
   When the statistics of this very invocation ran the whole selection (they stop the run unless every test
   passed), that second run is skipped: it would run the same tests on the same code.
@@ -36,9 +39,15 @@ Anything else (the forced-fail run, a mutmut other than 3.8) runs mutmut's own c
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
+import pickle
+import signal
 import sys
+import tempfile
+import time
+import traceback
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +56,7 @@ from _pytest.config import _prepareconfig
 from _pytest.main import Session
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
 __all__ = [
     "SCOPE_MARKER",
@@ -59,6 +68,8 @@ __all__ = [
     "main",
     "narrowed",
     "run_collected",
+    "run_forked",
+    "split_selection",
     "unknown_scopes",
 ]
 
@@ -199,6 +210,82 @@ def unknown_scopes(functions: Iterable[str], scopes: Mapping[str, Sequence[str]]
     return {test: missing for test, missing in unknown.items() if missing}
 
 
+def split_selection(selection: Sequence[str], parts: int) -> list[list[str]]:
+    """``selection`` (test files and node ids) dealt in turn into at most ``parts`` parts, none empty.
+
+    >>> split_selection(["a.py", "b.py", "c.py", "d.py", "e.py"], 2)
+    [['a.py', 'c.py', 'e.py'], ['b.py', 'd.py']]
+    >>> split_selection(["a.py"], 4)
+    [['a.py']]
+    """
+    dealt = [list(selection[start :: max(1, parts)]) for start in range(max(1, parts))]
+    return [part for part in dealt if part]
+
+
+def run_forked(jobs: Sequence[Callable[[], Any]], at_once: int) -> list[Any]:
+    """Each job's result, in order, each job run in a forked process, ``at_once`` of them at a time.
+
+    A job's result comes back pickled through a file (a pipe would have to be read while the child writes). A job
+    that raises, or a child that dies, raises :class:`ChildProcessError` naming it, after every child has ended.
+    Only its own children are waited for.
+    """
+    results: dict[int, Any] = {}
+    failures: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="mutation-run-") as directory:
+        running: dict[int, int] = {}  # pid: job index
+        waiting = list(range(len(jobs)))
+        try:
+            while waiting or running:
+                while waiting and len(running) < max(1, at_once):
+                    index = waiting.pop(0)
+                    pid = os.fork()
+                    if pid == 0:  # pragma: no cover - the child reports through its file and exits
+                        _run_job(jobs[index], os.path.join(directory, f"{index}.pickle"))
+                    running[pid] = index
+                pid, status = _one_ended(running)
+                index = running.pop(pid)
+                outcome = os.path.join(directory, f"{index}.pickle")
+                if os.waitstatus_to_exitcode(status) != 0 or not os.path.exists(outcome):
+                    failures.append(f"job {index}: its process ended with status {os.waitstatus_to_exitcode(status)}")
+                    continue
+                with open(outcome, "rb") as stored:
+                    ok, value = pickle.load(stored)  # written by this very function's child
+                if ok:
+                    results[index] = value
+                else:
+                    failures.append(f"job {index}: {value}")
+        finally:
+            for pid in running:  # interrupted: no job outlives the run
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+    if failures:
+        raise ChildProcessError("; ".join(failures))
+    return [results[index] for index in range(len(jobs))]
+
+
+def _one_ended(running: Mapping[int, int]) -> tuple[int, int]:
+    """The pid and wait status of one of ``running``'s processes that has ended, waiting for one to end."""
+    while True:
+        for pid in running:
+            ended, status = os.waitpid(pid, os.WNOHANG)
+            if ended:
+                return ended, status
+        time.sleep(0.05)
+
+
+def _run_job(job: Callable[[], Any], path: str) -> None:  # pragma: no cover - runs in a forked child
+    """In the child: run ``job``, store ``(ok, result or error)`` at ``path``, and exit without cleaning up."""
+    try:
+        outcome = (True, job())
+    except BaseException as error:  # noqa: BLE001 - whatever the job raised is reported by the parent
+        outcome = (False, f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
+    try:
+        with open(path, "wb") as stored:
+            pickle.dump(outcome, stored)
+    finally:
+        os._exit(0)
+
+
 @dataclass
 class _ScopeRecorder:
     """A pytest plugin for the statistics run: each collected test's ``mutation_scope``, by mutmut's node id."""
@@ -216,6 +303,8 @@ def install() -> bool:
     """Replace mutmut's fork-server warm-up and per-mutant run; False (nothing replaced) for another mutmut."""
     import mutmut
     from mutmut import __main__ as mutmut_main
+    from mutmut.configuration import config
+    from mutmut.models.results import StatsResult
     from mutmut.runners.harness import BadTestExecutionCommandsException, PytestRunner
     from mutmut.state import state
 
@@ -240,31 +329,6 @@ def install() -> bool:
         except UnknownTests as unknown:
             raise BadTestExecutionCommandsException(unknown.args[0]) from None
 
-    stock_run_stats = PytestRunner.run_stats
-
-    def run_stats(runner: PytestRunner, *, tests: Iterable[str]) -> int:
-        recorder = _ScopeRecorder()
-        stock_execute = runner.execute_pytest
-
-        def execute_pytest(params: list[str], **kwargs: Any) -> int:
-            kwargs["plugins"] = [*kwargs.get("plugins", []), recorder]
-            return stock_execute(params, **kwargs)
-
-        runner.execute_pytest = execute_pytest  # type: ignore[method-assign]
-        try:
-            status = int(stock_run_stats(runner, tests=tests))
-        finally:
-            del runner.execute_pytest
-        recorded = state().tests_by_mangled_function_name
-        unknown = unknown_scopes(recorded, recorder.scopes)
-        if unknown:
-            for test, missing in unknown.items():
-                print(f"mutation_run: {test}: {SCOPE_MARKER} names no mutated code: {', '.join(missing)}")
-            return int(pytest.ExitCode.USAGE_ERROR)
-        for function, function_tests in narrowed(recorded, recorder.scopes).items():
-            recorded[function] = function_tests
-        return status
-
     stock_stats_collection = mutmut_main.run_stats_collection
     whole_selection_passed: list[bool] = []  # in mutmut's own process
 
@@ -277,6 +341,58 @@ def install() -> bool:
     def get_mutant_runner(*arguments: Any, **options: Any) -> Any:
         mutant_runner = stock_get_runner(*arguments, **options)
         stock_clean = mutant_runner.run_clean_tests
+        workers = max(1, int(getattr(mutant_runner, "max_workers", 1)))
+
+        def statistics_of(part: list[str]) -> dict[str, Any]:
+            """In a child: mutmut's statistics run over ``part``, with each test's scope recorded beside them."""
+            child_runner = mutant_runner.test_runner_class(**mutant_runner.test_runner_args)
+            recorder = _ScopeRecorder()
+            stock_execute = child_runner.execute_pytest
+
+            def execute_pytest(params: list[str], **kwargs: Any) -> int:
+                kwargs["plugins"] = [*kwargs.get("plugins", []), recorder]
+                return int(stock_execute(params, **kwargs))
+
+            child_runner.execute_pytest = execute_pytest
+            status = child_runner.run_stats(tests=part)
+            found = state()
+            measured = StatsResult(
+                exit_code=status,
+                tests_by_mangled_function_name=dict(found.tests_by_mangled_function_name),
+                duration_by_test=dict(found.duration_by_test),
+                stats_time=found.stats_time or 0.0,
+                function_dependencies=dict(found.function_dependencies),
+            )
+            return {"statistics": measured.to_dict(), "scopes": recorder.scopes}
+
+        def collect_stats(tests: Iterable[str] | None) -> int:
+            """mutmut's statistics run, the whole selection in parts run side by side, merged as mutmut merges."""
+            wanted = list(tests or [])
+            selection = list(config().pytest_add_cli_args_test_selection)
+            parts = [wanted] if wanted or not selection else split_selection(selection, 2 * workers)
+            found = state()
+            status = 0
+            scopes: dict[str, list[str]] = {}
+            for result in run_forked([functools.partial(statistics_of, part) for part in parts], workers):
+                measured = StatsResult.from_dict(result["statistics"])
+                for function, function_tests in measured.tests_by_mangled_function_name.items():
+                    found.tests_by_mangled_function_name[function] |= function_tests
+                found.duration_by_test.update(measured.duration_by_test)
+                found.stats_time = (found.stats_time or 0.0) + measured.stats_time
+                for function, dependencies in measured.function_dependencies.items():
+                    found.function_dependencies[function] = dependencies
+                scopes.update(result["scopes"])
+                status = status or measured.exit_code
+            unknown = unknown_scopes(found.tests_by_mangled_function_name, scopes)
+            for test, missing in unknown.items():
+                print(f"mutation_run: {test}: {SCOPE_MARKER} names no mutated code: {', '.join(missing)}")
+            if unknown:
+                return int(pytest.ExitCode.USAGE_ERROR)
+            for function, function_tests in narrowed(found.tests_by_mangled_function_name, scopes).items():
+                found.tests_by_mangled_function_name[function] = function_tests
+            return status
+
+        mutant_runner.collect_stats = collect_stats
 
         def run_clean_tests(tests: Iterable[str]) -> int:
             if whole_selection_passed == [True]:
@@ -289,7 +405,6 @@ def install() -> bool:
 
     PytestRunner.warm_up = warm_up  # type: ignore[method-assign]
     PytestRunner.run_tests = run_tests  # type: ignore[method-assign]
-    PytestRunner.run_stats = run_stats  # type: ignore[method-assign]
     mutmut_main.run_stats_collection = run_stats_collection
     mutmut_main.get_mutant_runner = get_mutant_runner
     return True
