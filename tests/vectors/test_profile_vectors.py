@@ -235,11 +235,22 @@ def test_void_clauses_follow_the_parameters_the_profiles_document() -> None:
 
 @pytest.mark.parametrize("profile", DIALECTS)
 def test_the_reference_replays_every_vector_of_every_profile(profile: str, every_profile: dict[str, Any]) -> None:
-    """The literal reference under the profile answers exactly what its files hold, and the profile's trainer for
-    corpora (:func:`bpe_conformance.reference.fast_profiles.fast_train_profile`) trains exactly their rules."""
+    """The literal reference under the profile answers exactly what its files hold."""
+    assert _failures(lambda: ProfileModel(get_profile(profile)), every_profile[profile]) == []
+
+
+# Apart from the literal replay: a mutant of the fast engines is run against the tests that reach them, and the
+# literal replay, which does not, took two thirds of this pair's time.
+@pytest.mark.parametrize("profile", DIALECTS)
+def test_the_profiles_corpus_trainer_trains_the_rules_of_every_training_vector(
+    profile: str, every_profile: dict[str, Any]
+) -> None:
+    """The profile's trainer for corpora (:func:`bpe_conformance.reference.fast_profiles.fast_train_profile`)
+    trains exactly the rules of the profile's training vectors."""
     chosen = get_profile(profile)
-    assert _failures(lambda: ProfileModel(chosen), every_profile[profile]) == []
-    for vector in every_profile[profile].get("training.json", []):
+    vectors = every_profile[profile].get("training.json", [])
+    assert vectors or chosen.tie_break is None, "a profile that trains has training vectors"
+    for vector in vectors:
         rules = fast_train_profile(vector["documents"], vector["max_merges"], chosen)
         assert [list(rule) for rule in rules] == vector["rules"], vector["id"]
 
