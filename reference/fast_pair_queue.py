@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import heapq
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -132,10 +133,8 @@ class PairQueue:
             return keys
         firsts, seconds = corpus.pair_halves(indexes)
         if self.order.kind == "pieces":
-            return [
-                pieces_key(corpus.piece_keys, first, second)
-                for first, second in zip(firsts.tolist(), seconds.tolist(), strict=True)
-            ]
+            # Both halves come from the same indexes: map, not zip(strict=True), which could never be short.
+            return list(map(functools.partial(pieces_key, corpus.piece_keys), firsts.tolist(), seconds.tolist()))
         if self.order.rank is None:
             keys = (firsts << 32 | seconds).tolist()
         else:
@@ -155,10 +154,7 @@ class PairQueue:
             return
         indexes, where, counts = indexes[now], where[now], counts[now]
         keys = self._keys(corpus, indexes, where)
-        entries = [
-            pack_entry(count, key, index)
-            for count, key, index in zip(counts.tolist(), keys, indexes.tolist(), strict=True)
-        ]
+        entries = list(map(pack_entry, counts.tolist(), keys, indexes.tolist()))  # one of each per pair
         if len(entries) > len(self.heap):
             # Entries are distinct (each holds its pair's index), so the heap's shape never changes the order.
             self.heap.extend(entries)

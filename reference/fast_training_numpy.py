@@ -106,7 +106,8 @@ def build_corpus(
     tokens[separators] = SEPARATOR
     codes = (distinct >> 8) << 32 | (distinct & 0xFF)
     ends = np.append(group_starts[1:], size - 1)
-    pair_bounds = dict(zip(distinct.tolist(), zip(group_starts.tolist(), ends.tolist(), strict=True), strict=True))
+    # One row per distinct byte pair: its code, where its windows start and end in the sorted positions.
+    pair_bounds = {pair: (start, end) for pair, start, end in np.column_stack((distinct, group_starts, ends)).tolist()}
     kind = "ids" if order is None else order.kind
     return Corpus(
         tokens=tokens,
@@ -158,14 +159,14 @@ def unfold_copies(sequences: list[bytes], multiplicities: list[int]) -> tuple[li
     >>> unfold_copies([b"ab", b"cd"], [9, 1])  # 8 copies would add 24 positions to 6
     ([b'ab', b'cd'], [9, 1])
     """
-    multiplicities = [
-        1 if len(sequence) < 2 else count for sequence, count in zip(sequences, multiplicities, strict=True)
+    weighted = [
+        (sequence, 1 if len(sequence) < 2 else count) for sequence, count in zip(sequences, multiplicities, strict=True)
     ]
     positions = sum(len(sequence) + 1 for sequence in sequences)
-    added = sum((count - 1) * (len(sequence) + 1) for sequence, count in zip(sequences, multiplicities, strict=True))
+    added = sum((count - 1) * (len(sequence) + 1) for sequence, count in weighted)
     if added > positions * UNFOLD_MAX_SHARE:
-        return sequences, multiplicities
-    unfolded = [copy for sequence, count in zip(sequences, multiplicities, strict=True) for copy in [sequence] * count]
+        return sequences, [count for _, count in weighted]
+    unfolded = [copy for sequence, count in weighted for copy in [sequence] * count]
     return unfolded, [1] * len(unfolded)
 
 

@@ -370,3 +370,7 @@ def test_copies_are_written_out_while_they_add_at_most_a_64th_of_the_positions()
     assert unfold_copies([b"ab", b"y" * 187], [2, 1]) == ([b"ab", b"y" * 187], [2, 1])
     # Five copies of one byte would add 8 positions to 5; dropped, they add none.
     assert unfold_copies([b"c", b"ab"], [5, 1]) == ([b"c", b"ab"], [1, 1])
+    # A weight for each sequence, no more and no fewer: anything else is the caller's bug, not a corpus.
+    for sequences, weights in (([b"ab"], [1, 2]), ([b"ab", b"cd"], [1])):
+        with pytest.raises(ValueError, match="zip"):
+            unfold_copies(sequences, weights)
