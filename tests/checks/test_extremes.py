@@ -317,7 +317,9 @@ class _StandInProcess(InProcessSubject):
         type(self).closed.append(self.seed)
 
 
-def _across_processes(monkeypatch: pytest.MonkeyPatch, implementation: type[Any], example: TextsExample) -> None:
+def _across_processes(monkeypatch: pytest.MonkeyPatch, implementation: type[Any], *examples: TextsExample) -> None:
+    """One check run over ``examples``, the two processes stood in for in this one."""
+
     def fresh_process(subject: Any, *, hash_seed: int, reverse_environment: bool = False) -> _StandInProcess:
         _StandInProcess.started.append((hash_seed, reverse_environment))
         return _StandInProcess(implementation, hash_seed)
@@ -326,7 +328,8 @@ def _across_processes(monkeypatch: pytest.MonkeyPatch, implementation: type[Any]
     _StandInProcess.started, _StandInProcess.closed = [], []
     subject = InProcessSubject(Tokenizer)
     try:
-        extremes.verify_across_processes(subject, example)
+        for example in examples:
+            extremes.verify_across_processes(subject, example)
     finally:
         extremes._close(subject)
         assert sorted(_StandInProcess.closed) == sorted(extremes.HASH_SEEDS)  # both stand-ins closed, once each
@@ -373,21 +376,11 @@ def test_the_two_processes_are_started_once_per_check_run_not_once_per_example(
 ) -> None:
     """Every example of a run goes to the same two processes, which closing the run closes; starting two per
     example would leave all but the last pair running (the run closes the ones it holds)."""
-
-    def fresh_process(subject: Any, *, hash_seed: int, reverse_environment: bool = False) -> _StandInProcess:
-        _StandInProcess.started.append((hash_seed, reverse_environment))
-        return _StandInProcess(_SameEverywhere, hash_seed)
-
-    monkeypatch.setattr(extremes, "fresh_process", fresh_process)
-    _StandInProcess.started, _StandInProcess.closed = [], []
-    subject = InProcessSubject(Tokenizer)
-    try:
-        for documents in (["abab"], ["cdcd", "cd"], ["efef"]):
-            extremes.verify_across_processes(subject, {"documents": documents, "max_merges": 1, "texts": ["ab"]})
-    finally:
-        extremes._close(subject)
+    examples: list[TextsExample] = [
+        {"documents": documents, "max_merges": 1, "texts": ["ab"]} for documents in (["abab"], ["cdcd", "cd"], ["efef"])
+    ]
+    _across_processes(monkeypatch, _SameEverywhere, *examples)
     assert _StandInProcess.started == [(extremes.HASH_SEEDS[0], False), (extremes.HASH_SEEDS[1], True)]
-    assert sorted(_StandInProcess.closed) == sorted(extremes.HASH_SEEDS)
 
 
 def test_closing_a_check_run_that_started_no_process_does_nothing() -> None:
