@@ -26,6 +26,7 @@ import functools
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,14 +38,17 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 __all__ = [
+    "ABANDONED_AFTER_SECONDS",
     "EFFORTS",
     "EFFORT_ENV_VAR",
     "HYPOTHESIS_VERSION",
+    "STORAGE_PREFIX",
     "active_effort_name",
     "cache_directory",
     "hypothesis_cache_directory",
     "keep_storage_out_of_cwd",
     "register_efforts",
+    "remove_abandoned_storage",
     "share_hypothesis_tables",
 ]
 
@@ -54,6 +58,10 @@ HYPOTHESIS_VERSION: str = hypothesis.__version__
 _STORAGE_ENV_VAR = "HYPOTHESIS_STORAGE_DIRECTORY"
 
 EFFORT_ENV_VAR = "BPE_HYPOTHESIS_PROFILE"
+
+# Each process's own storage directory, named with its pid; one left a day by a process that is gone is removed.
+STORAGE_PREFIX = "bpe-conformance-hypothesis-"
+ABANDONED_AFTER_SECONDS = 24 * 3600
 
 # Subprocess implementations and long documents are slow by nature; that is not a bug in a strategy.
 _SLOW_IS_FINE = (HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example)
@@ -104,11 +112,59 @@ def keep_storage_out_of_cwd() -> str | None:
     """
     if os.environ.get(_STORAGE_ENV_VAR):
         return None
-    directory = tempfile.mkdtemp(prefix="bpe-conformance-hypothesis-")
+    directory = tempfile.mkdtemp(prefix=f"{STORAGE_PREFIX}{os.getpid()}-")
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    remove_abandoned_storage(Path(directory).parent)
     share_hypothesis_tables(Path(directory))
     set_hypothesis_home_dir(directory)
     return directory
+
+
+def remove_abandoned_storage(parent: Path, now: float | None = None) -> list[Path]:
+    """Remove, from ``parent``, the storage directories of processes that ended without removing their own.
+
+    A process killed outright (``kill -9`` of the harness, which ``tests/adapters/test_hostile_orphans.py`` does on
+    purpose) runs no ``atexit``, so its directory stays. One is taken here only when it is surely abandoned: named
+    as this module names them, untouched for :data:`ABANDONED_AFTER_SECONDS`, and its process (the pid in its name)
+    gone. A name without a pid (before the pid was put in it) counts as gone. Returns what was removed.
+
+    >>> import tempfile
+    >>> parent = Path(tempfile.mkdtemp())
+    >>> (parent / f"{STORAGE_PREFIX}{os.getpid()}-alive").mkdir()
+    >>> (parent / f"{STORAGE_PREFIX}1x2y").mkdir()
+    >>> [path.name for path in remove_abandoned_storage(parent, now=time.time() + ABANDONED_AFTER_SECONDS + 1)]
+    ['bpe-conformance-hypothesis-1x2y']
+    >>> remove_abandoned_storage(parent)  # a day later, the live process's directory is still its own
+    []
+    >>> shutil.rmtree(parent)
+    """
+    moment = time.time() if now is None else now
+    removed = []
+    for candidate in sorted(parent.glob(f"{STORAGE_PREFIX}*")):
+        try:
+            untouched = moment - candidate.lstat().st_mtime
+        except OSError:
+            continue
+        if untouched < ABANDONED_AFTER_SECONDS or not candidate.is_dir() or _owner_alive(candidate.name):
+            continue
+        shutil.rmtree(candidate, ignore_errors=True)
+        if not candidate.exists():
+            removed.append(candidate)
+    return removed
+
+
+def _owner_alive(name: str) -> bool:
+    """Whether the process whose pid a storage directory's name holds is running (True when unsure)."""
+    pid = name[len(STORAGE_PREFIX) :].split("-", 1)[0]
+    if not pid.isdigit() or "-" not in name[len(STORAGE_PREFIX) :]:
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process, or no way to tell: keep its directory
+        return True
+    return True
 
 
 def cache_directory(environ: Mapping[str, str] | None = None) -> Path:

@@ -1,5 +1,8 @@
 """Hypothesis's storage: a temporary directory per process, and one copy of its tables per user.
 
+A process killed outright leaves its directory (no ``atexit`` runs); a later process removes it once it is a day old
+and its process is gone.
+
 Computing the characters UTF-8 text may hold takes hypothesis 1.8 s of CPU, and reading the constants of this
 package's modules about a second; every command and every test worker drew text in a fresh temporary storage,
 so each paid both again.
@@ -10,11 +13,19 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
-from bpe_conformance.settings import cache_directory, share_hypothesis_tables
+from bpe_conformance.settings import (
+    ABANDONED_AFTER_SECONDS,
+    STORAGE_PREFIX,
+    cache_directory,
+    remove_abandoned_storage,
+    share_hypothesis_tables,
+)
 
 # A process as the command line starts one: its own storage, then a text drawn with the default alphabet.
 DRAW_TEXT = """
@@ -79,3 +90,45 @@ def test_a_storage_that_has_its_own_tables_keeps_them(tmp_path: Path) -> None:
     assert (storage / "unicode_data").is_dir()
     assert not (storage / "unicode_data").is_symlink()
     assert (storage / "constants").is_symlink(), "the other tables are shared all the same"
+
+
+# A process killed outright: its storage stays, since no atexit runs.
+KILLED_OUTRIGHT = """
+import os, signal
+from bpe_conformance.settings import keep_storage_out_of_cwd
+print(keep_storage_out_of_cwd(), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_killed_processs_storage_is_removed_by_a_later_process_once_a_day_old(tmp_path: Path) -> None:
+    environment = {key: value for key, value in os.environ.items() if key != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    environment["TMPDIR"] = str(tmp_path)
+    environment["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    killed = subprocess.run([sys.executable, "-c", KILLED_OUTRIGHT], env=environment, capture_output=True, text=True)
+    assert killed.returncode == -signal.SIGKILL
+    left = Path(killed.stdout.strip())
+    assert left.parent == tmp_path
+    assert left.is_dir(), "a process killed outright left no storage: nothing to test"
+    assert left.name.startswith(STORAGE_PREFIX)
+    mine = tmp_path / f"{STORAGE_PREFIX}{os.getpid()}-mine"
+    mine.mkdir()
+    unrelated = tmp_path / "bpe-conformance-build-1234"
+    unrelated.mkdir()
+    # A day old: the dead process's directory goes; the live process's and another name's stay.
+    day_old = time.time() - ABANDONED_AFTER_SECONDS - 60
+    for path in (left, mine, unrelated):
+        os.utime(path, (day_old, day_old))
+    assert remove_abandoned_storage(tmp_path) == [left]
+    assert not left.exists()
+    assert mine.is_dir()
+    assert unrelated.is_dir()
+
+
+def test_a_storage_younger_than_a_day_is_kept_even_if_its_process_is_gone(tmp_path: Path) -> None:
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    recent = tmp_path / f"{STORAGE_PREFIX}{gone.stdout.strip()}-recent"
+    recent.mkdir()
+    assert remove_abandoned_storage(tmp_path) == []
+    assert recent.is_dir()
+    assert remove_abandoned_storage(tmp_path, now=time.time() + ABANDONED_AFTER_SECONDS + 60) == [recent]
