@@ -7,7 +7,6 @@ leaves neither .hypothesis/ nor .pytest_cache/ behind.
 """
 
 import gc
-import os
 
 import pytest
 from hypothesis import settings
@@ -15,6 +14,7 @@ from hypothesis import settings
 from bpe_conformance.settings import active_effort_name, keep_storage_out_of_cwd, register_efforts
 from tests.support.mutation_order import (
     fastest_first,
+    mutant_name,
     mutant_under_test,
     recorded_durations,
     time_limit,
@@ -66,8 +66,7 @@ def _run_fastest_first(items: list[pytest.Item]) -> None:
     (``tests/support/mutation_order.py`` says why)."""
     durations = recorded_durations()
     by_node = {item.nodeid: item for item in items}
-    mutant = os.environ.get("MUTANT_UNDER_TEST", "")
-    items[:] = [by_node[node] for node in fastest_first(list(by_node), durations, mutant)]
+    items[:] = [by_node[node] for node in fastest_first(list(by_node), durations, mutant_name())]
     for item in items:
         limit = time_limit(item.nodeid, durations)
         if limit is not None:

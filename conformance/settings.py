@@ -155,8 +155,8 @@ def remove_abandoned_storage(parent: Path, now: float | None = None) -> list[Pat
 
 def _owner_alive(name: str) -> bool:
     """Whether the process whose pid a storage directory's name holds is running (True when unsure)."""
-    pid = name[len(STORAGE_PREFIX) :].split("-", 1)[0]
-    if not pid.isdigit() or "-" not in name[len(STORAGE_PREFIX) :]:
+    pid, dash, _ = name[len(STORAGE_PREFIX) :].partition("-")
+    if not dash or not pid.isdigit():
         return False
     try:
         os.kill(int(pid), 0)

@@ -20,7 +20,7 @@ After collecting, the fork server moves everything it holds to the garbage colle
 server holding the whole collection each full collection walked (and copied, page by page) hundreds of megabytes
 that no mutant changes: 0.12 s of the 0.17 s of a mutant its first test kills.
 
-Two more changes of what mutmut does, each for a reason it cannot know:
+Three more changes of what mutmut does, each for a reason it cannot know:
 
 - mutmut's statistics run (every test of the selection traced, to learn which tests reach which function) runs
   in one process. Here the selection is dealt into parts, each run in a process of its own, as many at a time as

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "fastest_first",
+    "mutant_name",
     "mutant_under_test",
     "mutated_module",
     "recorded_durations",
@@ -66,9 +67,14 @@ LIMIT_FACTOR = 5.0
 OWN_TESTS_WEIGHT = 0.1
 
 
+def mutant_name() -> str:
+    """What mutmut says this process runs: a mutant's name, or ``stats``, ``fail``, ... ("" outside mutmut)."""
+    return os.environ.get("MUTANT_UNDER_TEST", "")
+
+
 def mutant_under_test() -> bool:
     """Whether this process runs a mutant's tests (not mutmut's statistics, clean or forced-fail runs)."""
-    return "__mutmut_" in os.environ.get("MUTANT_UNDER_TEST", "")
+    return "__mutmut_" in mutant_name()
 
 
 def recorded_durations(path: str = STATS_FILE) -> Mapping[str, float]:
